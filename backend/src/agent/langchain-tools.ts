@@ -1,0 +1,60 @@
+import { randomUUID } from "node:crypto";
+import { tool } from "langchain";
+import type { ChatEvent } from "@mini-openclaw/protocol";
+import { isUserError } from "../lib/user-error.js";
+import type { CoreTool, ToolContext, ToolResult } from "../tools/core-tool.js";
+
+export interface ToolHooks {
+  /** The step the model is on, for pairing parallel calls. */
+  currentStep(): number;
+  onStart(): void;
+  onEnd(): void;
+  /** Unexpected failures (not refusals) are reported here for the log. */
+  onCrash(toolName: string, err: unknown): void;
+}
+
+type Writer = (event: ChatEvent) => void;
+
+async function execute(core: CoreTool, input: unknown, context: ToolContext, hooks: ToolHooks): Promise<ToolResult> {
+  try {
+    return await core.execute(input, context);
+  } catch (err) {
+    if (isUserError(err)) return { ok: false, output: `Error: ${err.message}` };
+    hooks.onCrash(core.name, err);
+    return { ok: false, output: `Error: ${core.name} failed: ${(err as Error)?.message ?? String(err)}` };
+  }
+}
+
+/**
+ * Wraps a core tool for the LangChain agent. Its events go through LangGraph's custom stream
+ * writer, so they reach the client in graph order, after the tokens of the step that asked.
+ */
+export function toLangChainTool(core: CoreTool, context: ToolContext, hooks: ToolHooks) {
+  return tool(
+    async (input: unknown, config: { toolCall?: { id?: string }; writer?: Writer }) => {
+      const write: Writer = config.writer ?? (() => {});
+      const id = config.toolCall?.id ?? `call_${randomUUID()}`;
+      const startedAt = Date.now();
+      hooks.onStart();
+      write({ type: "tool_call", id, name: core.name, input, step: hooks.currentStep(), started_at: startedAt });
+      let result: ToolResult;
+      try {
+        result = await execute(core, input, context, hooks);
+      } finally {
+        hooks.onEnd();
+      }
+      if (result.activatedSkill) write({ type: "skill", ...result.activatedSkill });
+      write({
+        type: "tool_result",
+        id,
+        name: core.name,
+        output: result.output,
+        ok: result.ok,
+        duration_ms: Date.now() - startedAt,
+        ...(result.details ? { details: result.details } : {}),
+      });
+      return result.output;
+    },
+    { name: core.name, description: core.description, schema: core.schema as never },
+  );
+}

@@ -1,0 +1,75 @@
+import type { ChatErrorCode } from "@mini-openclaw/protocol";
+
+export const TIMEOUT_REASON = "model_timeout";
+export const CLIENT_GONE_REASON = "client_disconnected";
+
+export interface ClassifiedError {
+  code: ChatErrorCode;
+  message: string;
+}
+
+function statusOf(err: unknown): number | undefined {
+  const e = err as { status?: unknown; cause?: { status?: unknown }; response?: { status?: unknown } };
+  for (const candidate of [e?.status, e?.cause?.status, e?.response?.status]) {
+    if (typeof candidate === "number") return candidate;
+  }
+  return undefined;
+}
+
+function providerMessage(err: unknown): string {
+  const e = err as { error?: { message?: unknown }; message?: unknown };
+  const text = typeof e?.error?.message === "string" ? e.error.message : typeof e?.message === "string" ? e.message : "";
+  // Keep it short and single-line: provider messages can be long HTML pages.
+  return text.replace(/\s+/g, " ").slice(0, 300);
+}
+
+/**
+ * Turns whatever the model client threw into one readable message for the user.
+ * `abortReason` is why we aborted the turn ourselves, if we did.
+ */
+export function classifyModelError(
+  err: unknown,
+  ctx: { baseUrl: string | null; timeoutMs: number; abortReason?: string; receivedAnyChunk: boolean },
+): ClassifiedError {
+  const endpoint = ctx.baseUrl ?? "https://api.openai.com/v1";
+  if (ctx.abortReason === TIMEOUT_REASON) {
+    return {
+      code: "model_timeout",
+      message: `The model at ${endpoint} sent nothing for ${Math.round(ctx.timeoutMs / 1000)} s; the turn was stopped. Try again, or raise MODEL_TIMEOUT_MS.`,
+    };
+  }
+  if (ctx.abortReason === CLIENT_GONE_REASON) {
+    return { code: "aborted", message: "The turn was stopped: the client disconnected." };
+  }
+  if (ctx.abortReason) return { code: "aborted", message: "The turn was stopped." };
+
+  const name = (err as { name?: string; constructor?: { name?: string } })?.constructor?.name ?? (err as Error)?.name;
+  const status = statusOf(err);
+  if (status === 401 || status === 403) {
+    return {
+      code: "model_auth",
+      message: `The model endpoint ${endpoint} refused the credentials (${status}): check OPENAI_API_KEY in KEY.md. ${providerMessage(err)}`.trim(),
+    };
+  }
+  if (status === 404) {
+    return { code: "model_error", message: `The model endpoint ${endpoint} answered 404: check OPENAI_MODEL and OPENAI_BASE_URL. ${providerMessage(err)}`.trim() };
+  }
+  if (status === 429) {
+    return { code: "model_error", message: `The model endpoint is rate-limiting requests (429). ${providerMessage(err)}`.trim() };
+  }
+  if (typeof status === "number") {
+    return { code: "model_error", message: `The model endpoint answered ${status}: ${providerMessage(err) || "no details"}` };
+  }
+  if (name === "APIConnectionTimeoutError" || /timed? ?out/i.test(providerMessage(err))) {
+    return { code: "model_timeout", message: `The model at ${endpoint} did not answer within ${Math.round(ctx.timeoutMs / 1000)} s.` };
+  }
+  if (name === "APIConnectionError" || /ECONNREFUSED|ENOTFOUND|fetch failed|socket|terminated/i.test(providerMessage(err))) {
+    return ctx.receivedAnyChunk
+      ? { code: "model_bad_response", message: `The model's stream from ${endpoint} broke off mid-answer (connection closed).` }
+      : { code: "model_unreachable", message: `Cannot reach the model endpoint ${endpoint}: is the server running? Check OPENAI_BASE_URL in KEY.md.` };
+  }
+  if (err instanceof SyntaxError) {
+    return { code: "model_bad_response", message: `The model endpoint ${endpoint} sent a response that is not valid JSON.` };
+  }
+  return { code: "internal", message: `The turn failed: ${providerMessage(err) || String(err)}` };
+}

@@ -1,0 +1,65 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import Fastify, { type FastifyInstance } from "fastify";
+import type { ChatDeps } from "./chat/chat-turn.js";
+import type { Config } from "./config/config.js";
+import { backendDir } from "./config/project-paths.js";
+import { registerErrorHandler } from "./http/error-handler.js";
+import { registerLocalGuard } from "./http/local-guard.js";
+import { chatRoutes } from "./http/routes/chat-routes.js";
+import { fileRoutes } from "./http/routes/file-routes.js";
+import { healthRoutes } from "./http/routes/health-routes.js";
+import { sessionRoutes } from "./http/routes/session-routes.js";
+import { workspaceRoutes } from "./http/routes/workspace-routes.js";
+import { registerStaticUi } from "./http/static-ui.js";
+import { PromptLog } from "./prompt/prompt-log.js";
+import { SessionStore } from "./sessions/session-store.js";
+import { seedDataRoot } from "./workspace/seed-data-root.js";
+
+const version = (JSON.parse(readFileSync(join(backendDir, "package.json"), "utf8")) as { version: string }).version;
+
+export interface BuildOptions {
+  /** Fastify logger; off in tests unless asked for. */
+  logger?: boolean | { level: string };
+}
+
+/**
+ * The whole server as a factory: a data root seeded with defaults, the local guard, the routes.
+ * Nothing listens until the caller calls `listen`.
+ */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  await seedDataRoot(config.dataRoot);
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // Room for a file at its size limit, JSON-escaped.
+    bodyLimit: Math.max(config.limits.fileBytes, config.limits.messageChars * 4) * 2 + 64 * 1024,
+    return503OnClosing: true,
+    // A number where a string belongs is a client bug to report, not to paper over.
+    ajv: { customOptions: { coerceTypes: false } },
+  });
+  // A cross-site page can POST text/plain without a preflight: accept JSON bodies only.
+  app.removeContentTypeParser("text/plain");
+
+  registerErrorHandler(app);
+  registerLocalGuard(app, {
+    bindHost: config.host,
+    allowedOrigins: config.allowedOrigins,
+    port: () => {
+      const address = app.server.address();
+      return typeof address === "object" && address ? address.port : config.port;
+    },
+  });
+
+  const sessions = new SessionStore(config.dataRoot);
+  const prompts = new PromptLog();
+  const chat: ChatDeps = { config, sessions, prompts, busy: new Set(), log: app.log };
+
+  await app.register(healthRoutes, { config, version });
+  await app.register(chatRoutes, chat);
+  await app.register(fileRoutes, { config });
+  await app.register(sessionRoutes, { sessions });
+  await app.register(workspaceRoutes, { config, prompts });
+  await registerStaticUi(app, config.frontendDir);
+  return app;
+}

@@ -1,0 +1,133 @@
+import { HumanMessage } from "@langchain/core/messages";
+import type { ChatEvent } from "@mini-openclaw/protocol";
+import type { FastifyBaseLogger } from "fastify";
+import { runAgentTurn } from "../agent/run-agent-turn.js";
+import { type Config, isModelConfigured } from "../config/config.js";
+import { UserError } from "../lib/user-error.js";
+import { assemblePrompt } from "../prompt/assemble-prompt.js";
+import type { PromptLog } from "../prompt/prompt-log.js";
+import { historyMessages } from "../sessions/session-history.js";
+import { assertSessionId, newSessionId } from "../sessions/session-id.js";
+import type { SessionStore } from "../sessions/session-store.js";
+import { createTurnRecorder } from "../sessions/turn-recorder.js";
+import { refreshSkillsSnapshot } from "../skills/skills-snapshot.js";
+import { coreTools } from "../tools/core-tools.js";
+
+export interface ChatDeps {
+  config: Config;
+  sessions: SessionStore;
+  prompts: PromptLog;
+  /** Sessions with a turn running now: one turn per session at a time. */
+  busy: Set<string>;
+  log: FastifyBaseLogger;
+}
+
+export interface TurnRequest {
+  message: string;
+  session_id?: string | null;
+}
+
+export interface PreparedTurn {
+  sessionId: string;
+  created: boolean;
+  /** Runs the turn to its `final` or `error` event; releases the session when done. */
+  run(emit: (event: ChatEvent) => void, signal: AbortSignal): Promise<void>;
+  /** Releases the session without running (the client went away first). */
+  release(): void;
+}
+
+export function modelNotConfiguredMessage(config: Config): string {
+  return (
+    `No model is configured. Put OPENAI_API_KEY=... (and for other providers OPENAI_BASE_URL=... and OPENAI_MODEL=...) ` +
+    `in ${config.keyFilePath}, or set them in the environment, then restart the workbench.`
+  );
+}
+
+/**
+ * Checks everything that can be refused with a plain HTTP error before a stream starts:
+ * the message, the session id, an unknown session, a turn already running there.
+ */
+export async function prepareTurn(deps: ChatDeps, request: TurnRequest): Promise<PreparedTurn> {
+  const { config, sessions, busy } = deps;
+  if (typeof request.message !== "string" || request.message.trim() === "") {
+    throw new UserError(400, "'message' must be a non-empty string.");
+  }
+  if (request.message.length > config.limits.messageChars) {
+    throw new UserError(413, `'message' is ${request.message.length} characters, over the ${config.limits.messageChars} limit.`);
+  }
+  const requested = request.session_id ?? null;
+  let sessionId: string;
+  let created = false;
+  if (requested === null || requested === "") {
+    sessionId = newSessionId();
+    created = true;
+  } else {
+    sessionId = assertSessionId(requested);
+    if (!(await sessions.exists(sessionId))) {
+      throw new UserError(404, `Unknown session: ${sessionId}. Omit session_id to start a new session.`);
+    }
+  }
+  if (busy.has(sessionId)) throw new UserError(409, `A turn is already running in session ${sessionId}; wait for it or stop it.`);
+  busy.add(sessionId);
+  let released = false;
+  const release = () => {
+    if (!released) busy.delete(sessionId);
+    released = true;
+  };
+
+  return {
+    sessionId,
+    created,
+    release,
+    async run(emit, signal) {
+      try {
+        await executeTurn(deps, { sessionId, created, message: request.message }, emit, signal);
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+async function executeTurn(
+  deps: ChatDeps,
+  turn: { sessionId: string; created: boolean; message: string },
+  emit: (event: ChatEvent) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  const { config, sessions, prompts, log } = deps;
+  const { sessionId, created, message } = turn;
+  if (!isModelConfigured(config.model)) {
+    emit({ type: "error", code: "model_not_configured", message: modelNotConfiguredMessage(config) });
+    return;
+  }
+  if (created) {
+    await sessions.create(sessionId);
+    // A new session sees the skills as they are on disk now.
+    const scan = await refreshSkillsSnapshot(config.dataRoot, config.locationPrefix);
+    for (const problem of scan.problems) log.warn({ skill: problem.folder, reason: problem.reason }, "skill skipped");
+  }
+  emit({ type: "session", session_id: sessionId, created });
+
+  const previous = created ? [] : (await sessions.read(sessionId)).entries;
+  const recorder = createTurnRecorder(sessions, sessionId, (err) => log.error({ err, sessionId }, "session write failed"));
+  recorder.user(message);
+  const prompt = await assemblePrompt(config.dataRoot, config.locationPrefix, config.limits);
+  prompts.record(sessionId, prompt);
+
+  await runAgentTurn({
+    model: config.model,
+    systemPrompt: prompt.text,
+    messages: [...historyMessages(previous), new HumanMessage(message)],
+    tools: coreTools(),
+    toolContext: { config, sessionId },
+    maxSteps: config.limits.maxSteps,
+    signal,
+    log,
+    emit: (event) => {
+      recorder.onEvent(event);
+      emit(event);
+    },
+  });
+  await sessions.flush(sessionId);
+}

@@ -1,0 +1,122 @@
+import { isAbsolute, relative, resolve } from "node:path";
+import { readKeyFile } from "./key-file.js";
+import { backendDir, defaultFrontendDir, defaultKeyFile, projectRoot } from "./project-paths.js";
+
+export interface ModelConfig {
+  apiKey: string | null;
+  baseUrl: string | null;
+  model: string;
+  /** Longest silence tolerated from the model (first byte or between chunks) before the turn fails. */
+  timeoutMs: number;
+  maxRetries: number;
+}
+
+export interface Limits {
+  /** Characters in one chat message. */
+  messageChars: number;
+  /** Bytes in one file saved through the API. */
+  fileBytes: number;
+  /** Characters of one workspace file injected into the system prompt. */
+  promptFileChars: number;
+  /** Characters of the whole system prompt. */
+  promptBudgetChars: number;
+  /** Characters one read_file call returns. */
+  readFileChars: number;
+  /** Tool-calling rounds in one turn. */
+  maxSteps: number;
+}
+
+export interface Config {
+  host: string;
+  port: number;
+  /** Absolute path of the data root (memory, skills, sessions, workspace...). */
+  dataRoot: string;
+  /** How paths inside the data root are written for the model, e.g. `./backend` or `.`. */
+  locationPrefix: string;
+  keyFilePath: string;
+  model: ModelConfig;
+  embedding: { model: string | null; baseUrl: string | null; apiKey: string | null };
+  fetchAllowlist: string[];
+  /** Extra origins allowed to make state-changing requests (e.g. a UI dev server). */
+  allowedOrigins: string[];
+  limits: Limits;
+  /** Built UI to serve at `/`, if present. */
+  frontendDir: string;
+  logLevel: string;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  messageChars: 100_000,
+  fileBytes: 1_000_000,
+  promptFileChars: 20_000,
+  promptBudgetChars: 60_000,
+  readFileChars: 50_000,
+  maxSteps: 24,
+};
+
+/** The relative form in which the snapshot and the prompt name files of the data root. */
+export function locationPrefixFor(dataRoot: string): string {
+  const rel = relative(projectRoot, dataRoot);
+  if (rel === "") return ".";
+  if (rel.startsWith("..") || isAbsolute(rel)) return ".";
+  return `./${rel.split("\\").join("/")}`;
+}
+
+function intFrom(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+const orNull = (value: string | undefined) => (value && value.trim() !== "" ? value.trim() : null);
+const list = (value: string | undefined) =>
+  (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/**
+ * Configuration: KEY.md first, the environment over it. Nothing here is logged or served:
+ * the API only ever says whether a key is set.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  keyFilePath = env.KEY_FILE ?? defaultKeyFile,
+): Config {
+  const fromFile = readKeyFile(keyFilePath);
+  const get = (name: string) => {
+    const value = env[name];
+    return value !== undefined && value !== "" ? value : fromFile[name];
+  };
+  const dataRoot = resolve(get("WORKBENCH_ROOT") ?? backendDir);
+  return {
+    host: get("HOST") ?? "127.0.0.1",
+    port: intFrom(get("PORT"), 8002, "PORT"),
+    dataRoot,
+    locationPrefix: locationPrefixFor(dataRoot),
+    keyFilePath,
+    model: {
+      apiKey: orNull(get("OPENAI_API_KEY")),
+      baseUrl: orNull(get("OPENAI_BASE_URL")),
+      model: orNull(get("OPENAI_MODEL")) ?? "gpt-4o-mini",
+      timeoutMs: intFrom(get("MODEL_TIMEOUT_MS"), 120_000, "MODEL_TIMEOUT_MS"),
+      maxRetries: intFrom(get("MODEL_MAX_RETRIES"), 2, "MODEL_MAX_RETRIES"),
+    },
+    embedding: {
+      model: orNull(get("EMBEDDING_MODEL")),
+      baseUrl: orNull(get("EMBEDDING_BASE_URL")),
+      apiKey: orNull(get("EMBEDDING_API_KEY")),
+    },
+    fetchAllowlist: list(get("FETCH_ALLOWLIST")),
+    allowedOrigins: list(get("ALLOWED_ORIGINS")),
+    limits: { ...DEFAULT_LIMITS },
+    frontendDir: resolve(get("FRONTEND_DIR") ?? defaultFrontendDir),
+    logLevel: get("LOG_LEVEL") ?? "info",
+  };
+}
+
+/** A model is usable once there is somewhere to send requests: a key (OpenAI) or a base URL. */
+export function isModelConfigured(model: ModelConfig): boolean {
+  return model.apiKey !== null || model.baseUrl !== null;
+}

@@ -1,0 +1,33 @@
+import type { FastifyError, FastifyInstance } from "fastify";
+import { isUserError } from "../lib/user-error.js";
+
+/** Fastify's own error codes, worded for a person. */
+const FRIENDLY: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: "The request body is not valid JSON.",
+  FST_ERR_CTP_EMPTY_JSON_BODY: "The request body is empty; send a JSON object.",
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: "Unsupported Content-Type: send application/json.",
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: "The Content-Length header does not match the body.",
+};
+
+/** Every error leaves as `{ "error": "..." }` with a fitting status, and never with a stack trace. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isUserError(error)) return reply.code(error.status).send({ error: error.message });
+    if (error.validation) {
+      return reply.code(400).send({ error: `Invalid request: ${error.message}` });
+    }
+    if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+      return reply.code(413).send({ error: `The request body is too large (limit ${app.initialConfig.bodyLimit} bytes).` });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ error: FRIENDLY[error.code] ?? error.message });
+    }
+    request.log.error({ err: error }, "request failed");
+    return reply.code(500).send({ error: "Internal error; the details are in the server log." });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({ error: `Not found: ${request.method} ${request.url.split("?")[0].slice(0, 200)}` });
+  });
+}

@@ -1,0 +1,60 @@
+import type { ChatErrorCode, ChatEvent, ChatReply, ChatRequest } from "@mini-openclaw/protocol";
+import type { FastifyInstance } from "fastify";
+import { CLIENT_GONE_REASON } from "../../agent/model-errors.js";
+import { type ChatDeps, prepareTurn } from "../../chat/chat-turn.js";
+import { openSse } from "../sse.js";
+
+const bodySchema = {
+  type: "object",
+  required: ["message"],
+  properties: {
+    message: { type: "string" },
+    session_id: { type: ["string", "null"] },
+    stream: { type: "boolean" },
+  },
+} as const;
+
+/** HTTP status for a failed non-streamed turn. */
+const STATUS_FOR: Record<ChatErrorCode, number> = {
+  model_not_configured: 503,
+  model_unreachable: 502,
+  model_auth: 502,
+  model_error: 502,
+  model_bad_response: 502,
+  model_timeout: 504,
+  aborted: 499,
+  internal: 500,
+};
+
+export async function chatRoutes(app: FastifyInstance, deps: ChatDeps) {
+  app.post<{ Body: ChatRequest }>("/api/chat", { schema: { body: bodySchema } }, async (request, reply) => {
+    const turn = await prepareTurn(deps, request.body);
+
+    if (request.body.stream === false) {
+      const events: ChatEvent[] = [];
+      const controller = new AbortController();
+      reply.raw.on("close", () => {
+        if (!reply.raw.writableEnded) controller.abort(CLIENT_GONE_REASON);
+      });
+      await turn.run((event) => events.push(event), controller.signal);
+      const last = events[events.length - 1];
+      if (last?.type === "error") {
+        return reply.code(STATUS_FOR[last.code]).send({ error: last.message, code: last.code, session_id: turn.sessionId, events });
+      }
+      const answer: ChatReply = { session_id: turn.sessionId, content: last?.type === "final" ? last.content : "", events };
+      return answer;
+    }
+
+    reply.hijack();
+    const sse = openSse(reply.raw, (controller) => controller.abort(CLIENT_GONE_REASON));
+    try {
+      await turn.run(sse.send, sse.signal);
+    } catch (err) {
+      request.log.error({ err }, "chat turn crashed");
+      sse.send({ type: "error", code: "internal", message: "The turn failed unexpectedly; the details are in the server log." });
+    } finally {
+      turn.release();
+      sse.end();
+    }
+  });
+}

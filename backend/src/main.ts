@@ -1,0 +1,22 @@
+import { buildApp } from "./app.js";
+import { isModelConfigured, loadConfig } from "./config/config.js";
+
+const config = loadConfig();
+const app = await buildApp(config, { logger: { level: config.logLevel } });
+
+const shutdown = async (signal: string) => {
+  app.log.info({ signal }, "shutting down");
+  await app.close();
+  process.exit(0);
+};
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+try {
+  await app.listen({ host: config.host, port: config.port });
+  app.log.info(`mini OpenClaw is up: http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port} (data root ${config.dataRoot})`);
+  if (!isModelConfigured(config.model)) app.log.warn(`no model configured: chat is off until KEY.md (${config.keyFilePath}) has OPENAI_API_KEY or OPENAI_BASE_URL`);
+} catch (err) {
+  app.log.error({ err }, "could not start");
+  process.exit(1);
+}

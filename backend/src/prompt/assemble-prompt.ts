@@ -1,0 +1,101 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { PromptSection } from "@mini-openclaw/protocol";
+import type { Limits } from "../config/config.js";
+import { PROMPT_FILES } from "../workspace/workspace-files.js";
+
+export const TRUNCATION_MARK = "...[truncated]";
+
+export interface AssembledPrompt {
+  text: string;
+  sections: PromptSection[];
+  totalChars: number;
+  budgetChars: number;
+}
+
+interface Section {
+  name: string;
+  path: string;
+  location: string;
+  /** null when the file is missing. */
+  raw: string | null;
+  /** Characters of `raw` kept. */
+  keep: number;
+}
+
+/** Over the total budget, the later files give way first (MEMORY.md most), SKILLS/SOUL/IDENTITY last. */
+const GIVE_WAY_ORDER = ["MEMORY.md", "AGENTS.md", "USER.md", "IDENTITY.md", "SOUL.md", "SKILLS_SNAPSHOT.md"];
+
+function body(section: Section): string {
+  if (section.raw === null) {
+    return `[missing: ${section.location} does not exist. Tell the user if this file matters to the request.]`;
+  }
+  if (section.keep >= section.raw.length) return section.raw;
+  return (
+    `${section.raw.slice(0, section.keep)}\n${TRUNCATION_MARK}\n` +
+    `[${section.name} is cut here: ${section.keep} of ${section.raw.length} characters shown. ` +
+    `The full file is ${section.location}; read the rest with read_file (offset/limit).]`
+  );
+}
+
+function render(section: Section): string {
+  const missing = section.raw === null ? ' missing="true"' : "";
+  return `<file name="${section.name}" path="${section.location}"${missing}>\n${body(section)}\n</file>`;
+}
+
+const SEPARATOR = "\n\n";
+const totalLength = (sections: Section[]) =>
+  sections.reduce((n, s) => n + render(s).length, 0) + SEPARATOR.length * (sections.length - 1);
+
+/**
+ * Assembles the system prompt from the six workspace files, in PRODUCT.md section 4's order.
+ * A pure function of the files' contents: no dates, no ids, so unchanged files give a
+ * byte-identical prompt and provider prompt caches keep hitting.
+ */
+export async function assemblePrompt(
+  dataRoot: string,
+  locationPrefix: string,
+  limits: Pick<Limits, "promptFileChars" | "promptBudgetChars">,
+): Promise<AssembledPrompt> {
+  const sections: Section[] = await Promise.all(
+    PROMPT_FILES.map(async ({ name, path }) => {
+      const raw = await readFile(join(dataRoot, path), "utf8").catch((err: NodeJS.ErrnoException) => {
+        if (err.code === "ENOENT" || err.code === "EISDIR") return null;
+        throw err;
+      });
+      return {
+        name,
+        path,
+        location: `${locationPrefix}/${path}`,
+        raw,
+        keep: raw === null ? 0 : Math.min(raw.length, limits.promptFileChars),
+      };
+    }),
+  );
+
+  for (const name of GIVE_WAY_ORDER) {
+    const section = sections.find((s) => s.name === name);
+    if (!section || section.raw === null) continue;
+    let overflow = totalLength(sections) - limits.promptBudgetChars;
+    while (overflow > 0 && section.keep > 0) {
+      section.keep = Math.max(0, section.keep - overflow);
+      overflow = totalLength(sections) - limits.promptBudgetChars;
+    }
+    if (overflow <= 0) break;
+  }
+
+  const text = sections.map(render).join(SEPARATOR);
+  return {
+    text,
+    totalChars: text.length,
+    budgetChars: limits.promptBudgetChars,
+    sections: sections.map((s) => ({
+      name: s.name,
+      path: s.path,
+      missing: s.raw === null,
+      truncated: s.raw !== null && s.keep < s.raw.length,
+      raw_chars: s.raw?.length ?? 0,
+      injected_chars: body(s).length,
+    })),
+  };
+}

@@ -1,0 +1,55 @@
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import type { SessionEntry, SessionToolRecord } from "@mini-openclaw/protocol";
+
+interface Step {
+  text: string;
+  tools: SessionToolRecord[];
+}
+
+const argsOf = (input: unknown): Record<string, unknown> =>
+  input !== null && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>) : { input };
+
+/**
+ * Rebuilds the model conversation from a session file: user messages, and for each model step
+ * its text and tool calls followed by their results. Thoughts, skill and error records are for
+ * the user, not the model. Tool calls whose result was never written (a crash mid-call) are left
+ * out, so the conversation stays valid for the provider.
+ */
+export function historyMessages(entries: SessionEntry[]): BaseMessage[] {
+  const messages: BaseMessage[] = [];
+  let steps = new Map<number, Step>();
+  const stepOf = (n: number) => {
+    let step = steps.get(n);
+    if (!step) steps.set(n, (step = { text: "", tools: [] }));
+    return step;
+  };
+  const flushTurn = () => {
+    for (const [, step] of [...steps.entries()].sort(([a], [b]) => a - b)) {
+      if (step.tools.length > 0) {
+        messages.push(
+          new AIMessage({
+            content: step.text,
+            tool_calls: step.tools.map((t) => ({ id: t.id, name: t.name, args: argsOf(t.input), type: "tool_call" as const })),
+          }),
+        );
+        for (const t of step.tools) messages.push(new ToolMessage({ content: t.output, tool_call_id: t.id, name: t.name }));
+      } else if (step.text) {
+        messages.push(new AIMessage(step.text));
+      }
+    }
+    steps = new Map();
+  };
+
+  for (const entry of entries) {
+    if (entry.type === "user") {
+      flushTurn();
+      messages.push(new HumanMessage(entry.content));
+    } else if (entry.type === "assistant") {
+      stepOf(entry.step ?? Number.MAX_SAFE_INTEGER).text += entry.content;
+    } else if (entry.type === "tool" && entry.tool) {
+      stepOf(entry.step ?? Number.MAX_SAFE_INTEGER).tools.push(entry.tool);
+    }
+  }
+  flushTurn();
+  return messages;
+}

@@ -1,0 +1,89 @@
+import type { ChatEvent, SessionEntry, ToolCallEvent } from "@mini-openclaw/protocol";
+import type { SessionStore } from "./session-store.js";
+
+/**
+ * Writes a turn's events into its session as they happen: thoughts and text are gathered per
+ * model step and written when the step moves on (a tool starts, the answer is final, or the
+ * turn fails); each tool is written when its result arrives. Enough to replay the turn.
+ */
+export function createTurnRecorder(store: SessionStore, sessionId: string, onWriteError: (err: unknown) => void) {
+  let thought = "";
+  let text = "";
+  let lastToolStep = 0;
+  const calls = new Map<string, ToolCallEvent>();
+  const currentStep = () => lastToolStep + 1;
+
+  const write = (entry: Omit<SessionEntry, "ts">) => {
+    store.append(sessionId, { ts: new Date().toISOString(), ...entry } as SessionEntry).catch(onWriteError);
+  };
+  const flushThought = () => {
+    if (thought) write({ type: "thought", content: thought, step: currentStep() });
+    thought = "";
+  };
+  const flushText = (partial = false) => {
+    if (text) write({ type: "assistant", content: text, step: currentStep(), ...(partial ? { partial: true } : {}) });
+    text = "";
+  };
+
+  return {
+    /** Records the user's message; the first entry of every turn. */
+    user(message: string) {
+      write({ type: "user", content: message });
+    },
+    onEvent(event: ChatEvent) {
+      switch (event.type) {
+        case "session":
+        case "usage":
+          return;
+        case "thought":
+          thought += event.content;
+          return;
+        case "token":
+          flushThought();
+          text += event.content;
+          return;
+        case "tool_call":
+          flushThought();
+          flushText();
+          calls.set(event.id, event);
+          lastToolStep = Math.max(lastToolStep, event.step);
+          return;
+        case "tool_result": {
+          const call = calls.get(event.id);
+          write({
+            type: "tool",
+            content: "",
+            step: call?.step ?? currentStep(),
+            tool: {
+              id: event.id,
+              name: event.name,
+              input: call?.input ?? null,
+              output: event.output,
+              ok: event.ok,
+              duration_ms: event.duration_ms,
+              ...(event.details ? { details: event.details } : {}),
+            },
+          });
+          return;
+        }
+        case "skill":
+          write({ type: "skill", content: event.name, location: event.location });
+          return;
+        case "final":
+          flushThought();
+          text = "";
+          write({ type: "assistant", content: event.content, step: currentStep() });
+          return;
+        case "error":
+          flushThought();
+          flushText(true);
+          write({ type: "error", content: event.message, code: event.code });
+          return;
+        default: {
+          const unhandled: never = event;
+          throw new Error(`unhandled chat event ${JSON.stringify(unhandled)}`);
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { SkillInfo, SkillProblem, SkillsReply } from "@mini-openclaw/protocol";
+import { SKILLS_DIR } from "../workspace/workspace-files.js";
+import { parseSkill } from "./parse-skill.js";
+
+const MAX_SKILL_BYTES = 256 * 1024;
+
+export function skillLocation(locationPrefix: string, folder: string): string {
+  return `${locationPrefix}/${SKILLS_DIR}/${folder}/SKILL.md`;
+}
+
+/**
+ * Reads every `skills/<folder>/SKILL.md`. One broken skill becomes a problem with a reason;
+ * it never stops the scan or hides the others. Results are sorted, so the snapshot is stable.
+ */
+export async function scanSkills(dataRoot: string, locationPrefix: string): Promise<SkillsReply> {
+  const skills: SkillInfo[] = [];
+  const problems: SkillProblem[] = [];
+  let folders: string[];
+  try {
+    folders = (await readdir(join(dataRoot, SKILLS_DIR), { withFileTypes: true }))
+      .filter((e) => (e.isDirectory() || e.isSymbolicLink()) && !e.name.startsWith("."))
+      .map((e) => e.name)
+      .sort();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { skills, problems };
+    throw err;
+  }
+
+  const seen = new Map<string, string>();
+  for (const folder of folders) {
+    const location = skillLocation(locationPrefix, folder);
+    const file = join(dataRoot, SKILLS_DIR, folder, "SKILL.md");
+    const problem = (reason: string) => problems.push({ folder, location, reason });
+    let text: string;
+    try {
+      const info = await stat(file);
+      if (!info.isFile()) {
+        problem("SKILL.md is not a regular file");
+        continue;
+      }
+      if (info.size > MAX_SKILL_BYTES) {
+        problem(`SKILL.md is ${info.size} bytes, over the ${MAX_SKILL_BYTES}-byte limit`);
+        continue;
+      }
+      text = await readFile(file, "utf8");
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      problem(code === "ENOENT" ? "the folder has no SKILL.md" : `SKILL.md cannot be read (${code ?? "error"})`);
+      continue;
+    }
+    const parsed = parseSkill(text, folder);
+    if (!parsed.ok) {
+      problem(parsed.reason);
+      continue;
+    }
+    const other = seen.get(parsed.skill.name);
+    if (other !== undefined) {
+      problem(`another skill (folder "${other}") already has the name "${parsed.skill.name}"`);
+      continue;
+    }
+    seen.set(parsed.skill.name, folder);
+    skills.push({ ...parsed.skill, location });
+  }
+  skills.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { skills, problems };
+}

@@ -1,0 +1,31 @@
+import type { z } from "zod";
+import type { Config } from "../config/config.js";
+import type { CoreToolName } from "./core-tool-names.js";
+
+export interface ToolContext {
+  config: Config;
+  sessionId: string;
+  signal: AbortSignal;
+}
+
+/** What a tool returns: `output` is what the model sees; `details` is for the UI only. */
+export interface ToolResult {
+  output: string;
+  /** False when the tool refused or failed; the model is told why in `output`. */
+  ok: boolean;
+  details?: Record<string, unknown>;
+  /** Set when the call read a skill's SKILL.md: that skill becomes active. */
+  activatedSkill?: { name: string; location: string };
+}
+
+export interface CoreTool<Schema extends z.ZodType = z.ZodType> {
+  name: CoreToolName;
+  description: string;
+  schema: Schema;
+  execute(input: z.infer<Schema>, context: ToolContext): Promise<ToolResult>;
+}
+
+/** Helper that keeps each tool's input type while collecting tools of different schemas. */
+export function defineTool<Schema extends z.ZodType>(tool: CoreTool<Schema>): CoreTool<Schema> {
+  return tool;
+}

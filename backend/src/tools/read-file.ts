@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { normalizeUserPath, readConfinedText } from "../paths/confined-path.js";
+import { SKILLS_DIR } from "../workspace/workspace-files.js";
+import { defineTool } from "./core-tool.js";
+
+/** Files larger than this are refused outright; smaller ones are paged with offset/limit. */
+const MAX_FILE_BYTES = 10 * 1024 * 1024;
+const DEFAULT_LINE_LIMIT = 2000;
+
+const schema = z.object({
+  path: z
+    .string()
+    .describe("File path relative to the data root, or a skill's <location> exactly as written in the prompt."),
+  offset: z.number().int().min(1).optional().describe("First line to read (1-based). Default 1."),
+  limit: z.number().int().min(1).max(10_000).optional().describe(`How many lines to read. Default ${DEFAULT_LINE_LIMIT}.`),
+});
+
+/** `skills/<folder>/SKILL.md` → the skill's folder name. */
+function skillFolderOf(relPath: string): string | null {
+  const parts = relPath.split("/");
+  return parts.length === 3 && parts[0] === SKILLS_DIR && parts[2] === "SKILL.md" ? parts[1] : null;
+}
+
+export const readFileTool = defineTool({
+  name: "read_file",
+  description:
+    "Read a UTF-8 text file under the workbench data root (skills, memory, workspace, knowledge, sessions). " +
+    "Accepts a skill's <location> exactly as listed in <available_skills>. Long files are returned in parts: " +
+    "pass offset and limit (in lines) to read further. Paths outside the data root and KEY.md are refused.",
+  schema,
+  async execute(input, { config }) {
+    const relPath = normalizeUserPath(input.path, config.locationPrefix);
+    const file = await readConfinedText(config.dataRoot, relPath, MAX_FILE_BYTES);
+    const lines = file.content.split("\n");
+    const offset = input.offset ?? 1;
+    const limit = input.limit ?? DEFAULT_LINE_LIMIT;
+    if (offset > lines.length && !(offset === 1 && file.content === "")) {
+      return {
+        ok: false,
+        output: `Error: offset ${offset} is past the end of ${relPath} (${lines.length} lines).`,
+      };
+    }
+    let text = lines.slice(offset - 1, offset - 1 + limit).join("\n");
+    let lastLine = Math.min(lines.length, offset - 1 + limit);
+    let cutByChars = false;
+    if (text.length > config.limits.readFileChars) {
+      text = text.slice(0, config.limits.readFileChars);
+      lastLine = offset - 1 + text.split("\n").length;
+      cutByChars = true;
+    }
+    const more = lastLine < lines.length;
+    const note = more
+      ? `\n\n[Showing lines ${offset}-${lastLine} of ${lines.length}${cutByChars ? " (character cap reached)" : ""}. ` +
+        `Call read_file with offset=${lastLine + 1} to continue.]`
+      : "";
+    const folder = skillFolderOf(relPath);
+    return {
+      ok: true,
+      output: text + note,
+      details: { path: relPath, bytes: file.bytes, total_lines: lines.length, from_line: offset, to_line: lastLine, truncated: more },
+      ...(folder ? { activatedSkill: { name: folder, location: `${config.locationPrefix}/${relPath}` } } : {}),
+    };
+  },
+});

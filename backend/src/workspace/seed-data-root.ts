@@ -1,0 +1,45 @@
+import { constants } from "node:fs";
+import { copyFile, mkdir, readdir, stat } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
+import { defaultsDir } from "../config/project-paths.js";
+import { DATA_DIRS, SKILLS_DIR } from "./workspace-files.js";
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function* walkFiles(dir: string): AsyncGenerator<string> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walkFiles(full);
+    else if (entry.isFile() && entry.name !== ".gitkeep") yield full;
+  }
+}
+
+/**
+ * Gives an empty or partial data root the default files. Never overwrites: a file the user
+ * changed stays as it is. Default skills are only seeded into a data root that has no skills
+ * folder yet, so a skill the user deleted does not come back.
+ * Returns the data-root-relative paths it created.
+ */
+export async function seedDataRoot(dataRoot: string, from = defaultsDir): Promise<string[]> {
+  const seedSkills = !(await exists(join(dataRoot, SKILLS_DIR)));
+  for (const dir of DATA_DIRS) await mkdir(join(dataRoot, dir), { recursive: true });
+  const created: string[] = [];
+  for await (const source of walkFiles(from)) {
+    const rel = relative(from, source);
+    if (rel.startsWith(`${SKILLS_DIR}/`) && !seedSkills) continue;
+    const target = join(dataRoot, rel);
+    await mkdir(dirname(target), { recursive: true });
+    try {
+      await copyFile(source, target, constants.COPYFILE_EXCL);
+      created.push(rel);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+  }
+  return created;
+}

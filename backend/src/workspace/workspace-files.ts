@@ -1,0 +1,19 @@
+/** The files that make the system prompt, in prompt order (PRODUCT.md section 4). Paths are data-root-relative. */
+export const PROMPT_FILES = [
+  { name: "SKILLS_SNAPSHOT.md", path: "SKILLS_SNAPSHOT.md" },
+  { name: "SOUL.md", path: "workspace/SOUL.md" },
+  { name: "IDENTITY.md", path: "workspace/IDENTITY.md" },
+  { name: "USER.md", path: "workspace/USER.md" },
+  { name: "AGENTS.md", path: "workspace/AGENTS.md" },
+  { name: "MEMORY.md", path: "memory/MEMORY.md" },
+] as const;
+
+export const SKILLS_DIR = "skills";
+export const SESSIONS_DIR = "sessions";
+export const SNAPSHOT_FILE = "SKILLS_SNAPSHOT.md";
+
+/** Folders every data root has. */
+export const DATA_DIRS = ["memory/logs", "sessions", "skills", "workspace", "knowledge", "storage"] as const;
+
+/** Written by the workbench itself; the files API refuses to write here. */
+export const RUNTIME_DIRS = ["sessions", "storage"] as const;

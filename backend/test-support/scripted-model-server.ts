@@ -1,0 +1,283 @@
+/**
+ * A scripted OpenAI-compatible model server for tests and benchmarks, over real HTTP.
+ *
+ * Each POST /v1/chat/completions is recorded and answered by the script, which sees the
+ * parsed request and returns what the "model" does: stream text, reasoning deltas and tool
+ * calls, fail with a status, hang, cut the stream mid-way, or send garbage.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface ScriptedToolCall {
+  id?: string;
+  name: string;
+  args: unknown;
+}
+
+export type ModelReply =
+  | {
+      kind?: "reply";
+      content?: string;
+      /** Streamed as `delta.reasoning_content`, the way DeepSeek-style servers do. */
+      reasoning?: string;
+      toolCalls?: ScriptedToolCall[];
+      usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number };
+      /** Delay before the response headers. */
+      firstByteDelayMs?: number;
+      /** Delay between streamed chunks. */
+      chunkDelayMs?: number;
+      /** Characters per streamed content chunk (default: one word at a time). */
+      chunkChars?: number;
+    }
+  | { kind: "error"; status: number; message: string }
+  | { kind: "hang" }
+  | { kind: "cut"; content: string; afterChunks: number }
+  | { kind: "stall"; content: string; afterChunks: number }
+  | { kind: "garbage" };
+
+export interface RecordedRequest {
+  body: ChatRequestBody;
+  headers: IncomingMessage["headers"];
+  at: number;
+  /** True when the client closed the connection before the reply was complete. */
+  closedEarly: boolean;
+}
+
+export interface ChatRequestBody {
+  model: string;
+  stream?: boolean;
+  messages: Array<{
+    role: string;
+    content: unknown;
+    tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+    tool_call_id?: string;
+  }>;
+  tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: unknown } }>;
+  [key: string]: unknown;
+}
+
+export type ModelScript = (request: ChatRequestBody, index: number) => ModelReply;
+
+export interface ScriptedModelServer {
+  /** Base URL to use as OPENAI_BASE_URL (ends in /v1). */
+  baseUrl: string;
+  requests: RecordedRequest[];
+  /** Replace the script between tests. */
+  setScript(script: ModelScript | ModelReply[]): void;
+  close(): Promise<void>;
+}
+
+/** Text of a message's content, whether a string or content blocks. */
+export function messageText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((block) => (typeof block === "string" ? block : typeof block?.text === "string" ? block.text : ""))
+      .join("");
+  }
+  return "";
+}
+
+export function lastMessage(body: ChatRequestBody) {
+  return body.messages[body.messages.length - 1];
+}
+
+export function systemPromptOf(body: ChatRequestBody): string {
+  const system = body.messages.find((m) => m.role === "system");
+  return system ? messageText(system.content) : "";
+}
+
+function toScript(script: ModelScript | ModelReply[]): ModelScript {
+  if (typeof script === "function") return script;
+  const queue = [...script];
+  return () => queue.shift() ?? { content: "(script exhausted)" };
+}
+
+export async function startScriptedModelServer(
+  initial: ModelScript | ModelReply[] = [],
+): Promise<ScriptedModelServer> {
+  let script = toScript(initial);
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<import("node:net").Socket>();
+
+  const server: Server = createServer(async (req, res) => {
+    try {
+      await handle(req, res);
+    } catch (err) {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message: String(err) } }));
+    }
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = req.url ?? "";
+    if (req.method === "GET" && url.endsWith("/models")) {
+      json(res, 200, { object: "list", data: [{ id: "scripted-model", object: "model" }] });
+      return;
+    }
+    if (req.method !== "POST" || !url.endsWith("/chat/completions")) {
+      json(res, 404, { error: { message: `no route ${req.method} ${url}` } });
+      return;
+    }
+    const raw = await readBody(req);
+    const body = JSON.parse(raw) as ChatRequestBody;
+    const index = requests.length;
+    const record: RecordedRequest = { body, headers: req.headers, at: Date.now(), closedEarly: false };
+    requests.push(record);
+    res.on("close", () => {
+      if (!res.writableFinished) record.closedEarly = true;
+    });
+    const reply = script(body, index);
+    await answer(body, reply, res);
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    setScript(next) {
+      script = toScript(next);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function json(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function splitText(text: string, chunkChars?: number): string[] {
+  if (!text) return [];
+  if (chunkChars && chunkChars > 0) {
+    const out: string[] = [];
+    for (let i = 0; i < text.length; i += chunkChars) out.push(text.slice(i, i + chunkChars));
+    return out;
+  }
+  return text.match(/\S+\s*|\s+/g) ?? [text];
+}
+
+let callCounter = 0;
+
+async function answer(body: ChatRequestBody, reply: ModelReply, res: ServerResponse) {
+  const kind = reply.kind ?? "reply";
+  if (kind === "hang") return; // never answer; the client must time out
+  if (reply.kind === "error") {
+    json(res, reply.status, { error: { message: reply.message, type: "scripted_error", code: reply.status } });
+    return;
+  }
+  const id = `chatcmpl-${Date.now()}`;
+  const frame = (delta: Record<string, unknown>, finish: string | null = null, extra: object = {}) =>
+    `data: ${JSON.stringify({
+      id,
+      object: "chat.completion.chunk",
+      created: Math.floor(Date.now() / 1000),
+      model: body.model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+      ...extra,
+    })}\n\n`;
+
+  if (reply.kind === "garbage") {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.write("data: {not json at all\n\n");
+    res.write("data: ]]]\n\n");
+    res.end();
+    return;
+  }
+  if (reply.kind === "cut" || reply.kind === "stall") {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.write(frame({ role: "assistant", content: "" }));
+    for (const piece of splitText(reply.content).slice(0, reply.afterChunks)) res.write(frame({ content: piece }));
+    if (reply.kind === "cut") {
+      // Let the frames reach the client first: destroy() discards unflushed writes.
+      await sleep(100);
+      res.socket?.destroy(); // the connection drops mid-stream
+    }
+    return; // stall: keep the socket open and silent
+  }
+  if (reply.kind !== undefined && reply.kind !== "reply") return;
+
+  const r = reply as Extract<ModelReply, { kind?: "reply" }>;
+  if (r.firstByteDelayMs) await sleep(r.firstByteDelayMs);
+  const toolCalls = (r.toolCalls ?? []).map((call) => ({
+    id: call.id ?? `call_${++callCounter}`,
+    name: call.name,
+    arguments: JSON.stringify(call.args),
+  }));
+  const usage = r.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
+  const usageBody = {
+    prompt_tokens: usage.prompt_tokens,
+    completion_tokens: usage.completion_tokens,
+    total_tokens: usage.prompt_tokens + usage.completion_tokens,
+    prompt_tokens_details: { cached_tokens: usage.cached_tokens ?? 0 },
+  };
+  const finish = toolCalls.length ? "tool_calls" : "stop";
+
+  if (!body.stream) {
+    json(res, 200, {
+      id,
+      object: "chat.completion",
+      created: Math.floor(Date.now() / 1000),
+      model: body.model,
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: "assistant",
+            content: r.content ?? (toolCalls.length ? null : ""),
+            ...(r.reasoning ? { reasoning_content: r.reasoning } : {}),
+            ...(toolCalls.length
+              ? { tool_calls: toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) }
+              : {}),
+          },
+          finish_reason: finish,
+        },
+      ],
+      usage: usageBody,
+    });
+    return;
+  }
+
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  const write = async (data: string) => {
+    res.write(data);
+    if (r.chunkDelayMs) await sleep(r.chunkDelayMs);
+  };
+  await write(frame({ role: "assistant", content: "" }));
+  for (const piece of splitText(r.reasoning ?? "")) await write(frame({ reasoning_content: piece }));
+  for (const piece of splitText(r.content ?? "", r.chunkChars)) await write(frame({ content: piece }));
+  for (const [index, call] of toolCalls.entries()) {
+    await write(frame({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
+    const half = Math.ceil(call.arguments.length / 2);
+    for (const part of [call.arguments.slice(0, half), call.arguments.slice(half)]) {
+      await write(frame({ tool_calls: [{ index, function: { arguments: part } }] }));
+    }
+  }
+  await write(frame({}, finish));
+  const streamOptions = body.stream_options as { include_usage?: boolean } | undefined;
+  if (streamOptions?.include_usage) {
+    res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", model: body.model, choices: [], usage: usageBody })}\n\n`);
+  }
+  res.end("data: [DONE]\n\n");
+}

@@ -1,0 +1,109 @@
+/**
+ * Starts a real workbench on 127.0.0.1:0 with a fresh temporary data root, pointed at a scripted
+ * model server, for integration tests that talk real HTTP and real SSE.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ChatEvent } from "@mini-openclaw/protocol";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../src/app.js";
+import { type Config, loadConfig } from "../src/config/config.js";
+import { type ModelReply, type ModelScript, type ScriptedModelServer, startScriptedModelServer } from "./scripted-model-server.js";
+
+export interface Workbench {
+  url: string;
+  config: Config;
+  app: FastifyInstance;
+  model: ScriptedModelServer;
+  dataRoot: string;
+  close(): Promise<void>;
+}
+
+export interface WorkbenchOptions {
+  script?: ModelScript | ModelReply[];
+  /** Environment on top of the test defaults (e.g. OPENAI_API_KEY). */
+  env?: Record<string, string>;
+  /** Start without any model configured. */
+  noModel?: boolean;
+  configure?: (config: Config) => void;
+  dataRoot?: string;
+}
+
+export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
+  const model = await startScriptedModelServer(options.script ?? []);
+  const dataRoot = options.dataRoot ?? (await mkdtemp(join(tmpdir(), "moc-root-")));
+  const env: Record<string, string> = {
+    WORKBENCH_ROOT: dataRoot,
+    MODEL_MAX_RETRIES: "0",
+    MODEL_TIMEOUT_MS: "5000",
+    ...(options.noModel ? {} : { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "scripted" }),
+    ...options.env,
+  };
+  // A KEY.md path that does not exist: tests never read the developer's real credentials.
+  const config = loadConfig(env, join(dataRoot, "..", "no-such-KEY.md"));
+  options.configure?.(config);
+  const app = await buildApp(config);
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    config,
+    app,
+    model,
+    dataRoot,
+    async close() {
+      await app.close();
+      await model.close();
+      if (!options.dataRoot) await rm(dataRoot, { recursive: true, force: true });
+    },
+  };
+}
+
+export function postJson(url: string, body: unknown, init: RequestInit = {}): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    ...init,
+    headers: { "content-type": "application/json", ...(init.headers as Record<string, string>) },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+/** Parses an SSE body into events as they arrive. */
+export async function* sseEvents(response: Response): AsyncGenerator<ChatEvent> {
+  if (!response.body) throw new Error("no body");
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let boundary: number;
+    while ((boundary = buffer.indexOf("\n\n")) >= 0) {
+      const frame = buffer.slice(0, boundary);
+      buffer = buffer.slice(boundary + 2);
+      const data = frame
+        .split("\n")
+        .filter((line) => line.startsWith("data: "))
+        .map((line) => line.slice(6))
+        .join("\n");
+      if (data) yield JSON.parse(data) as ChatEvent;
+    }
+  }
+}
+
+/** Sends a streamed chat turn and collects every event. */
+export async function chat(wb: Workbench, message: string, sessionId?: string): Promise<ChatEvent[]> {
+  const response = await postJson(`${wb.url}/api/chat`, { message, session_id: sessionId, stream: true });
+  if (response.headers.get("content-type")?.startsWith("application/json")) {
+    throw new Error(`chat refused: ${response.status} ${await response.text()}`);
+  }
+  const events: ChatEvent[] = [];
+  for await (const event of sseEvents(response)) events.push(event);
+  return events;
+}
+
+export function sessionIdOf(events: ChatEvent[]): string {
+  const first = events.find((e) => e.type === "session");
+  if (!first || first.type !== "session") throw new Error(`no session event in ${JSON.stringify(events)}`);
+  return first.session_id;
+}

@@ -1,0 +1,202 @@
+import { request as httpRequest } from "node:http";
+import { mkdir, mkdtemp, readFile, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chat, postJson, sessionIdOf, startWorkbench, type Workbench } from "../test-support/workbench-harness.js";
+
+let wb: Workbench;
+let outside: string;
+
+beforeAll(async () => {
+  // The model stalls briefly so a turn can be caught while it runs.
+  wb = await startWorkbench({ script: () => ({ content: "ok", firstByteDelayMs: 300 }) });
+  outside = await mkdtemp(join(tmpdir(), "moc-outside-"));
+  await writeFile(join(outside, "secret.txt"), "TOP SECRET");
+  await symlink(join(outside, "secret.txt"), join(wb.dataRoot, "memory/escape.md"));
+  await symlink(join(outside, "secret.txt"), join(wb.dataRoot, "memory/escape-for-tool.md"));
+  await symlink(outside, join(wb.dataRoot, "knowledge/linked-dir"));
+  await writeFile(join(wb.dataRoot, "KEY.md"), "OPENAI_API_KEY=sk-should-never-leak\n");
+});
+afterAll(async () => wb?.close());
+
+async function expectError(response: Response, status: number, pattern: RegExp) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get("content-type")).toMatch(/application\/json/);
+  const body = (await response.json()) as { error: string };
+  expect(body.error).toMatch(pattern);
+  expect(JSON.stringify(body)).not.toMatch(/at \w+ \(|node_modules|\.ts:\d+/); // no stack traces
+}
+
+/** Raw HTTP so the Host header can be set (fetch forbids it). */
+function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  const { port } = new URL(wb.url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: "127.0.0.1", port, path, headers }, (res) => {
+      let body = "";
+      res.on("data", (c) => (body += c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("bad chat requests get a clear JSON error and the server keeps serving", () => {
+  const url = () => `${wb.url}/api/chat`;
+
+  it("invalid JSON", async () => expectError(await postJson(url(), "{not json"), 400, /not valid JSON/));
+  it("missing message", async () => expectError(await postJson(url(), { stream: true }), 400, /message/));
+  it("empty message", async () => expectError(await postJson(url(), { message: "   " }), 400, /non-empty/));
+  it("message of the wrong type", async () => expectError(await postJson(url(), { message: 42 }), 400, /message/));
+  it("message over the size limit", async () =>
+    expectError(await postJson(url(), { message: "x".repeat(wb.config.limits.messageChars + 1) }), 413, /over the 100000 limit/));
+  it("body over the body limit", async () =>
+    expectError(await postJson(url(), { message: "x".repeat(5_000_000) }), 413, /too large/));
+  for (const bad of ["../etc", "a/b", "..", "a b", "a.b", "%2e%2e", "x".repeat(65), "é"]) {
+    it(`session_id ${JSON.stringify(bad.slice(0, 12))}`, async () =>
+      expectError(await postJson(url(), { message: "hi", session_id: bad }), 400, /Invalid session_id/));
+  }
+  it("unknown session", async () =>
+    expectError(await postJson(url(), { message: "hi", session_id: "does-not-exist" }), 404, /Unknown session/));
+  it("unknown session id in GET /api/sessions/:id", async () =>
+    expectError(await fetch(`${wb.url}/api/sessions/nope`), 404, /Unknown session/));
+  it("unsafe session id in GET /api/sessions/:id", async () =>
+    expectError(await fetch(`${wb.url}/api/sessions/..%2F..%2Fetc`), 400, /Invalid session_id/));
+
+  it("a second concurrent turn on the same session is refused with 409", async () => {
+    const id = sessionIdOf(await chat(wb, "first"));
+    const running = postJson(url(), { message: "slow one", session_id: id, stream: false });
+    await new Promise((r) => setTimeout(r, 100));
+    await expectError(await postJson(url(), { message: "second", session_id: id }), 409, /already running/);
+    expect((await running).status).toBe(200);
+    // Once done, the session takes turns again.
+    expect((await postJson(url(), { message: "third", session_id: id, stream: false })).status).toBe(200);
+  });
+
+  it("text/plain bodies are refused (no CSRF through simple requests)", async () => {
+    const response = await fetch(url(), { method: "POST", headers: { "content-type": "text/plain" }, body: '{"message":"hi"}' });
+    await expectError(response, 415, /application\/json/);
+  });
+
+  it("unknown API routes answer JSON 404", async () => expectError(await fetch(`${wb.url}/api/nope`), 404, /Not found/));
+
+  it("still serves after all that", async () => {
+    expect((await fetch(`${wb.url}/api/health`)).status).toBe(200);
+  });
+});
+
+describe("file paths are confined to the data root", () => {
+  const read = (path: string) => fetch(`${wb.url}/api/files?path=${encodeURIComponent(path)}`);
+  const readRaw = (query: string) => fetch(`${wb.url}/api/files?path=${query}`);
+
+  it("reads and saves a file inside the root", async () => {
+    const saved = await postJson(`${wb.url}/api/files`, { path: "workspace/USER.md", content: "# User\nName: Ada\n" });
+    expect(saved.status).toBe(200);
+    expect(await (await read("workspace/USER.md")).json()).toEqual({ path: "workspace/USER.md", content: "# User\nName: Ada\n" });
+    // The snapshot's location form is accepted too.
+    expect((await read("./skills/get_weather/SKILL.md")).status).toBe(200);
+  });
+
+  it("refuses '..'", async () => expectError(await read("../outside.txt"), 403, /'\.\.' is refused/));
+  it("refuses '..' in the middle", async () => expectError(await read("memory/../../etc/passwd"), 403, /'\.\.'/));
+  it("refuses absolute paths", async () => expectError(await read("/etc/passwd"), 403, /Absolute paths/));
+  it("refuses URL-encoded traversal", async () => {
+    await expectError(await readRaw("..%2F..%2Fetc%2Fpasswd"), 403, /'\.\.'/);
+    await expectError(await readRaw("%252e%252e%252fetc%252fpasswd"), 400, /Percent-encoded/);
+  });
+  it("refuses a symlink inside the root that points outside", async () => {
+    await expectError(await read("memory/escape.md"), 403, /leaves the data root/);
+    await expectError(await read("knowledge/linked-dir/secret.txt"), 403, /leaves the data root/);
+  });
+  it("refuses KEY.md, wherever it is", async () => {
+    await expectError(await read("KEY.md"), 403, /KEY\.md/);
+    await expectError(await read("key.md"), 403, /KEY\.md/);
+    await expectError(await postJson(`${wb.url}/api/files`, { path: "KEY.md", content: "x" }), 403, /KEY\.md/);
+  });
+  it("refuses writes through a symlink or outside the root, and leaves the target untouched", async () => {
+    await expectError(await postJson(`${wb.url}/api/files`, { path: "knowledge/linked-dir/secret.txt", content: "pwned" }), 403, /leaves/);
+    await expectError(await postJson(`${wb.url}/api/files`, { path: "../pwned.txt", content: "pwned" }), 403, /'\.\.'/);
+    expect(await readFile(join(outside, "secret.txt"), "utf8")).toBe("TOP SECRET");
+  });
+  it("a write onto a symlink replaces the link, never the file it points to", async () => {
+    expect((await postJson(`${wb.url}/api/files`, { path: "memory/escape.md", content: "replaced" })).status).toBe(200);
+    expect(await readFile(join(outside, "secret.txt"), "utf8")).toBe("TOP SECRET");
+    expect(await readFile(join(wb.dataRoot, "memory/escape.md"), "utf8")).toBe("replaced");
+  });
+  it("refuses an oversize file save and keeps the previous content", async () => {
+    const before = await readFile(join(wb.dataRoot, "memory/MEMORY.md"), "utf8");
+    await expectError(
+      await postJson(`${wb.url}/api/files`, { path: "memory/MEMORY.md", content: "x".repeat(wb.config.limits.fileBytes + 1) }),
+      413,
+      /over the 1000000-byte limit/,
+    );
+    expect(await readFile(join(wb.dataRoot, "memory/MEMORY.md"), "utf8")).toBe(before);
+  });
+  it("refuses writes into sessions/ and to the generated snapshot", async () => {
+    await expectError(await postJson(`${wb.url}/api/files`, { path: "sessions/x.jsonl", content: "{}" }), 403, /written by the workbench/);
+    await expectError(await postJson(`${wb.url}/api/files`, { path: "SKILLS_SNAPSHOT.md", content: "x" }), 403, /generated/);
+  });
+  it("answers 404 for a missing file and 400 for a folder", async () => {
+    await expectError(await read("memory/nothing.md"), 404, /No such file/);
+    await expectError(await read("memory"), 400, /folder/);
+  });
+  it("read_file refuses the same escapes when the model asks", async () => {
+    wb.model.setScript((body, index) => {
+      const paths = ["../outside.txt", "/etc/passwd", "memory/escape-for-tool.md", "KEY.md", "..%2Fx", "knowledge/linked-dir/secret.txt"];
+      const last = body.messages[body.messages.length - 1];
+      if (last.role === "tool") return { content: "done" };
+      return { toolCalls: paths.map((path) => ({ name: "read_file", args: { path } })) };
+    });
+    const events = await chat(wb, "read things");
+    const results = events.filter((e) => e.type === "tool_result");
+    expect(results).toHaveLength(6);
+    for (const result of results) expect(result).toMatchObject({ ok: false, output: expect.stringMatching(/^Error: /) });
+    expect(JSON.stringify(events)).not.toContain("TOP SECRET");
+    expect(JSON.stringify(events)).not.toContain("sk-should-never-leak");
+    wb.model.setScript(() => ({ content: "ok" }));
+  });
+});
+
+describe("localhost hardening", () => {
+  it("refuses a request whose Host is not a local name (DNS rebinding)", async () => {
+    const response = await rawGet("/api/health", { host: "evil.example" });
+    expect(response.status).toBe(403);
+    expect(JSON.parse(response.body).error).toMatch(/not allowed/);
+    expect((await rawGet("/api/health", { host: "evil.example:8002" })).status).toBe(403);
+    expect((await rawGet("/api/health", { host: "127.0.0.1.evil.example" })).status).toBe(403);
+    expect((await rawGet("/api/health", { host: `localhost:${new URL(wb.url).port}` })).status).toBe(200);
+  });
+
+  it("refuses a cross-origin POST and accepts our own origin", async () => {
+    const body = { path: "workspace/USER.md", content: "from elsewhere" };
+    await expectError(await postJson(`${wb.url}/api/files`, body, { headers: { origin: "https://evil.example" } }), 403, /Cross-origin/);
+    await expectError(await postJson(`${wb.url}/api/files`, body, { headers: { origin: "null" } }), 403, /Cross-origin/);
+    await expectError(await postJson(`${wb.url}/api/files`, body, { headers: { origin: "http://localhost:1" } }), 403, /Cross-origin/);
+    expect(await readFile(join(wb.dataRoot, "workspace/USER.md"), "utf8")).not.toBe("from elsewhere");
+    const ours = await postJson(`${wb.url}/api/files`, { path: "workspace/USER.md", content: "# User\n" }, { headers: { origin: wb.url } });
+    expect(ours.status).toBe(200);
+  });
+
+  it("binds 127.0.0.1 by default", async () => {
+    const { loadConfig } = await import("../src/config/config.js");
+    expect(loadConfig({}, "/nonexistent/KEY.md")).toMatchObject({ host: "127.0.0.1", port: 8002 });
+  });
+});
+
+describe("the data root", () => {
+  it("an empty or partial data root gets the default files, and user edits are kept", async () => {
+    const root = await mkdtemp(join(tmpdir(), "moc-partial-"));
+    await mkdir(join(root, "workspace"), { recursive: true });
+    await writeFile(join(root, "workspace/SOUL.md"), "my own soul");
+    const partial = await startWorkbench({ dataRoot: root });
+    try {
+      expect(await readFile(join(root, "workspace/SOUL.md"), "utf8")).toBe("my own soul");
+      for (const file of ["workspace/IDENTITY.md", "workspace/USER.md", "workspace/AGENTS.md", "memory/MEMORY.md", "skills/get_weather/SKILL.md"]) {
+        expect((await readFile(join(root, file), "utf8")).length).toBeGreaterThan(50);
+      }
+    } finally {
+      await partial.close();
+    }
+  });
+});

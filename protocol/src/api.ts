@@ -1,0 +1,115 @@
+/** Shapes of the JSON API that the frontend reads (PRODUCT.md section 7). */
+import type { ChatEvent } from "./chat-events.js";
+
+export interface ApiError {
+  error: string;
+}
+
+export interface ChatRequest {
+  message: string;
+  session_id?: string;
+  stream?: boolean;
+}
+
+/** `POST /api/chat` with `stream: false`. */
+export interface ChatReply {
+  session_id: string;
+  content: string;
+  events: ChatEvent[];
+}
+
+export interface FileReply {
+  path: string;
+  content: string;
+}
+
+export type SessionEntryType = "user" | "assistant" | "thought" | "tool" | "skill" | "error";
+
+export interface SessionToolRecord {
+  id: string;
+  name: string;
+  input: unknown;
+  output: string;
+  ok: boolean;
+  duration_ms: number;
+  details?: Record<string, unknown>;
+}
+
+/** One line of a session file. */
+export interface SessionEntry {
+  type: SessionEntryType;
+  /** ISO time the entry was written. */
+  ts: string;
+  content: string;
+  tool?: SessionToolRecord;
+  /** Model step of the turn (1-based) for assistant, thought and tool entries: calls of one step ran together. */
+  step?: number;
+  /** For `assistant` entries cut short by an error or an abort: the text shown so far. */
+  partial?: boolean;
+  /** For `skill` entries: the SKILL.md that was read. */
+  location?: string;
+  /** For `error` entries: the error code. */
+  code?: string;
+}
+
+export interface SessionSummary {
+  id: string;
+  title: string;
+  updated_at: string;
+  message_count: number;
+}
+
+export interface SessionDetail extends SessionSummary {
+  entries: SessionEntry[];
+  /** Set when the file's last line was torn (a crash mid-write) and was dropped on reading. */
+  recovered_torn_line?: boolean;
+}
+
+export interface SkillInfo {
+  name: string;
+  description: string;
+  /** As written into SKILLS_SNAPSHOT.md, e.g. `./backend/skills/get_weather/SKILL.md`. */
+  location: string;
+  tags: string[];
+  allowed_tools: string[] | null;
+  warnings: string[];
+}
+
+export interface SkillProblem {
+  folder: string;
+  location: string;
+  reason: string;
+}
+
+export interface SkillsReply {
+  skills: SkillInfo[];
+  problems: SkillProblem[];
+}
+
+export interface PromptSection {
+  name: string;
+  /** Data-root-relative path of the source file. */
+  path: string;
+  missing: boolean;
+  truncated: boolean;
+  raw_chars: number;
+  injected_chars: number;
+}
+
+export interface PromptReply {
+  /** Session whose last turn used this prompt, or null for a preview assembled now. */
+  session_id: string | null;
+  assembled_at: string;
+  total_chars: number;
+  budget_chars: number;
+  sections: PromptSection[];
+  text: string;
+}
+
+export interface HealthReply {
+  ok: true;
+  version: string;
+  data_root: string;
+  model: { configured: boolean; model: string | null; base_url: string | null; hint?: string };
+  uptime_s: number;
+}

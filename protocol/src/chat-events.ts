@@ -1,0 +1,104 @@
+/**
+ * The chat stream: every event `POST /api/chat` sends, as one discriminated union.
+ * Backend and frontend both switch over `type` exhaustively. This package is types only: nothing
+ * here exists at run time, so neither side needs it built.
+ * On the wire each event is one SSE frame: `data: {json}\n\n`.
+ */
+
+/** First event of every turn: which session it belongs to. */
+export interface SessionEvent {
+  type: "session";
+  session_id: string;
+  /** True when this turn started the session (the skills snapshot was refreshed). */
+  created: boolean;
+}
+
+/** A piece of the model's reasoning (from servers that stream `reasoning_content`). */
+export interface ThoughtEvent {
+  type: "thought";
+  content: string;
+}
+
+/** A piece of the model's visible text. */
+export interface TokenEvent {
+  type: "token";
+  content: string;
+}
+
+/** A tool started. Paired with its `tool_result` by `id`. */
+export interface ToolCallEvent {
+  type: "tool_call";
+  id: string;
+  name: string;
+  input: unknown;
+  /** Model step of the turn (1-based); calls of one step run in parallel. */
+  step: number;
+  /** Epoch milliseconds when the tool started. */
+  started_at: number;
+}
+
+/** A tool finished. `output` is exactly what the model was given. */
+export interface ToolResultEvent {
+  type: "tool_result";
+  id: string;
+  name: string;
+  output: string;
+  /** False when the tool failed or refused; the model still sees `output`. */
+  ok: boolean;
+  duration_ms: number;
+  /** Extra facts for the UI that the model does not see (sizes, truncation, resolved path). */
+  details?: Record<string, unknown>;
+}
+
+/** The agent read a skill's SKILL.md: that skill is now active. */
+export interface SkillEvent {
+  type: "skill";
+  name: string;
+  location: string;
+}
+
+/** Token usage of one model request, where the provider reports it. */
+export interface UsageEvent {
+  type: "usage";
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens: number;
+}
+
+/** The turn's answer. The last event of a successful turn. */
+export interface FinalEvent {
+  type: "final";
+  content: string;
+  duration_ms: number;
+}
+
+/** The turn failed. The last event of a failed turn. */
+export interface ErrorEvent {
+  type: "error";
+  message: string;
+  /** A stable machine-readable reason, e.g. `model_not_configured`, `model_timeout`. */
+  code: ChatErrorCode;
+}
+
+export type ChatErrorCode =
+  | "model_not_configured"
+  | "model_unreachable"
+  | "model_auth"
+  | "model_error"
+  | "model_timeout"
+  | "model_bad_response"
+  | "aborted"
+  | "internal";
+
+export type ChatEvent =
+  | SessionEvent
+  | ThoughtEvent
+  | TokenEvent
+  | ToolCallEvent
+  | ToolResultEvent
+  | SkillEvent
+  | UsageEvent
+  | FinalEvent
+  | ErrorEvent;
+
+export type ChatEventType = ChatEvent["type"];

@@ -1,0 +1,2 @@
+export type * from "./chat-events.js";
+export type * from "./api.js";
