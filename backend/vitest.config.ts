@@ -7,5 +7,7 @@ export default defineConfig({
     hookTimeout: 20_000,
     // Integration tests start real servers on port 0; two workers fit these 2-core machines.
     maxWorkers: 2,
+    // The JSON report feeds the plain "N passed, N failed" line that .ci/run prints.
+    reporters: ["default", ["json", { outputFile: "test-results/vitest.json" }]],
   },
 });
