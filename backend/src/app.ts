@@ -12,7 +12,11 @@ import { healthRoutes } from "./http/routes/health-routes.js";
 import { sessionRoutes } from "./http/routes/session-routes.js";
 import { workspaceRoutes } from "./http/routes/workspace-routes.js";
 import { registerStaticUi } from "./http/static-ui.js";
+import { createGuardedAgent } from "./net/guarded-agent.js";
 import { PromptLog } from "./prompt/prompt-log.js";
+import { findPython, PythonSessions } from "./sandbox/python-session.js";
+import { Sandbox } from "./sandbox/sandbox.js";
+import { grantDataDirsToSandbox } from "./sandbox/sandbox-ownership.js";
 import { SessionStore } from "./sessions/session-store.js";
 import { seedDataRoot } from "./workspace/seed-data-root.js";
 
@@ -29,6 +33,10 @@ export interface BuildOptions {
  */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   await seedDataRoot(config.dataRoot);
+  const sandbox = await Sandbox.create(config);
+  if (sandbox.isolated) await grantDataDirsToSandbox(config.dataRoot);
+  const python = new PythonSessions(sandbox, findPython(sandbox, config.sandbox.searchPath));
+  const fetchAgent = createGuardedAgent({ allowlist: config.fetchAllowlist, connectTimeoutMs: 10_000 });
 
   const app = Fastify({
     logger: options.logger ?? false,
@@ -53,9 +61,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const sessions = new SessionStore(config.dataRoot);
   const prompts = new PromptLog();
-  const chat: ChatDeps = { config, sessions, prompts, busy: new Set(), log: app.log };
+  const chat: ChatDeps = { config, sessions, prompts, busy: new Set(), runtime: { sandbox, python, fetchAgent }, log: app.log };
+  app.addHook("onClose", async () => {
+    python.closeAll();
+    await fetchAgent.close();
+  });
+  if (!sandbox.isolated) app.log.warn(`tools run without an OS sandbox: ${sandbox.status.detail}`);
 
-  await app.register(healthRoutes, { config, version });
+  await app.register(healthRoutes, { config, version, sandbox: sandbox.status, pythonPath: python.pythonPath });
   await app.register(chatRoutes, chat);
   await app.register(fileRoutes, { config });
   await app.register(sessionRoutes, { sessions });

@@ -111,5 +111,8 @@ export interface HealthReply {
   version: string;
   data_root: string;
   model: { configured: boolean; model: string | null; base_url: string | null; hint?: string };
+  /** How tool processes are confined: "degraded" means no OS sandbox (and every tool result says so). */
+  sandbox: { mode: "bubblewrap" | "degraded"; detail: string; network: boolean; hint?: string };
+  python: { available: boolean; hint?: string };
   uptime_s: number;
 }

@@ -11,6 +11,7 @@ import { assertSessionId, newSessionId } from "../sessions/session-id.js";
 import type { SessionStore } from "../sessions/session-store.js";
 import { createTurnRecorder } from "../sessions/turn-recorder.js";
 import { refreshSkillsSnapshot } from "../skills/skills-snapshot.js";
+import type { ToolContext } from "../tools/core-tool.js";
 import { coreTools } from "../tools/core-tools.js";
 
 export interface ChatDeps {
@@ -19,6 +20,8 @@ export interface ChatDeps {
   prompts: PromptLog;
   /** Sessions with a turn running now: one turn per session at a time. */
   busy: Set<string>;
+  /** What the tools run with: the sandbox, the Python sessions, the guarded fetch agent. */
+  runtime: Pick<ToolContext, "sandbox" | "python" | "fetchAgent">;
   log: FastifyBaseLogger;
 }
 
@@ -95,7 +98,7 @@ async function executeTurn(
   emit: (event: ChatEvent) => void,
   signal: AbortSignal,
 ): Promise<void> {
-  const { config, sessions, prompts, log } = deps;
+  const { config, sessions, prompts, runtime, log } = deps;
   const { sessionId, created, message } = turn;
   if (!isModelConfigured(config.model)) {
     emit({ type: "error", code: "model_not_configured", message: modelNotConfiguredMessage(config) });
@@ -120,7 +123,7 @@ async function executeTurn(
     systemPrompt: prompt.text,
     messages: [...historyMessages(previous), new HumanMessage(message)],
     tools: coreTools(),
-    toolContext: { config, sessionId },
+    toolContext: { config, sessionId, ...runtime },
     maxSteps: config.limits.maxSteps,
     signal,
     log,

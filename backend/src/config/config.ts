@@ -26,6 +26,22 @@ export interface Limits {
   maxSteps: number;
 }
 
+export interface SandboxConfig {
+  /** SANDBOX=off: run tools without bubblewrap even where it exists (degraded, and said so). */
+  disabled: boolean;
+  /** SANDBOX_NETWORK=on: tool processes may use the network. */
+  network: boolean;
+  /** Processes the sandbox user may have at once (a fork bomb's ceiling). */
+  maxProcesses: number;
+  /** Default and longest wall time of one terminal or Python call. */
+  timeoutMs: number;
+  maxTimeoutMs: number;
+  /** Characters of output one call returns (head and tail kept). */
+  outputChars: number;
+  /** Where to look for bwrap and setpriv: the PATH the workbench was started with. */
+  searchPath: string;
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -37,6 +53,7 @@ export interface Config {
   model: ModelConfig;
   embedding: { model: string | null; baseUrl: string | null; apiKey: string | null };
   fetchAllowlist: string[];
+  sandbox: SandboxConfig;
   /** Extra origins allowed to make state-changing requests (e.g. a UI dev server). */
   allowedOrigins: string[];
   limits: Limits;
@@ -109,6 +126,15 @@ export function loadConfig(
       apiKey: orNull(get("EMBEDDING_API_KEY")),
     },
     fetchAllowlist: list(get("FETCH_ALLOWLIST")),
+    sandbox: {
+      disabled: /^(off|0|false|no)$/i.test(get("SANDBOX") ?? ""),
+      network: /^(on|1|true|yes)$/i.test(get("SANDBOX_NETWORK") ?? ""),
+      maxProcesses: intFrom(get("SANDBOX_MAX_PROCESSES"), 256, "SANDBOX_MAX_PROCESSES"),
+      timeoutMs: intFrom(get("TOOL_TIMEOUT_MS"), 60_000, "TOOL_TIMEOUT_MS"),
+      maxTimeoutMs: 600_000,
+      outputChars: intFrom(get("TOOL_OUTPUT_CHARS"), 30_000, "TOOL_OUTPUT_CHARS"),
+      searchPath: env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+    },
     allowedOrigins: list(get("ALLOWED_ORIGINS")),
     limits: { ...DEFAULT_LIMITS },
     frontendDir: resolve(get("FRONTEND_DIR") ?? defaultFrontendDir),

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { mkdir, open, readlink, realpath, rename, rm, stat } from "node:fs/promises";
+import { chown, type FileHandle, mkdir, open, readlink, realpath, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, sep } from "node:path";
 import { UserError } from "../lib/user-error.js";
 
@@ -118,6 +118,20 @@ export async function readConfinedText(
   }
 }
 
+const runningAsRoot = typeof process.getuid === "function" && process.getuid() === 0;
+
+/**
+ * As root, new files and folders take the owner of the folder they are created in, so data
+ * folders handed to the sandbox user stay writable for it after the server writes there.
+ */
+async function inheritOwner(target: string | FileHandle, parentDir: string): Promise<void> {
+  if (!runningAsRoot) return;
+  const parent = await stat(parentDir);
+  if (parent.uid === 0 && parent.gid === 0) return;
+  if (typeof target === "string") await chown(target, parent.uid, parent.gid);
+  else await target.chown(parent.uid, parent.gid);
+}
+
 /**
  * Writes a text file under `root` atomically: the previous content stays intact if anything fails.
  * Missing folders are created, but only below an ancestor that is confirmed inside the root.
@@ -128,7 +142,17 @@ export async function writeConfinedAtomic(root: string, relPath: string, content
   const parent = dirname(target);
   const { real: existingAncestor, missing } = await deepestExisting(parent);
   if (!isInside(rootReal, existingAncestor)) throw leaves();
-  if (missing.length > 0) await mkdir(join(existingAncestor, ...missing), { recursive: true });
+  let created = existingAncestor;
+  for (const part of missing) {
+    const next = join(created, part);
+    try {
+      await mkdir(next);
+      await inheritOwner(next, created);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+    created = next;
+  }
   const parentReal = await realpath(parent);
   if (!isInside(rootReal, parentReal)) throw leaves();
 
@@ -139,6 +163,7 @@ export async function writeConfinedAtomic(root: string, relPath: string, content
   const temp = join(parentReal, `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
   const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
   try {
+    await inheritOwner(handle, parentReal);
     await handle.writeFile(content, "utf8");
     await handle.sync();
   } catch (err) {

@@ -1,10 +1,17 @@
+import type { Agent } from "undici";
 import type { z } from "zod";
 import type { Config } from "../config/config.js";
+import type { PythonSessions } from "../sandbox/python-session.js";
+import type { Sandbox } from "../sandbox/sandbox.js";
 import type { CoreToolName } from "./core-tool-names.js";
 
 export interface ToolContext {
   config: Config;
   sessionId: string;
+  sandbox: Sandbox;
+  python: PythonSessions;
+  /** The dispatcher fetch_url uses: it refuses non-public addresses at connect time. */
+  fetchAgent: Agent;
   signal: AbortSignal;
 }
 

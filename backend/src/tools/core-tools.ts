@@ -1,7 +1,10 @@
 import type { CoreTool } from "./core-tool.js";
+import { fetchUrlTool } from "./fetch-url.js";
+import { pythonReplTool } from "./python-repl.js";
 import { readFileTool } from "./read-file.js";
+import { terminalTool } from "./terminal.js";
 
-/** The tools the agent gets. Terminal, Python, fetch and knowledge search join here as they land. */
+/** The tools the agent gets. Knowledge search joins here when it lands. */
 export function coreTools(): CoreTool[] {
-  return [readFileTool as unknown as CoreTool];
+  return [readFileTool, terminalTool, pythonReplTool, fetchUrlTool] as unknown as CoreTool[];
 }

@@ -2,10 +2,18 @@ import type { HealthReply } from "@mini-openclaw/protocol";
 import type { FastifyInstance } from "fastify";
 import { type Config, isModelConfigured } from "../../config/config.js";
 import { modelNotConfiguredMessage } from "../../chat/chat-turn.js";
+import type { SandboxStatus } from "../../sandbox/sandbox.js";
 
 const started = Date.now();
 
-export async function healthRoutes(app: FastifyInstance, { config, version }: { config: Config; version: string }) {
+interface HealthDeps {
+  config: Config;
+  version: string;
+  sandbox: SandboxStatus;
+  pythonPath: string | null;
+}
+
+export async function healthRoutes(app: FastifyInstance, { config, version, sandbox, pythonPath }: HealthDeps) {
   app.get("/api/health", async (): Promise<HealthReply> => {
     const configured = isModelConfigured(config.model);
     return {
@@ -19,6 +27,13 @@ export async function healthRoutes(app: FastifyInstance, { config, version }: { 
         base_url: config.model.baseUrl,
         ...(configured ? {} : { hint: modelNotConfiguredMessage(config) }),
       },
+      sandbox: {
+        mode: sandbox.mode,
+        detail: sandbox.detail,
+        network: sandbox.network,
+        ...(sandbox.mode === "degraded" ? { hint: "Install bubblewrap (apt-get install bubblewrap) and restart; see ENV.md." } : {}),
+      },
+      python: pythonPath ? { available: true } : { available: false, hint: "Install python3 (apt-get install python3) for python_repl." },
       uptime_s: Math.round((Date.now() - started) / 1000),
     };
   });

@@ -1,0 +1,30 @@
+import { lchown, lstat, readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { SANDBOX_UID, WRITABLE_DATA_DIRS } from "./sandbox-profile.js";
+
+async function chownTree(path: string, uid: number): Promise<number> {
+  const info = await lstat(path).catch(() => null);
+  if (!info) return 0;
+  let changed = 0;
+  if (info.uid !== uid) {
+    await lchown(path, uid, uid);
+    changed++;
+  }
+  // Never follow symlinks: a link planted here must not hand its target to the sandbox user.
+  if (info.isDirectory() && !info.isSymbolicLink()) {
+    for (const name of await readdir(path)) changed += await chownTree(join(path, name), uid);
+  }
+  return changed;
+}
+
+/**
+ * When the workbench runs as root, sandboxed tools run as an unprivileged user, who must be able
+ * to write the data folders. Root keeps full access to them either way. Only the data folders
+ * are handed over, never the rest of the data root (which, by default, holds the backend's code).
+ */
+export async function grantDataDirsToSandbox(dataRoot: string): Promise<number> {
+  if (typeof process.getuid !== "function" || process.getuid() !== 0) return 0;
+  let changed = 0;
+  for (const dir of WRITABLE_DATA_DIRS) changed += await chownTree(join(dataRoot, dir), SANDBOX_UID);
+  return changed;
+}

@@ -1,0 +1,168 @@
+/**
+ * The bubblewrap profile every tool process runs under (PLATFORM.md "Sandboxing" records what
+ * held on these machines, as root, and what escaped):
+ * - started as an unprivileged uid through setpriv when we are root (plain bwrap as root keeps
+ *   every capability), with no new privileges and no capabilities;
+ * - new user/pid/ipc/uts/cgroup namespaces, no network unless allowed;
+ * - /usr and the few /etc files programs need, read-only; /proc/sys read-only; a private /tmp;
+ * - the data root is a read-only tmpfs holding only the data folders, bound read-write (so
+ *   code that shares the default data root, and KEY.md, are not even visible);
+ * - an empty environment but for PATH, HOME, LANG: no keys.
+ */
+import { existsSync, lstatSync } from "node:fs";
+import { join } from "node:path";
+
+export const SANDBOX_UID = 65534;
+
+/** Data folders the agent may change, and the ones it may only read. */
+export const WRITABLE_DATA_DIRS = ["memory", "skills", "workspace", "knowledge", "agents"] as const;
+export const READONLY_DATA_DIRS = ["sessions", "storage"] as const;
+const READONLY_DATA_FILES = ["SKILLS_SNAPSHOT.md"] as const;
+
+const ETC_FILES = [
+  "/etc/ld.so.cache",
+  "/etc/ld.so.conf",
+  "/etc/ld.so.conf.d",
+  "/etc/alternatives",
+  "/etc/localtime",
+  "/etc/nsswitch.conf",
+  "/etc/passwd",
+  "/etc/group",
+];
+const ETC_NETWORK_FILES = ["/etc/resolv.conf", "/etc/hosts", "/etc/ssl", "/etc/ca-certificates", "/etc/gai.conf"];
+const ROOT_LINKS = ["/bin", "/lib", "/lib64", "/lib32", "/sbin"];
+
+export const SANDBOX_ENV = {
+  PATH: "/usr/local/bin:/usr/bin:/bin",
+  HOME: "/tmp",
+  LANG: "C.UTF-8",
+  TERM: "dumb",
+  PYTHONDONTWRITEBYTECODE: "1",
+};
+
+export interface ProfileOptions {
+  bwrapPath: string;
+  /** Set when we are root: drop to SANDBOX_UID through setpriv, binding through `staging`. */
+  privilegeDrop: { setprivPath: string; unsharePath: string; staging: string } | null;
+  dataRoot: string;
+  network: boolean;
+  /** Paths inside the data root to hide (e.g. a KEY.md that happens to live there). */
+  hidden: string[];
+}
+
+function systemBinds(network: boolean): string[] {
+  const args = ["--ro-bind", "/usr", "/usr"];
+  for (const link of ROOT_LINKS) {
+    if (!existsSync(link)) continue;
+    const info = lstatSync(link);
+    if (info.isSymbolicLink()) args.push("--symlink", `usr${link}`, link);
+    else args.push("--ro-bind", link, link);
+  }
+  for (const path of [...ETC_FILES, ...(network ? ETC_NETWORK_FILES : [])]) {
+    if (existsSync(path)) args.push("--ro-bind", path, path);
+  }
+  return args;
+}
+
+/** The data folders and files bound into the sandbox, with their access. */
+export function dataMounts(dataRoot: string): Array<{ name: string; path: string; writable: boolean; file: boolean }> {
+  const mounts = [];
+  for (const name of [...WRITABLE_DATA_DIRS, ...READONLY_DATA_DIRS, ...READONLY_DATA_FILES]) {
+    const path = join(dataRoot, name);
+    if (!existsSync(path)) continue;
+    mounts.push({ name, path, writable: (WRITABLE_DATA_DIRS as readonly string[]).includes(name), file: !lstatSync(path).isDirectory() });
+  }
+  return mounts;
+}
+
+function dataBinds(dataRoot: string, hidden: string[], staging: string | null): string[] {
+  const args = ["--tmpfs", dataRoot];
+  for (const mount of dataMounts(dataRoot)) {
+    const source = staging ? join(staging, mount.name) : mount.path;
+    args.push(mount.writable ? "--bind" : "--ro-bind", source, mount.path);
+  }
+  for (const path of hidden) {
+    if (existsSync(path)) args.push("--ro-bind", "/dev/null", path);
+  }
+  // Top-level writes fail loudly instead of vanishing into the tmpfs.
+  args.push("--remount-ro", dataRoot);
+  return args;
+}
+
+/**
+ * bwrap resolves bind sources as the unprivileged user, who cannot traverse e.g. /root (0700).
+ * So, as root, the data folders are first bound onto a world-traversable, empty staging folder
+ * inside a private mount namespace (the host never sees these mounts), and bwrap binds from there.
+ * Arguments are passed positionally, never interpolated into the script.
+ */
+const STAGE_SCRIPT = [
+  'staging=$1; shift',
+  'while [ "$1" != "--" ]; do mount --bind "$1" "$staging/$2" || exit 111; shift 2; done',
+  "shift",
+  'exec "$@"',
+].join("\n");
+
+function privilegeDropArgv(drop: NonNullable<ProfileOptions["privilegeDrop"]>, dataRoot: string): string[] {
+  const stage = dataMounts(dataRoot).flatMap((m) => [m.path, m.name]);
+  return [
+    drop.unsharePath,
+    "--mount",
+    "--propagation",
+    "private",
+    "--",
+    "/bin/sh",
+    "-c",
+    STAGE_SCRIPT,
+    "sh",
+    drop.staging,
+    ...stage,
+    "--",
+    drop.setprivPath,
+    `--reuid=${SANDBOX_UID}`,
+    `--regid=${SANDBOX_UID}`,
+    "--clear-groups",
+    "--inh-caps=-all",
+    "--bounding-set=-all",
+    "--no-new-privs",
+  ];
+}
+
+/** argv (command first) that runs `program` inside the sandbox with the data root as cwd. */
+export function sandboxArgv(options: ProfileOptions, program: string[], limits: { maxProcesses: number | null }): string[] {
+  const privilegeDrop = options.privilegeDrop ? privilegeDropArgv(options.privilegeDrop, options.dataRoot) : [];
+  const env = Object.entries(SANDBOX_ENV).flatMap(([k, v]) => ["--setenv", k, v]);
+  const rlimits = ["/usr/bin/prlimit", "--fsize=268435456", "--nofile=1024", ...(limits.maxProcesses ? [`--nproc=${limits.maxProcesses}`] : []), "--"];
+  return [
+    ...privilegeDrop,
+    options.bwrapPath,
+    "--unshare-user",
+    "--disable-userns",
+    "--cap-drop",
+    "ALL",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    ...(options.network ? [] : ["--unshare-net"]),
+    "--die-with-parent",
+    "--new-session",
+    "--clearenv",
+    ...env,
+    ...systemBinds(options.network),
+    "--proc",
+    "/proc",
+    "--ro-bind",
+    "/proc/sys",
+    "/proc/sys",
+    "--dev",
+    "/dev",
+    "--tmpfs",
+    "/tmp",
+    ...dataBinds(options.dataRoot, options.hidden, options.privilegeDrop?.staging ?? null),
+    "--chdir",
+    options.dataRoot,
+    "--",
+    ...rlimits,
+    ...program,
+  ];
+}

@@ -1,0 +1,125 @@
+import { accessSync, constants, mkdirSync, mkdtempSync, chmodSync, writeFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, isAbsolute, join, relative } from "node:path";
+import type { Config } from "../config/config.js";
+import { runProcess, type RunResult } from "./run-process.js";
+import { dataMounts, type ProfileOptions, SANDBOX_ENV, sandboxArgv } from "./sandbox-profile.js";
+
+export type SandboxMode = "bubblewrap" | "degraded";
+
+export interface SandboxStatus {
+  mode: SandboxMode;
+  /** Why the sandbox is degraded, or what isolates it. */
+  detail: string;
+  network: boolean;
+}
+
+export const DEGRADED_NOTE =
+  "[degraded: no OS sandbox (bubblewrap unavailable), so this ran as the workbench's own user with only a timeout, " +
+  "an output cap and a command blacklist; see ENV.md]";
+
+export function findOnPath(name: string, pathEnv: string | undefined): string | null {
+  for (const dir of (pathEnv ?? "").split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // keep looking
+    }
+  }
+  return null;
+}
+
+const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
+
+/**
+ * Runs tool processes: inside bubblewrap when it is there and works, otherwise degraded (and
+ * saying so everywhere: /api/health, every tool result). Which one is decided once, at start.
+ */
+export class Sandbox {
+  private constructor(
+    readonly status: SandboxStatus,
+    private readonly config: Config,
+    private readonly bwrap: Pick<ProfileOptions, "bwrapPath" | "privilegeDrop"> | null,
+  ) {}
+
+  static async create(config: Config): Promise<Sandbox> {
+    const searchPath = config.sandbox.searchPath;
+    const network = config.sandbox.network;
+    const degraded = (detail: string) => new Sandbox({ mode: "degraded", detail, network: true }, config, null);
+    if (config.sandbox.disabled) return degraded("the sandbox is switched off (SANDBOX=off)");
+    const bwrapPath = findOnPath("bwrap", searchPath);
+    if (!bwrapPath) return degraded("bubblewrap (bwrap) is not installed or not on PATH: install it with `apt-get install bubblewrap`");
+    let privilegeDrop: ProfileOptions["privilegeDrop"] = null;
+    if (isRoot()) {
+      const setprivPath = findOnPath("setpriv", searchPath);
+      const unsharePath = findOnPath("unshare", searchPath);
+      if (!setprivPath || !unsharePath) return degraded("running as root needs setpriv and unshare (util-linux) to drop to an unprivileged user");
+      privilegeDrop = { setprivPath, unsharePath, staging: makeStaging(config.dataRoot) };
+    }
+    const sandbox = new Sandbox({ mode: "bubblewrap", detail: describe(network, privilegeDrop !== null), network }, config, { bwrapPath, privilegeDrop });
+    const probe = await sandbox.run(["/bin/sh", "-c", "echo sandbox-ok"], { timeoutMs: 10_000, maxOutputChars: 2000 });
+    if (probe.exitCode !== 0 || !probe.output.includes("sandbox-ok")) {
+      return degraded(`bubblewrap is installed but could not start a sandbox here: ${probe.output.trim().slice(0, 300)}`);
+    }
+    return sandbox;
+  }
+
+  /** Working directory of every tool process: the data root. */
+  get cwd(): string {
+    return this.config.dataRoot;
+  }
+
+  get isolated(): boolean {
+    return this.status.mode === "bubblewrap";
+  }
+
+  /** argv that runs `program` confined (or as-is when degraded), with the data root as cwd. */
+  argv(program: string[]): string[] {
+    if (!this.bwrap) return program;
+    const { keyFilePath, dataRoot } = this.config;
+    const rel = relative(dataRoot, keyFilePath);
+    const keyInside = rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+    return sandboxArgv(
+      { ...this.bwrap, dataRoot, network: this.status.network, hidden: keyInside ? [keyFilePath] : [] },
+      program,
+      // RLIMIT_NPROC counts per uid system-wide: only meaningful for the dedicated sandbox uid.
+      { maxProcesses: this.bwrap.privilegeDrop ? this.config.sandbox.maxProcesses : null },
+    );
+  }
+
+  /** The environment a tool process starts with: never the workbench's own (it holds keys). */
+  env(): Record<string, string> {
+    return { ...SANDBOX_ENV };
+  }
+
+  run(program: string[], limits: { timeoutMs: number; maxOutputChars: number; signal?: AbortSignal }): Promise<RunResult> {
+    return runProcess({ argv: this.argv(program), cwd: this.config.dataRoot, env: this.env(), ...limits });
+  }
+}
+
+/**
+ * An empty, world-traversable folder with one mount point per data folder; mounts onto it only
+ * ever happen inside a tool's private mount namespace. Removed when the process exits.
+ */
+function makeStaging(dataRoot: string): string {
+  const staging = mkdtempSync(join(tmpdir(), "moc-sandbox-"));
+  chmodSync(staging, 0o755);
+  for (const mount of dataMounts(dataRoot)) {
+    if (mount.file) writeFileSync(join(staging, mount.name), "");
+    else mkdirSync(join(staging, mount.name));
+  }
+  process.once("exit", () => rmSync(staging, { recursive: true, force: true }));
+  return staging;
+}
+
+function describe(network: boolean, droppedToNobody: boolean): string {
+  return [
+    "bubblewrap",
+    droppedToNobody ? "as an unprivileged user" : "in a user namespace",
+    "data folders writable, system read-only, no secrets",
+    network ? "network allowed (SANDBOX_NETWORK=on)" : "no network",
+  ].join(", ");
+}

@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { DEGRADED_NOTE } from "../sandbox/sandbox.js";
+import { defineTool } from "./core-tool.js";
+
+const schema = z.object({
+  code: z.string().min(1).describe("Python 3 code. Variables, imports and functions persist between calls in this session."),
+  timeout_s: z.number().int().min(1).max(600).optional().describe("Wall-clock limit in seconds (default 60)."),
+});
+
+export const pythonReplTool = defineTool({
+  name: "python_repl",
+  description:
+    "Run Python 3 code in a persistent interpreter for this chat session (state survives between calls; the value of " +
+    "a final expression is printed). Working directory: the data root. Sandboxed like terminal: no network, no " +
+    "secrets, only the data folders writable. A call past its timeout restarts the interpreter and loses its state.",
+  schema,
+  async execute(input, { config, sandbox, python, sessionId, signal }) {
+    const session = python.get(sessionId);
+    if (!session) {
+      return {
+        ok: false,
+        output: "Error: python3 is not installed where the sandbox can run it (/usr/bin/python3). Install it with `apt-get install python3`.",
+      };
+    }
+    const timeoutMs = Math.min((input.timeout_s ?? config.sandbox.timeoutMs / 1000) * 1000, config.sandbox.maxTimeoutMs);
+    const run = await session.run(input.code, { timeoutMs, maxOutputChars: config.sandbox.outputChars, signal });
+    const lines: string[] = [];
+    if (!sandbox.isolated) lines.push(DEGRADED_NOTE);
+    if (run.stateLost && !run.timedOut) lines.push("[note: the previous Python process had stopped; this call started a fresh one and earlier state was lost]");
+    lines.push(run.output.length > 0 ? run.output.replace(/\n$/, "") : "(no output)");
+    return {
+      ok: run.ok,
+      output: lines.join("\n"),
+      details: { timed_out: run.timedOut, state_lost: run.stateLost, sandbox: sandbox.status.mode },
+    };
+  },
+});

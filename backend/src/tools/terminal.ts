@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { DEGRADED_NOTE } from "../sandbox/sandbox.js";
+import { blacklistReason } from "./command-blacklist.js";
+import { defineTool } from "./core-tool.js";
+
+const schema = z.object({
+  command: z.string().min(1).describe("A bash command line, run with the data root as the working directory."),
+  timeout_s: z.number().int().min(1).max(600).optional().describe("Wall-clock limit in seconds (default 60)."),
+});
+
+export const terminalTool = defineTool({
+  name: "terminal",
+  description:
+    "Run a bash command in the workbench data root (memory/, skills/, workspace/, knowledge/ are writable; sessions/ " +
+    "and storage/ read-only). It runs in an OS sandbox: no network, no access to the rest of the machine, no secrets. " +
+    "Output (stdout and stderr together) is capped; long-running commands are killed at the timeout.",
+  schema,
+  async execute(input, { config, sandbox, signal }) {
+    const refused = blacklistReason(input.command);
+    if (refused) {
+      return {
+        ok: false,
+        output: `Error: refused by the command blacklist (${refused}). This command is never run; choose a narrower one.`,
+        details: { layer: "blacklist", reason: refused },
+      };
+    }
+    const timeoutMs = Math.min((input.timeout_s ?? config.sandbox.timeoutMs / 1000) * 1000, config.sandbox.maxTimeoutMs);
+    const result = await sandbox.run(["/bin/bash", "--noprofile", "--norc", "-c", input.command], {
+      timeoutMs,
+      maxOutputChars: config.sandbox.outputChars,
+      signal,
+    });
+    const lines: string[] = [];
+    if (!sandbox.isolated) lines.push(DEGRADED_NOTE);
+    lines.push(result.output.length > 0 ? result.output.replace(/\n$/, "") : "(no output)");
+    if (result.timedOut) lines.push(`[killed: the command ran past its ${Math.round(timeoutMs / 1000)} s timeout; every process it started was stopped]`);
+    else if (result.aborted) lines.push("[stopped: the turn was cancelled]");
+    else lines.push(`[exit code ${result.exitCode}]`);
+    return {
+      ok: !result.timedOut && !result.aborted && result.exitCode === 0,
+      output: lines.join("\n"),
+      details: {
+        exit_code: result.exitCode,
+        timed_out: result.timedOut,
+        truncated: result.truncated,
+        output_chars: result.totalChars,
+        sandbox: sandbox.status.mode,
+        duration_ms: result.durationMs,
+      },
+    };
+  },
+});
