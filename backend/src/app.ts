@@ -34,7 +34,7 @@ export interface BuildOptions {
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   await seedDataRoot(config.dataRoot);
   const sandbox = await Sandbox.create(config);
-  if (sandbox.isolated) await grantDataDirsToSandbox(config.dataRoot);
+  if (sandbox.isolated) await grantDataDirsToSandbox(config.dataRoot, config.sandbox.uid);
   const python = new PythonSessions(sandbox, findPython(sandbox, config.sandbox.searchPath));
   const fetchAgent = createGuardedAgent({ allowlist: config.fetchAllowlist, connectTimeoutMs: 10_000 });
 
@@ -64,6 +64,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const chat: ChatDeps = { config, sessions, prompts, busy: new Set(), runtime: { sandbox, python, fetchAgent }, log: app.log };
   app.addHook("onClose", async () => {
     python.closeAll();
+    sandbox.close();
     await fetchAgent.close();
   });
   if (!sandbox.isolated) app.log.warn(`tools run without an OS sandbox: ${sandbox.status.detail}`);

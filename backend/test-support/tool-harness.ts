@@ -33,7 +33,7 @@ export async function startToolHarness(options: { env?: Record<string, string>; 
   const config = loadConfig({ WORKBENCH_ROOT: dataRoot, PATH: process.env.PATH ?? "", ...options.env }, keyFile);
   await seedDataRoot(dataRoot);
   const sandbox = await Sandbox.create(config);
-  if (sandbox.isolated) await grantDataDirsToSandbox(dataRoot);
+  if (sandbox.isolated) await grantDataDirsToSandbox(dataRoot, config.sandbox.uid);
   const python = new PythonSessions(sandbox, findPython(sandbox, config.sandbox.searchPath));
   const fetchAgent = createGuardedAgent({ allowlist: config.fetchAllowlist, connectTimeoutMs: 5000, lookup: options.lookup });
   const context: ToolContext = { config, sessionId: "tool-test", sandbox, python, fetchAgent, signal: new AbortController().signal };
@@ -46,6 +46,7 @@ export async function startToolHarness(options: { env?: Record<string, string>; 
     run: (tool, input, signal) => tool.execute(input, signal ? { ...context, signal } : context),
     async close() {
       python.closeAll();
+      sandbox.close();
       await fetchAgent.close();
       await rm(project, { recursive: true, force: true });
     },

@@ -1,5 +1,5 @@
 import { request as httpRequest } from "node:http";
-import { mkdir, mkdtemp, readFile, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,7 +18,10 @@ beforeAll(async () => {
   await symlink(outside, join(wb.dataRoot, "knowledge/linked-dir"));
   await writeFile(join(wb.dataRoot, "KEY.md"), "OPENAI_API_KEY=sk-should-never-leak\n");
 });
-afterAll(async () => wb?.close());
+afterAll(async () => {
+  await wb?.close();
+  await rm(outside, { recursive: true, force: true });
+});
 
 async function expectError(response: Response, status: number, pattern: RegExp) {
   expect(response.status).toBe(status);
@@ -197,6 +200,7 @@ describe("the data root", () => {
       }
     } finally {
       await partial.close();
+      await rm(root, { recursive: true, force: true });
     }
   });
 });

@@ -14,9 +14,15 @@ import { SECRET_KEY, sandboxExpected, startToolHarness, type ToolHarness } from 
 
 const { available, required } = sandboxExpected();
 
+/**
+ * The attack suite runs as its own sandbox user: the fork bomb fills that user's process limit,
+ * which must not starve sandboxes of other test files running at the same time.
+ */
+const ATTACK_UID = "65533";
+
 function liveSandboxProcesses(): string[] {
   try {
-    const lines = execFileSync("ps", ["-u", "65534", "-o", "stat=,args="], { encoding: "utf8" }).trim().split("\n");
+    const lines = execFileSync("ps", ["-u", ATTACK_UID, "-o", "stat=,args="], { encoding: "utf8" }).trim().split("\n");
     return lines.filter((line) => line.trim() !== "" && !line.trim().startsWith("Z"));
   } catch {
     return []; // ps exits 1 when there is no such process
@@ -41,7 +47,7 @@ describe.skipIf(!available)("terminal attacks (bubblewrap)", () => {
 
   beforeAll(async () => {
     process.env.OPENAI_API_KEY = SECRET_KEY; // the server's own environment holds a key
-    h = await startToolHarness();
+    h = await startToolHarness({ env: { SANDBOX_UID: ATTACK_UID } });
     expect(h.context.sandbox.status.mode).toBe("bubblewrap");
     listener = createServer((socket) => socket.end("HELLO FROM THE HOST\n"));
     await new Promise<void>((r) => listener.listen(0, "127.0.0.1", r));
@@ -105,7 +111,7 @@ describe.skipIf(!available)("terminal attacks (bubblewrap)", () => {
     const before = readFileSync("/proc/sys/kernel/domainname", "utf8");
     const result = await sh("echo pwned > /proc/sys/kernel/domainname; cat /proc/sys/kernel/domainname; id -u");
     expect(result.output).toMatch(/Read-only file system|Permission denied/);
-    expect(result.output).toMatch(/\b65534\b/);
+    expect(result.output).toMatch(new RegExp(`\\b${ATTACK_UID}\\b`));
     expect(readFileSync("/proc/sys/kernel/domainname", "utf8")).toBe(before);
   });
 

@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -33,6 +33,7 @@ describe("KEY.md", () => {
     expect(config.model).toMatchObject({ apiKey: "from-file", model: "env-model" });
     expect(config.port).toBe(9000);
     expect(config.fetchAllowlist).toEqual(["a.local", "b.local:8080"]);
+    await rm(dir, { recursive: true, force: true });
   });
 
   it("defaults: 127.0.0.1:8002, data root backend/, no model", () => {

@@ -31,6 +31,8 @@ export interface SandboxConfig {
   disabled: boolean;
   /** SANDBOX_NETWORK=on: tool processes may use the network. */
   network: boolean;
+  /** The unprivileged user tools run as when the workbench runs as root. */
+  uid: number;
   /** Processes the sandbox user may have at once (a fork bomb's ceiling). */
   maxProcesses: number;
   /** Default and longest wall time of one terminal or Python call. */
@@ -129,6 +131,7 @@ export function loadConfig(
     sandbox: {
       disabled: /^(off|0|false|no)$/i.test(get("SANDBOX") ?? ""),
       network: /^(on|1|true|yes)$/i.test(get("SANDBOX_NETWORK") ?? ""),
+      uid: intFrom(get("SANDBOX_UID"), 65534, "SANDBOX_UID"),
       maxProcesses: intFrom(get("SANDBOX_MAX_PROCESSES"), 256, "SANDBOX_MAX_PROCESSES"),
       timeoutMs: intFrom(get("TOOL_TIMEOUT_MS"), 60_000, "TOOL_TIMEOUT_MS"),
       maxTimeoutMs: 600_000,

@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { assemblePrompt, TRUNCATION_MARK } from "./assemble-prompt.js";
 
 let root: string;
@@ -23,6 +23,7 @@ beforeEach(async () => {
   await mkdir(join(root, "workspace"));
   await mkdir(join(root, "memory"));
 });
+afterEach(() => rm(root, { recursive: true, force: true }));
 
 describe("assemblePrompt", () => {
   it("cuts a file over the per-file limit and reports raw and injected sizes", async () => {
@@ -60,7 +61,6 @@ describe("assemblePrompt", () => {
 
   it("names a missing file as missing", async () => {
     await write();
-    const { rm } = await import("node:fs/promises");
     await rm(join(root, "memory/MEMORY.md"));
     const prompt = await assemblePrompt(root, ".", { promptFileChars: 20_000, promptBudgetChars: 60_000 });
     expect(prompt.sections.find((s) => s.name === "MEMORY.md")).toMatchObject({ missing: true, raw_chars: 0 });

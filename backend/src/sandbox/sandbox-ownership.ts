@@ -1,6 +1,6 @@
 import { lchown, lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { SANDBOX_UID, WRITABLE_DATA_DIRS } from "./sandbox-profile.js";
+import { WRITABLE_DATA_DIRS } from "./sandbox-profile.js";
 
 async function chownTree(path: string, uid: number): Promise<number> {
   const info = await lstat(path).catch(() => null);
@@ -22,9 +22,9 @@ async function chownTree(path: string, uid: number): Promise<number> {
  * to write the data folders. Root keeps full access to them either way. Only the data folders
  * are handed over, never the rest of the data root (which, by default, holds the backend's code).
  */
-export async function grantDataDirsToSandbox(dataRoot: string): Promise<number> {
+export async function grantDataDirsToSandbox(dataRoot: string, uid: number): Promise<number> {
   if (typeof process.getuid !== "function" || process.getuid() !== 0) return 0;
   let changed = 0;
-  for (const dir of WRITABLE_DATA_DIRS) changed += await chownTree(join(dataRoot, dir), SANDBOX_UID);
+  for (const dir of WRITABLE_DATA_DIRS) changed += await chownTree(join(dataRoot, dir), uid);
   return changed;
 }

@@ -12,8 +12,6 @@
 import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 
-export const SANDBOX_UID = 65534;
-
 /** Data folders the agent may change, and the ones it may only read. */
 export const WRITABLE_DATA_DIRS = ["memory", "skills", "workspace", "knowledge", "agents"] as const;
 export const READONLY_DATA_DIRS = ["sessions", "storage"] as const;
@@ -42,8 +40,8 @@ export const SANDBOX_ENV = {
 
 export interface ProfileOptions {
   bwrapPath: string;
-  /** Set when we are root: drop to SANDBOX_UID through setpriv, binding through `staging`. */
-  privilegeDrop: { setprivPath: string; unsharePath: string; staging: string } | null;
+  /** Set when we are root: drop to `uid` through setpriv, binding through `staging`. */
+  privilegeDrop: { setprivPath: string; unsharePath: string; staging: string; uid: number } | null;
   dataRoot: string;
   network: boolean;
   /** Paths inside the data root to hide (e.g. a KEY.md that happens to live there). */
@@ -118,8 +116,8 @@ function privilegeDropArgv(drop: NonNullable<ProfileOptions["privilegeDrop"]>, d
     ...stage,
     "--",
     drop.setprivPath,
-    `--reuid=${SANDBOX_UID}`,
-    `--regid=${SANDBOX_UID}`,
+    `--reuid=${drop.uid}`,
+    `--regid=${drop.uid}`,
     "--clear-groups",
     "--inh-caps=-all",
     "--bounding-set=-all",

@@ -57,14 +57,21 @@ export class Sandbox {
       const setprivPath = findOnPath("setpriv", searchPath);
       const unsharePath = findOnPath("unshare", searchPath);
       if (!setprivPath || !unsharePath) return degraded("running as root needs setpriv and unshare (util-linux) to drop to an unprivileged user");
-      privilegeDrop = { setprivPath, unsharePath, staging: makeStaging(config.dataRoot) };
+      privilegeDrop = { setprivPath, unsharePath, staging: makeStaging(config.dataRoot), uid: config.sandbox.uid };
     }
     const sandbox = new Sandbox({ mode: "bubblewrap", detail: describe(network, privilegeDrop !== null), network }, config, { bwrapPath, privilegeDrop });
     const probe = await sandbox.run(["/bin/sh", "-c", "echo sandbox-ok"], { timeoutMs: 10_000, maxOutputChars: 2000 });
     if (probe.exitCode !== 0 || !probe.output.includes("sandbox-ok")) {
+      sandbox.close();
       return degraded(`bubblewrap is installed but could not start a sandbox here: ${probe.output.trim().slice(0, 300)}`);
     }
     return sandbox;
+  }
+
+  /** Removes the staging folder (mounts onto it only ever lived in tools' private namespaces). */
+  close(): void {
+    const staging = this.bwrap?.privilegeDrop?.staging;
+    if (staging) rmSync(staging, { recursive: true, force: true });
   }
 
   /** Working directory of every tool process: the data root. */
@@ -111,7 +118,6 @@ function makeStaging(dataRoot: string): string {
     if (mount.file) writeFileSync(join(staging, mount.name), "");
     else mkdirSync(join(staging, mount.name));
   }
-  process.once("exit", () => rmSync(staging, { recursive: true, force: true }));
   return staging;
 }
 

@@ -1,7 +1,7 @@
-import { appendFile, mkdir, mkdtemp, readFile } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { newSessionId } from "./session-id.js";
 import { SessionStore } from "./session-store.js";
 
@@ -14,6 +14,7 @@ beforeEach(async () => {
   await mkdir(join(root, "sessions"));
   store = new SessionStore(root);
 });
+afterEach(() => rm(root, { recursive: true, force: true }));
 
 describe("SessionStore", () => {
   it("appends entries in order, even when not awaited one by one", async () => {
