@@ -204,3 +204,13 @@ describe("the data root", () => {
     }
   });
 });
+
+describe("the Inspector's file list", () => {
+  it("lists workspace, memory and skill files, never KEY.md or sessions", async () => {
+    await writeFile(join(wb.dataRoot, "skills/get_weather/key.md"), "x");
+    const { files } = (await (await fetch(`${wb.url}/api/files/list`)).json()) as { files: Array<{ path: string; group: string }> };
+    const paths = files.map((f) => f.path);
+    expect(paths).toEqual(expect.arrayContaining(["workspace/SOUL.md", "workspace/AGENTS.md", "memory/MEMORY.md", "skills/get_weather/SKILL.md"]));
+    expect(paths.some((p) => /key\.md$/i.test(p) || p.startsWith("sessions/"))).toBe(false);
+  });
+});

@@ -94,6 +94,8 @@ export interface PromptSection {
   truncated: boolean;
   raw_chars: number;
   injected_chars: number;
+  /** The section exactly as injected (cut and annotated where truncated). */
+  text: string;
 }
 
 export interface PromptReply {
@@ -104,6 +106,13 @@ export interface PromptReply {
   budget_chars: number;
   sections: PromptSection[];
   text: string;
+}
+
+/** A file the Inspector can open. */
+export interface WorkspaceFile {
+  path: string;
+  group: "workspace" | "memory" | "skills" | "agents" | "knowledge";
+  bytes: number;
 }
 
 export interface HealthReply {

@@ -96,6 +96,7 @@ export async function assemblePrompt(
       truncated: s.raw !== null && s.keep < s.raw.length,
       raw_chars: s.raw?.length ?? 0,
       injected_chars: body(s).length,
+      text: body(s),
     })),
   };
 }

@@ -10,6 +10,8 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
   let thought = "";
   let text = "";
   let lastToolStep = 0;
+  /** Skill activations wait for their tool's entry, so a replay shows them in the order they streamed. */
+  let pendingSkills: Array<{ name: string; location: string }> = [];
   const calls = new Map<string, ToolCallEvent>();
   const currentStep = () => lastToolStep + 1;
 
@@ -64,10 +66,12 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
               ...(event.details ? { details: event.details } : {}),
             },
           });
+          for (const skill of pendingSkills) write({ type: "skill", content: skill.name, location: skill.location });
+          pendingSkills = [];
           return;
         }
         case "skill":
-          write({ type: "skill", content: event.name, location: event.location });
+          pendingSkills.push({ name: event.name, location: event.location });
           return;
         case "final":
           flushThought();

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { Config } from "../../config/config.js";
 import { UserError } from "../../lib/user-error.js";
 import { normalizeUserPath, readConfinedText, writeConfinedAtomic } from "../../paths/confined-path.js";
+import { listWorkspaceFiles } from "../../workspace/list-workspace-files.js";
 import { RUNTIME_DIRS, SNAPSHOT_FILE } from "../../workspace/workspace-files.js";
 
 const saveSchema = {
@@ -23,6 +24,8 @@ function assertWritable(relPath: string) {
 
 /** Read and save text files under the data root. Nothing outside it, and never KEY.md. */
 export async function fileRoutes(app: FastifyInstance, { config }: { config: Config }) {
+  app.get("/api/files/list", async () => ({ files: await listWorkspaceFiles(config.dataRoot) }));
+
   app.get<{ Querystring: { path?: string } }>("/api/files", async (request): Promise<FileReply> => {
     const relPath = normalizeUserPath(request.query.path, config.locationPrefix);
     const file = await readConfinedText(config.dataRoot, relPath, config.limits.fileBytes);
