@@ -119,6 +119,8 @@ export interface HealthReply {
   ok: true;
   version: string;
   data_root: string;
+  /** How paths in the data root are written in skill locations and the prompt, e.g. `./backend`. */
+  location_prefix: string;
   model: { configured: boolean; model: string | null; base_url: string | null; hint?: string };
   /** How tool processes are confined: "degraded" means no OS sandbox (and every tool result says so). */
   sandbox: { mode: "bubblewrap" | "degraded"; detail: string; network: boolean; hint?: string };

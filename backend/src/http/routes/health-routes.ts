@@ -20,6 +20,7 @@ export async function healthRoutes(app: FastifyInstance, { config, version, sand
       ok: true,
       version,
       data_root: config.dataRoot,
+      location_prefix: config.locationPrefix,
       // Whether a key is set, never the key.
       model: {
         configured,

@@ -1,0 +1,232 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type ChatRequestBody, lastMessage, messageText, systemPromptOf } from "../../backend/test-support/scripted-model-server";
+import { startWorkbench, type Workbench } from "../../backend/test-support/workbench-harness";
+import { chromiumAvailable, chromiumRequired, launch, openPage, type WatchedPage } from "./browser";
+import { writeLongSession } from "./long-session";
+
+/** Monaco takes keyboard input through its hidden textarea once the editor has focus. */
+async function focusEditor(page: import("playwright-core").Page) {
+  await page.locator(".monaco-editor .view-lines").waitFor();
+  await page.locator(".monaco-editor .view-lines").click();
+  await expect.poll(() => page.evaluate(() => document.activeElement?.closest(".monaco-editor") !== null)).toBe(true);
+}
+
+/** The editor's visible text (Monaco renders spaces as no-break spaces). */
+async function editorText(page: import("playwright-core").Page): Promise<string> {
+  return (await page.locator(".monaco-editor .view-lines").innerText()).replace(/\u00a0/g, " ");
+}
+
+describe("browser tests can run", () => {
+  it.runIf(chromiumRequired)("CI has Chromium", () => expect(chromiumAvailable, "CI must install chromium (.ci/run)").toBe(true));
+});
+
+/** The weather skill, with pauses so the test can look at the Stage while the turn is still streaming. */
+function slowWeatherModel(body: ChatRequestBody) {
+  const last = lastMessage(body);
+  if (last.role === "tool") {
+    return {
+      firstByteDelayMs: 1500,
+      chunkDelayMs: 40,
+      content: "**Paris**: sunny, 21 °C.\n\n| Day | Max |\n|---|---|\n| Sat | 22 °C |\n\n```python\nprint('forecast')\n```",
+    };
+  }
+  const location = /<name>get_weather<\/name>[\s\S]*?<location>([^<]+)<\/location>/.exec(systemPromptOf(body))?.[1] ?? "";
+  return {
+    reasoning: "The user asks about weather. I should read the get_weather skill first.",
+    chunkDelayMs: 60,
+    toolCalls: [{ name: "read_file", args: { path: location } }],
+  };
+}
+
+describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
+  let browser: Browser;
+  let wb: Workbench;
+  let view: WatchedPage;
+
+  beforeAll(async () => {
+    browser = await launch();
+  });
+  afterAll(async () => browser?.close());
+  afterEach(async () => {
+    // Nothing may leave 127.0.0.1, and the console stays clean.
+    expect(view?.external ?? [], "requests that left 127.0.0.1").toEqual([]);
+    expect(view?.errors ?? [], "browser console errors").toEqual([]);
+    await view?.page.context().close();
+    await wb?.close();
+  });
+
+  it("streams a weather turn (thought, read_file card with output, answer) and replays it after a reload", async () => {
+    wb = await startWorkbench({ script: slowWeatherModel });
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    await expect.poll(() => page.getByTestId("sidebar").isVisible()).toBe(true);
+    await expect.poll(() => page.getByTestId("stage").isVisible()).toBe(true);
+    await expect.poll(() => page.getByTestId("inspector").isVisible()).toBe(true);
+
+    await page.getByTestId("composer").fill("What's the weather in Paris?");
+    await page.keyboard.press("Enter");
+    const turn = page.getByTestId("turn").last();
+
+    // While the stream is still running: the thought block, open...
+    await page.getByTestId("thought-block").first().waitFor();
+    expect(await turn.getAttribute("data-status")).toBe("streaming");
+    expect(await page.getByTestId("thought-block").first().getAttribute("data-state")).toBe("open");
+    // ...then the read_file card on the skill with its output, still before the answer.
+    const card = page.locator('[data-testid="tool-card"][data-tool="read_file"][data-status="ok"]');
+    await card.waitFor();
+    expect(await turn.getAttribute("data-status")).toBe("streaming");
+    expect(await card.innerText()).toContain("./skills/get_weather/SKILL.md");
+    await card.getByRole("button").first().click();
+    expect(await card.getByTestId("tool-output").innerText()).toContain("name: get_weather");
+    await expect.poll(() => page.getByTestId("skill-activation").count()).toBe(1);
+    await view.shot("weather-streaming");
+
+    // Then the final answer, as Markdown with a table and highlighted code.
+    await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
+    const answer = page.getByTestId("answer").last();
+    expect(await answer.innerText()).toContain("Paris: sunny, 21 °C.");
+    expect(await answer.locator("strong").innerText()).toBe("Paris");
+    expect(await answer.locator("table").count()).toBe(1);
+    expect(await answer.locator("code.hljs").count()).toBe(1);
+    // The thoughts collapsed once done.
+    expect(await page.getByTestId("thought-block").first().getAttribute("data-state")).toBe("closed");
+    await view.shot("weather-done");
+
+    // Reload, open the session from the Sidebar: the same turn.
+    await page.goto(wb.url);
+    await page.getByTestId("session-item").first().click();
+    await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
+    expect(await page.getByTestId("user-message").innerText()).toBe("What's the weather in Paris?");
+    expect(await page.getByTestId("thought-block").count()).toBe(1);
+    expect(await page.locator('[data-testid="tool-card"][data-tool="read_file"][data-status="ok"]').count()).toBe(1);
+    expect(await page.getByTestId("skill-activation").count()).toBe(1);
+    expect(await page.getByTestId("answer").last().innerText()).toContain("Paris: sunny, 21 °C.");
+  });
+
+  it("edits MEMORY.md in Monaco, saves with Ctrl+S, finds it after a reload, and the next turn carries it", async () => {
+    wb = await startWorkbench({ script: () => ({ content: "Noted." }) });
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    await page.getByTestId("nav-memory").click();
+    await page.locator(".monaco-editor .view-lines").waitFor();
+    expect(await page.getByTestId("editor-path").innerText()).toBe("memory/MEMORY.md");
+    await focusEditor(page);
+    await page.keyboard.press("Control+End");
+    await page.keyboard.insertText("\n- The user's cat is called Miso.");
+    await page.getByTestId("dirty-marker").waitFor();
+    await page.keyboard.press("Control+s");
+    await page.getByTestId("dirty-marker").waitFor({ state: "detached" });
+    expect(readFileSync(join(wb.dataRoot, "memory/MEMORY.md"), "utf8")).toContain("- The user's cat is called Miso.");
+
+    await page.reload();
+    await page.getByTestId("nav-memory").click();
+    await page.locator(".monaco-editor .view-lines").waitFor();
+    await expect.poll(() => editorText(page), { timeout: 10_000 }).toContain("The user's cat is called Miso.");
+    await view.shot("memory-saved");
+
+    await page.getByTestId("nav-chat").click();
+    await page.getByTestId("composer").fill("What is my cat called?");
+    await page.keyboard.press("Enter");
+    await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
+    expect(systemPromptOf(wb.model.requests[0].body)).toContain("- The user's cat is called Miso.");
+  });
+
+  it("a failed save keeps the edit and shows why", async () => {
+    wb = await startWorkbench();
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    await page.getByTestId("nav-memory").click();
+    await focusEditor(page);
+    await page.keyboard.press("Control+End");
+    await page.keyboard.insertText("\nkept line");
+    await page.route("**/api/files", (route) =>
+      route.request().method() === "POST" ? route.fulfill({ status: 507, contentType: "application/json", body: '{"error":"disk full"}' }) : route.continue(),
+    );
+    await page.getByTestId("save").click();
+    expect(await page.getByTestId("editor-error").innerText()).toContain("disk full");
+    expect(await page.getByTestId("dirty-marker").isVisible()).toBe(true);
+    expect(await editorText(page)).toContain("kept line");
+    view.errors.length = 0; // the browser logs the refused save as a failed resource load
+  });
+
+  it("shows a model error in the Stage without losing the conversation, and Stop leaves a usable session", async () => {
+    wb = await startWorkbench({
+      script: [
+        { content: "First answer." },
+        { kind: "error", status: 500, message: "upstream exploded" },
+        { content: "word ".repeat(300), chunkDelayMs: 30 },
+        { content: "Still here." },
+      ],
+    });
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    const send = async (text: string) => {
+      await page.getByTestId("composer").fill(text);
+      await page.keyboard.press("Enter");
+    };
+    await send("hello");
+    await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
+    await send("break please");
+    await page.locator('[data-testid="turn"][data-status="error"]').waitFor();
+    expect(await page.getByTestId("turn-error").innerText()).toContain("The model endpoint answered 500: upstream exploded");
+    expect(await page.getByTestId("answer").first().innerText()).toBe("First answer.");
+    await view.shot("model-error");
+
+    await send("talk a lot");
+    await page.getByTestId("answer").nth(1).waitFor();
+    await page.getByTestId("stop").click();
+    await page.locator('[data-testid="turn"][data-status="stopped"]').waitFor();
+    await send("are you there?");
+    await expect.poll(() => page.getByTestId("answer").last().innerText()).toBe("Still here.");
+    expect(await page.getByTestId("turn").count()).toBe(4);
+    expect(await page.getByTestId("session-item").count()).toBe(1);
+  });
+
+  it("shows the prompt section by section and the health banner when no model is configured", async () => {
+    wb = await startWorkbench({ noModel: true });
+    await import("node:fs/promises").then((fs) => fs.writeFile(join(wb.dataRoot, "memory/MEMORY.md"), "m".repeat(25_000)));
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    expect(await page.getByTestId("health-banner").innerText()).toContain("No model configured");
+    expect(await page.getByTestId("health-banner").innerText()).toContain("KEY.md");
+    await page.getByTestId("tab-prompt").click();
+    await page.getByTestId("prompt-view").waitFor();
+    const names = await page.getByTestId("prompt-section").evaluateAll((els) => els.map((e) => e.getAttribute("data-name")));
+    expect(names).toEqual(["SKILLS_SNAPSHOT.md", "SOUL.md", "IDENTITY.md", "USER.md", "AGENTS.md", "MEMORY.md"]);
+    expect(await page.locator('[data-name="MEMORY.md"]').innerText()).toMatch(/truncated[\s\S]*25,000 → /);
+    await view.shot("prompt-view");
+  });
+
+  it("lists skills with problems, and opens a SKILL.md in the Inspector", async () => {
+    wb = await startWorkbench();
+    const fs = await import("node:fs/promises");
+    await fs.mkdir(join(wb.dataRoot, "skills/broken"));
+    await fs.writeFile(join(wb.dataRoot, "skills/broken/SKILL.md"), "no frontmatter here");
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    await page.getByTestId("nav-skills").click();
+    await page.getByTestId("skill-item").first().click();
+    expect(await page.getByTestId("editor-path").innerText()).toBe("skills/get_weather/SKILL.md");
+    expect(await page.getByTestId("skill-problem").innerText()).toContain("no frontmatter");
+    await view.shot("skills");
+  });
+
+  it("opens a 500-turn session at its end and reaches its first turn by scrolling up", async () => {
+    wb = await startWorkbench();
+    await writeLongSession(wb.dataRoot, "long-session", 500);
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    await page.getByTestId("session-item").first().click();
+    await page.getByText("Question number 499:").waitFor();
+    expect(await page.getByTestId("turn").count()).toBeLessThan(500); // earlier turns come in as needed
+    for (let i = 0; i < 200 && (await page.getByTestId("show-earlier").count()) > 0; i++) {
+      await page.getByTestId("stage-scroll").evaluate((el) => (el.scrollTop = 0));
+      await page.waitForTimeout(30);
+    }
+    expect(await page.getByTestId("user-message").first().textContent()).toBe("Question number 0: what does file 0 say?");
+    expect(await page.getByTestId("turn").count()).toBe(500);
+  });
+});

@@ -1,0 +1,5 @@
+import { Workbench } from "@/components/workbench";
+
+export default function Page() {
+  return <Workbench />;
+}

@@ -1,0 +1,106 @@
+"use client";
+import { Circle, Save, TriangleAlert } from "lucide-react";
+import dynamic from "next/dynamic";
+import { useCallback, useEffect, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { api } from "@/lib/api";
+
+const MonacoEditor = dynamic(() => import("./monaco-editor"), {
+  ssr: false,
+  loading: () => <div className="p-4 text-sm text-zinc-400">Loading editor…</div>,
+});
+
+interface Draft {
+  saved: string;
+  text: string;
+}
+
+/**
+ * Opens a file of the data root in Monaco. Edits are kept per file until saved (switching files
+ * loses nothing); a failed save keeps the edit and shows the server's reason.
+ */
+export function FileEditor({ path, drafts, onSaved }: { path: string; drafts: Map<string, Draft>; onSaved: (path: string) => void }) {
+  const [draft, setDraft] = useState<Draft | null>(drafts.get(path) ?? null);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    setError(null);
+    const kept = drafts.get(path);
+    if (kept) return setDraft(kept);
+    setDraft(null);
+    let cancelled = false;
+    api.readFile(path).then(
+      (file) => {
+        if (cancelled) return;
+        const fresh = { saved: file.content, text: file.content };
+        drafts.set(path, fresh);
+        setDraft(fresh);
+      },
+      (err: Error) => !cancelled && setError(err.message),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [path, drafts]);
+
+  const dirty = draft !== null && draft.text !== draft.saved;
+
+  const save = useCallback(async () => {
+    const current = drafts.get(path);
+    if (!current || current.text === current.saved) return;
+    setSaving(true);
+    try {
+      await api.saveFile(path, current.text);
+      const next = { saved: current.text, text: current.text };
+      drafts.set(path, next);
+      setDraft(next);
+      setError(null);
+      onSaved(path);
+    } catch (err) {
+      setError(`Not saved: ${(err as Error).message}. Your edit is still here.`);
+    } finally {
+      setSaving(false);
+    }
+  }, [path, drafts, onSaved]);
+
+  return (
+    <div className="flex h-full min-h-0 flex-col">
+      <div className="flex h-10 shrink-0 items-center gap-2 border-b border-zinc-200/80 px-3">
+        <span className="min-w-0 flex-1 truncate font-mono text-xs text-zinc-700" data-testid="editor-path">
+          {path}
+        </span>
+        {dirty && (
+          <span className="flex items-center gap-1 text-xs text-amber-700" data-testid="dirty-marker">
+            <Circle className="size-2 fill-current" />
+            unsaved
+          </span>
+        )}
+        <Button size="sm" onClick={save} disabled={!dirty || saving} data-testid="save" title="Save (Ctrl/Cmd+S)">
+          <Save />
+          {saving ? "Saving…" : "Save"}
+        </Button>
+      </div>
+      {error && (
+        <div className="flex items-start gap-2 border-b border-red-200 bg-red-50 px-3 py-2 text-xs text-red-800" data-testid="editor-error">
+          <TriangleAlert className="mt-0.5 size-3.5 shrink-0" />
+          {error}
+        </div>
+      )}
+      <div className="min-h-0 flex-1" data-testid="editor">
+        {draft && (
+          <MonacoEditor
+            path={path}
+            value={draft.text}
+            onChange={(text) => {
+              const next = { ...draft, text };
+              drafts.set(path, next);
+              setDraft(next);
+            }}
+            onSave={save}
+          />
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+"use client";
+import type { WorkspaceFile } from "@mini-openclaw/protocol";
+import { FileCode2, ScrollText } from "lucide-react";
+import { useRef } from "react";
+import { Pane } from "@/components/ui/pane";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { cn } from "@/lib/utils";
+import { FileEditor } from "./file-editor";
+import { PromptView } from "./prompt-view";
+
+export type InspectorTab = "files" | "prompt";
+
+interface InspectorProps {
+  tab: InspectorTab;
+  onTab: (tab: InspectorTab) => void;
+  files: WorkspaceFile[];
+  openPath: string | null;
+  onOpenFile: (path: string) => void;
+  onSaved: (path: string) => void;
+  sessionId: string | null;
+  promptRefresh: number;
+}
+
+const GROUP_LABELS: Record<WorkspaceFile["group"], string> = {
+  workspace: "Workspace",
+  memory: "Memory",
+  skills: "Skills",
+  agents: "Agents",
+  knowledge: "Knowledge",
+};
+
+export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, sessionId, promptRefresh }: InspectorProps) {
+  const drafts = useRef(new Map<string, { saved: string; text: string }>()).current;
+  const groups = new Map<WorkspaceFile["group"], WorkspaceFile[]>();
+  for (const file of files) groups.set(file.group, [...(groups.get(file.group) ?? []), file]);
+  return (
+    <Pane data-testid="inspector">
+      <Tabs value={tab} onValueChange={(v) => onTab(v as InspectorTab)} className="flex h-full min-h-0 flex-col">
+        <div className="flex h-11 shrink-0 items-center border-b border-zinc-200/80 px-3">
+          <TabsList>
+            <TabsTrigger value="files" data-testid="tab-files">
+              <FileCode2 />
+              Files
+            </TabsTrigger>
+            <TabsTrigger value="prompt" data-testid="tab-prompt">
+              <ScrollText />
+              Prompt
+            </TabsTrigger>
+          </TabsList>
+        </div>
+        <TabsContent value="files" className="flex min-h-0 flex-col data-[state=inactive]:hidden">
+          <div className="max-h-[34%] shrink-0 overflow-y-auto border-b border-zinc-200/80 px-2 py-1.5" data-testid="file-list">
+            {[...groups].map(([group, list]) => (
+              <div key={group} className="py-1">
+                <div className="px-1 pb-0.5 text-[10.5px] font-semibold uppercase tracking-wide text-zinc-400">{GROUP_LABELS[group]}</div>
+                {list.map((f) => (
+                  <button
+                    key={f.path}
+                    type="button"
+                    data-testid="file-item"
+                    data-path={f.path}
+                    onClick={() => onOpenFile(f.path)}
+                    className={cn(
+                      "block w-full truncate rounded px-1.5 py-0.5 text-left font-mono text-[12px]",
+                      openPath === f.path ? "bg-klein-50 text-klein" : "text-zinc-700 hover:bg-zinc-50",
+                    )}
+                  >
+                    {f.path.slice(group.length + 1)}
+                  </button>
+                ))}
+              </div>
+            ))}
+          </div>
+          <div className="min-h-0 flex-1">
+            {openPath ? (
+              <FileEditor key={openPath} path={openPath} drafts={drafts} onSaved={onSaved} />
+            ) : (
+              <div className="p-4 text-sm text-zinc-400">Open a file to edit it: MEMORY.md, a SKILL.md, or a workspace file.</div>
+            )}
+          </div>
+        </TabsContent>
+        <TabsContent value="prompt" className="data-[state=inactive]:hidden">
+          <PromptView sessionId={sessionId} refreshKey={promptRefresh} />
+        </TabsContent>
+      </Tabs>
+    </Pane>
+  );
+}

@@ -1,0 +1,62 @@
+"use client";
+import type { PromptReply } from "@mini-openclaw/protocol";
+import { ChevronRight, RefreshCw } from "lucide-react";
+import { useCallback, useEffect, useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Collapsible, CollapsibleContent, CollapsibleTrigger } from "@/components/ui/collapsible";
+import { api } from "@/lib/api";
+import { cn } from "@/lib/utils";
+
+/** The system prompt as last sent for this session (or a preview), section by section with sizes. */
+export function PromptView({ sessionId, refreshKey }: { sessionId: string | null; refreshKey: number }) {
+  const [prompt, setPrompt] = useState<PromptReply | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(() => {
+    api.prompt(sessionId).then(
+      (p) => {
+        setPrompt(p);
+        setError(null);
+      },
+      (err: Error) => setError(err.message),
+    );
+  }, [sessionId]);
+  useEffect(load, [load, refreshKey]);
+
+  if (error) return <div className="p-3 text-sm text-red-700">{error}</div>;
+  if (!prompt) return <div className="p-3 text-sm text-zinc-400">Loading…</div>;
+  const used = Math.round((prompt.total_chars / prompt.budget_chars) * 100);
+  return (
+    <div className="h-full overflow-y-auto p-3" data-testid="prompt-view">
+      <div className="mb-3 flex items-center justify-between gap-2">
+        <div className="text-xs text-zinc-500">
+          {prompt.session_id ? "As sent at this session's last turn" : "Preview: as the next turn would send it"} ·{" "}
+          <span className="tabular-nums">{prompt.total_chars.toLocaleString()}</span> / {prompt.budget_chars.toLocaleString()} chars ({used}%)
+        </div>
+        <Button variant="ghost" size="icon" onClick={load} aria-label="Refresh prompt">
+          <RefreshCw />
+        </Button>
+      </div>
+      <div className="space-y-1.5">
+        {prompt.sections.map((section) => (
+          <Collapsible key={section.name} data-testid="prompt-section" data-name={section.name} className="rounded-lg border border-zinc-200 bg-white">
+            <CollapsibleTrigger className="group flex w-full items-center gap-2 px-2.5 py-2 text-left">
+              <ChevronRight className="size-3.5 text-zinc-400 transition-transform group-data-[state=open]:rotate-90" />
+              <span className="flex-1 font-mono text-xs font-semibold text-zinc-800">{section.name}</span>
+              {section.missing && <Badge variant="danger">missing</Badge>}
+              {section.truncated && <Badge variant="warning">truncated</Badge>}
+              <span className="text-[11px] tabular-nums text-zinc-500" title="raw → injected characters">
+                {section.raw_chars.toLocaleString()} → {section.injected_chars.toLocaleString()}
+              </span>
+            </CollapsibleTrigger>
+            <CollapsibleContent>
+              <pre className={cn("max-h-80 overflow-auto whitespace-pre-wrap border-t border-zinc-100 p-2.5 font-mono text-[11.5px] leading-relaxed text-zinc-700")}>
+                {section.text}
+              </pre>
+            </CollapsibleContent>
+          </Collapsible>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+"use client";
+import { MessageSquare } from "lucide-react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { Pane, PaneHeader } from "@/components/ui/pane";
+import type { Turn } from "@/lib/turn-model";
+import { Composer } from "./composer";
+import { TurnView } from "./turn-view";
+
+/** Turns rendered at first; earlier ones come in, a page at a time, as the reader scrolls up. */
+const PAGE = 20;
+
+interface StageProps {
+  /** Changes when another session is opened. */
+  sessionKey: string;
+  title: string;
+  turns: Turn[];
+  streaming: boolean;
+  loadError: string | null;
+  onSend: (text: string) => void;
+  onStop: () => void;
+}
+
+/** The conversation, streamed: it follows the newest output unless the reader scrolled up. */
+export function Stage({ sessionKey, title, turns, streaming, loadError, onSend, onStop }: StageProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const sentinel = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+  const [shown, setShown] = useState(PAGE);
+  const heightBeforeMore = useRef<number | null>(null);
+
+  useEffect(() => {
+    setShown(PAGE);
+    pinned.current = true;
+  }, [sessionKey]);
+
+  // Keep the reader's place when earlier turns are added above.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    if (heightBeforeMore.current !== null) {
+      el.scrollTop += el.scrollHeight - heightBeforeMore.current;
+      heightBeforeMore.current = null;
+    } else if (pinned.current) {
+      el.scrollTop = el.scrollHeight;
+    }
+  }, [turns, shown]);
+
+  const hidden = Math.max(0, turns.length - shown);
+  const showMore = () => {
+    heightBeforeMore.current = scroller.current?.scrollHeight ?? null;
+    setShown((n) => n + PAGE);
+  };
+  useEffect(() => {
+    const target = sentinel.current;
+    if (!target || hidden === 0) return;
+    const observer = new IntersectionObserver((entries) => entries[0]?.isIntersecting && showMore(), { root: scroller.current, rootMargin: "400px 0px 0px 0px" });
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [hidden]);
+  return (
+    <Pane data-testid="stage" className="bg-canvas">
+      <PaneHeader title={title} className="bg-white/70" />
+      <div
+        ref={scroller}
+        data-testid="stage-scroll"
+        className="min-h-0 flex-1 overflow-y-auto"
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+        }}
+      >
+        <div className="mx-auto max-w-3xl space-y-8 px-5 py-6">
+          {loadError && <div className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">{loadError}</div>}
+          {turns.length === 0 && !loadError && (
+            <div className="flex flex-col items-center gap-3 pt-24 text-center text-zinc-500">
+              <MessageSquare className="size-8 text-klein/60" />
+              <div className="text-base font-medium text-zinc-700">Start a conversation</div>
+              <div className="max-w-sm text-sm">Every thought, tool call and file the agent reads shows up here as it happens. Try “What’s the weather in Paris?”</div>
+            </div>
+          )}
+          {hidden > 0 && (
+            <div ref={sentinel} className="text-center">
+              <button type="button" onClick={showMore} className="text-xs font-medium text-klein hover:underline" data-testid="show-earlier">
+                Show earlier turns ({hidden} more)
+              </button>
+            </div>
+          )}
+          {turns.slice(hidden).map((turn) => (
+            <TurnView key={turn.key} turn={turn} />
+          ))}
+        </div>
+      </div>
+      <Composer streaming={streaming} onSend={onSend} onStop={onStop} />
+    </Pane>
+  );
+}

@@ -1,0 +1,105 @@
+"use client";
+import type { HealthReply, SessionSummary, SkillsReply, WorkspaceFile } from "@mini-openclaw/protocol";
+import { useCallback, useEffect, useState } from "react";
+import { Group, Panel, Separator } from "react-resizable-panels";
+import { api } from "@/lib/api";
+import { useChat } from "@/lib/use-chat";
+import { HealthBanner } from "./health-banner";
+import { Inspector, type InspectorTab } from "./inspector/inspector";
+import { Sidebar, type SidebarView } from "./sidebar/sidebar";
+import { Stage } from "./stage/stage";
+import { TopBar } from "./top-bar";
+
+function ResizeHandle() {
+  return <Separator className="w-px bg-zinc-200 transition-colors hover:bg-klein/40 data-[separator=active]:bg-klein/60" />;
+}
+
+/** The three-pane IDE: Sidebar (navigation, sessions), Stage (the conversation), Inspector (files, prompt). */
+export function Workbench() {
+  const [health, setHealth] = useState<HealthReply | null>(null);
+  const [unreachable, setUnreachable] = useState(false);
+  const [sessions, setSessions] = useState<SessionSummary[]>([]);
+  const [skills, setSkills] = useState<SkillsReply | null>(null);
+  const [files, setFiles] = useState<WorkspaceFile[]>([]);
+  const [view, setView] = useState<SidebarView>("chat");
+  const [tab, setTab] = useState<InspectorTab>("files");
+  const [openPath, setOpenPath] = useState<string | null>("memory/MEMORY.md");
+  const [promptRefresh, setPromptRefresh] = useState(0);
+
+  const refreshLists = useCallback(() => {
+    api.sessions().then(setSessions, () => {});
+    api.skills().then(setSkills, () => {});
+    api.files().then(setFiles, () => {});
+  }, []);
+
+  const onTurnEnd = useCallback(() => {
+    refreshLists();
+    setPromptRefresh((n) => n + 1);
+  }, [refreshLists]);
+  const chat = useChat(onTurnEnd);
+
+  useEffect(() => {
+    api.health().then(setHealth, () => setUnreachable(true));
+    refreshLists();
+    const fromHash = /session=([A-Za-z0-9_-]+)/.exec(location.hash)?.[1];
+    if (fromHash) void chat.open(fromHash);
+    // chat.open is stable; run once on load.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [refreshLists]);
+
+  const openFile = (path: string) => {
+    setOpenPath(path);
+    setTab("files");
+  };
+  const onView = (next: SidebarView) => {
+    setView(next);
+    if (next === "memory") openFile("memory/MEMORY.md");
+    if (next === "skills") api.skills().then(setSkills, () => {});
+  };
+
+  const title = chat.sessionId ? (sessions.find((s) => s.id === chat.sessionId)?.title ?? "Session") : "New session";
+
+  return (
+    <div className="flex h-screen flex-col">
+      <TopBar health={health} />
+      <HealthBanner health={health} unreachable={unreachable} />
+      <Group orientation="horizontal" className="min-h-0 flex-1">
+        <Panel id="sidebar-panel" defaultSize="19" minSize="180px" maxSize="35">
+          <Sidebar
+            view={view}
+            onView={onView}
+            sessions={sessions}
+            currentSession={chat.sessionId}
+            onOpenSession={(id) => void chat.open(id)}
+            onNewSession={chat.reset}
+            skills={skills}
+            memoryFiles={files.filter((f) => f.group === "memory")}
+            openPath={openPath}
+            onOpenFile={openFile}
+            locationPrefix={health?.location_prefix ?? "."}
+          />
+        </Panel>
+        <ResizeHandle />
+        <Panel id="stage-panel" defaultSize="48" minSize="30">
+          <Stage sessionKey={chat.sessionId ?? "new"} title={title} turns={chat.turns} streaming={chat.streaming} loadError={chat.loadError} onSend={chat.send} onStop={chat.stop} />
+        </Panel>
+        <ResizeHandle />
+        <Panel id="inspector-panel" defaultSize="33" minSize="20">
+          <Inspector
+            tab={tab}
+            onTab={setTab}
+            files={files}
+            openPath={openPath}
+            onOpenFile={openFile}
+            onSaved={() => {
+              setPromptRefresh((n) => n + 1);
+              refreshLists();
+            }}
+            sessionId={chat.sessionId}
+            promptRefresh={promptRefresh}
+          />
+        </Panel>
+      </Group>
+    </div>
+  );
+}

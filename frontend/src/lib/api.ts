@@ -1,0 +1,58 @@
+/** The backend's JSON API, typed by the shared protocol. Every failure becomes an ApiError with the server's words. */
+import type {
+  FileReply,
+  HealthReply,
+  PromptReply,
+  SessionDetail,
+  SessionSummary,
+  SkillsReply,
+  WorkspaceFile,
+} from "@mini-openclaw/protocol";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function request<T>(path: string, init?: RequestInit): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, "The workbench server is not reachable. Is it still running?");
+  }
+  const text = await response.text();
+  let body: unknown = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON
+  }
+  if (!response.ok) {
+    const message = (body as { error?: string } | null)?.error ?? `${response.status} ${response.statusText}`;
+    throw new ApiError(response.status, message);
+  }
+  return body as T;
+}
+
+const json = (body: unknown): RequestInit => ({
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(body),
+});
+
+export const api = {
+  health: () => request<HealthReply>("/api/health"),
+  sessions: () => request<{ sessions: SessionSummary[] }>("/api/sessions").then((r) => r.sessions),
+  session: (id: string) => request<SessionDetail>(`/api/sessions/${encodeURIComponent(id)}`),
+  skills: () => request<SkillsReply>("/api/skills"),
+  files: () => request<{ files: WorkspaceFile[] }>("/api/files/list").then((r) => r.files),
+  readFile: (path: string) => request<FileReply>(`/api/files?path=${encodeURIComponent(path)}`),
+  saveFile: (path: string, content: string) => request<{ path: string; bytes: number }>("/api/files", json({ path, content })),
+  prompt: (sessionId: string | null) =>
+    request<PromptReply>(`/api/prompt${sessionId ? `?session_id=${encodeURIComponent(sessionId)}` : ""}`),
+};

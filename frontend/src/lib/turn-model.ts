@@ -1,0 +1,144 @@
+/**
+ * What the Stage shows: turns made of blocks. Built the same way from a live event stream
+ * (`applyEvent`) and from a stored session (`turnsFromEntries`), so a past session replays
+ * exactly as it streamed.
+ */
+import type { ChatEvent, SessionEntry } from "@mini-openclaw/protocol";
+import { assertNever } from "./utils";
+
+export type Block =
+  | { kind: "thought"; text: string }
+  | { kind: "text"; text: string; partial?: boolean }
+  | {
+      kind: "tool";
+      id: string;
+      name: string;
+      input: unknown;
+      output?: string;
+      ok?: boolean;
+      durationMs?: number;
+      details?: Record<string, unknown>;
+      running: boolean;
+    }
+  | { kind: "skill"; name: string; location: string }
+  | { kind: "error"; message: string; code: string };
+
+export type TurnStatus = "streaming" | "done" | "error" | "stopped";
+
+export interface Turn {
+  key: string;
+  user: string;
+  blocks: Block[];
+  status: TurnStatus;
+  durationMs?: number;
+  usage?: { input: number; output: number; cached: number };
+}
+
+export function newTurn(user: string, key: string): Turn {
+  return { key, user, blocks: [], status: "streaming" };
+}
+
+function appendText(blocks: Block[], kind: "thought" | "text", text: string): Block[] {
+  const last = blocks[blocks.length - 1];
+  if (last && last.kind === kind) return [...blocks.slice(0, -1), { ...last, text: last.text + text }];
+  return [...blocks, { kind, text }];
+}
+
+/** One streamed event applied to the turn it belongs to. Pure: returns a new turn. */
+export function applyEvent(turn: Turn, event: ChatEvent): Turn {
+  switch (event.type) {
+    case "session":
+      return turn;
+    case "thought":
+      return { ...turn, blocks: appendText(turn.blocks, "thought", event.content) };
+    case "token":
+      return { ...turn, blocks: appendText(turn.blocks, "text", event.content) };
+    case "tool_call":
+      return {
+        ...turn,
+        blocks: [...turn.blocks, { kind: "tool", id: event.id, name: event.name, input: event.input, running: true }],
+      };
+    case "tool_result":
+      return {
+        ...turn,
+        blocks: turn.blocks.some((b) => b.kind === "tool" && b.id === event.id)
+          ? turn.blocks.map((b) =>
+              b.kind === "tool" && b.id === event.id
+                ? { ...b, output: event.output, ok: event.ok, durationMs: event.duration_ms, details: event.details, running: false }
+                : b,
+            )
+          : [
+              ...turn.blocks,
+              { kind: "tool", id: event.id, name: event.name, input: null, output: event.output, ok: event.ok, durationMs: event.duration_ms, running: false },
+            ],
+      };
+    case "skill":
+      return { ...turn, blocks: [...turn.blocks, { kind: "skill", name: event.name, location: event.location }] };
+    case "usage": {
+      const usage = turn.usage ?? { input: 0, output: 0, cached: 0 };
+      return {
+        ...turn,
+        usage: { input: usage.input + event.input_tokens, output: usage.output + event.output_tokens, cached: usage.cached + event.cached_tokens },
+      };
+    }
+    case "final": {
+      const hasText = turn.blocks.some((b) => b.kind === "text");
+      const blocks = !hasText && event.content ? [...turn.blocks, { kind: "text" as const, text: event.content }] : turn.blocks;
+      return { ...turn, blocks, status: "done", durationMs: event.duration_ms };
+    }
+    case "error":
+      return {
+        ...turn,
+        blocks: [...turn.blocks, { kind: "error", message: event.message, code: event.code }],
+        status: event.code === "aborted" ? "stopped" : "error",
+      };
+    default:
+      return assertNever(event);
+  }
+}
+
+/** A stored session as turns. Each user entry starts a turn; the rest are its blocks in written order. */
+export function turnsFromEntries(entries: SessionEntry[]): Turn[] {
+  const turns: Turn[] = [];
+  for (const [index, entry] of entries.entries()) {
+    if (entry.type === "user") {
+      turns.push({ key: `t${index}`, user: entry.content, blocks: [], status: "done" });
+      continue;
+    }
+    const turn = turns[turns.length - 1];
+    if (!turn) continue;
+    switch (entry.type) {
+      case "thought":
+        turn.blocks.push({ kind: "thought", text: entry.content });
+        break;
+      case "assistant":
+        turn.blocks.push({ kind: "text", text: entry.content, ...(entry.partial ? { partial: true } : {}) });
+        break;
+      case "tool":
+        if (entry.tool) {
+          turn.blocks.push({
+            kind: "tool",
+            id: entry.tool.id,
+            name: entry.tool.name,
+            input: entry.tool.input,
+            output: entry.tool.output,
+            ok: entry.tool.ok,
+            durationMs: entry.tool.duration_ms,
+            details: entry.tool.details,
+            running: false,
+          });
+        }
+        break;
+      case "skill":
+        turn.blocks.push({ kind: "skill", name: entry.content, location: entry.location ?? "" });
+        break;
+      case "error":
+        turn.blocks.push({ kind: "error", message: entry.content, code: entry.code ?? "error" });
+        turn.status = entry.code === "aborted" ? "stopped" : "error";
+        break;
+      default:
+        assertNever(entry.type);
+    }
+  }
+  return turns;
+}

@@ -1,0 +1,96 @@
+"use client";
+import { useCallback, useRef, useState } from "react";
+import { api } from "./api";
+import { readChatEvents } from "./sse";
+import { applyEvent, newTurn, type Turn, turnsFromEntries } from "./turn-model";
+
+export interface ChatState {
+  sessionId: string | null;
+  turns: Turn[];
+  streaming: boolean;
+  loadError: string | null;
+}
+
+/**
+ * The conversation in the Stage: sends a turn over SSE, applies its events as they arrive, stops
+ * it on demand, and loads past sessions. `onTurnEnd` lets the rest of the UI refresh.
+ */
+export function useChat(onTurnEnd: (sessionId: string | null) => void) {
+  const [state, setState] = useState<ChatState>({ sessionId: null, turns: [], streaming: false, loadError: null });
+  const controller = useRef<AbortController | null>(null);
+  const sessionRef = useRef<string | null>(null);
+
+  const updateLastTurn = (update: (turn: Turn) => Turn) =>
+    setState((s) => ({ ...s, turns: [...s.turns.slice(0, -1), update(s.turns[s.turns.length - 1])] }));
+
+  const send = useCallback(
+    async (message: string) => {
+      if (controller.current) return;
+      const abort = new AbortController();
+      controller.current = abort;
+      const key = `live-${Date.now()}`;
+      setState((s) => ({ ...s, streaming: true, turns: [...s.turns, newTurn(message, key)] }));
+      try {
+        const response = await fetch("/api/chat", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ message, session_id: sessionRef.current, stream: true }),
+          signal: abort.signal,
+        });
+        if (!response.ok || !response.body || !response.headers.get("content-type")?.includes("text/event-stream")) {
+          const body = (await response.json().catch(() => null)) as { error?: string } | null;
+          updateLastTurn((t) => applyEvent(t, { type: "error", code: "internal", message: body?.error ?? `The server answered ${response.status}.` }));
+          return;
+        }
+        for await (const event of readChatEvents(response.body)) {
+          if (event.type === "session") {
+            sessionRef.current = event.session_id;
+            setState((s) => ({ ...s, sessionId: event.session_id }));
+            history.replaceState(null, "", `#session=${event.session_id}`);
+          }
+          updateLastTurn((t) => applyEvent(t, event));
+        }
+        updateLastTurn((t) =>
+          t.status === "streaming" ? applyEvent(t, { type: "error", code: "internal", message: "The stream ended without an answer." }) : t,
+        );
+      } catch (err) {
+        const stopped = abort.signal.aborted;
+        updateLastTurn((t) =>
+          applyEvent(t, {
+            type: "error",
+            code: stopped ? "aborted" : "internal",
+            message: stopped ? "Stopped." : `The connection to the server failed: ${(err as Error).message}`,
+          }),
+        );
+      } finally {
+        controller.current = null;
+        setState((s) => ({ ...s, streaming: false }));
+        onTurnEnd(sessionRef.current);
+      }
+    },
+    [onTurnEnd],
+  );
+
+  const stop = useCallback(() => controller.current?.abort(), []);
+
+  const open = useCallback(async (sessionId: string) => {
+    controller.current?.abort();
+    try {
+      const session = await api.session(sessionId);
+      sessionRef.current = sessionId;
+      setState({ sessionId, turns: turnsFromEntries(session.entries), streaming: false, loadError: null });
+      history.replaceState(null, "", `#session=${sessionId}`);
+    } catch (err) {
+      setState((s) => ({ ...s, loadError: (err as Error).message }));
+    }
+  }, []);
+
+  const reset = useCallback(() => {
+    controller.current?.abort();
+    sessionRef.current = null;
+    setState({ sessionId: null, turns: [], streaming: false, loadError: null });
+    history.replaceState(null, "", location.pathname);
+  }, []);
+
+  return { ...state, send, stop, open, reset };
+}
