@@ -6,6 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChatEvent } from "@mini-openclaw/protocol";
+import { readChatEvents } from "@mini-openclaw/protocol/sse-reader";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../src/app.js";
 import { type Config, loadConfig } from "../src/config/config.js";
@@ -70,25 +71,10 @@ export function postJson(url: string, body: unknown, init: RequestInit = {}): Pr
   });
 }
 
-/** Parses an SSE body into events as they arrive. */
-export async function* sseEvents(response: Response): AsyncGenerator<ChatEvent> {
+/** Parses an SSE body into events as they arrive, the way the UI does. */
+export function sseEvents(response: Response): AsyncGenerator<ChatEvent> {
   if (!response.body) throw new Error("no body");
-  const decoder = new TextDecoder();
-  let buffer = "";
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let boundary: number;
-    while ((boundary = buffer.indexOf("\n\n")) >= 0) {
-      const frame = buffer.slice(0, boundary);
-      buffer = buffer.slice(boundary + 2);
-      const data = frame
-        .split("\n")
-        .filter((line) => line.startsWith("data: "))
-        .map((line) => line.slice(6))
-        .join("\n");
-      if (data) yield JSON.parse(data) as ChatEvent;
-    }
-  }
+  return readChatEvents(response.body);
 }
 
 /** Sends a streamed chat turn and collects every event. */

@@ -1,7 +1,7 @@
 "use client";
+import { readChatEvents } from "@mini-openclaw/protocol/sse-reader";
 import { useCallback, useRef, useState } from "react";
 import { api } from "./api";
-import { readChatEvents } from "./sse";
 import { applyEvent, newTurn, type Turn, turnsFromEntries } from "./turn-model";
 
 export interface ChatState {

@@ -1,8 +1,9 @@
-import type { ChatEvent } from "@mini-openclaw/protocol";
+import type { ChatEvent } from "./chat-events.js";
 
 /**
  * Reads `data: {json}` frames from a fetch response body as they arrive. (EventSource cannot POST.)
- * Comment lines (heartbeats) are skipped.
+ * Comment lines (heartbeats) are skipped. The one piece of runtime code in this package: the UI
+ * and the backend's tests read the stream the same way.
  */
 export async function* readChatEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<ChatEvent> {
   const reader = body.getReader();
