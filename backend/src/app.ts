@@ -8,10 +8,13 @@ import { registerErrorHandler } from "./http/error-handler.js";
 import { registerLocalGuard } from "./http/local-guard.js";
 import { chatRoutes } from "./http/routes/chat-routes.js";
 import { fileRoutes } from "./http/routes/file-routes.js";
+import { knowledgeRoutes } from "./http/routes/knowledge-routes.js";
 import { healthRoutes } from "./http/routes/health-routes.js";
 import { sessionRoutes } from "./http/routes/session-routes.js";
 import { workspaceRoutes } from "./http/routes/workspace-routes.js";
 import { registerStaticUi } from "./http/static-ui.js";
+import { embedderFor } from "./knowledge/embedders.js";
+import { KnowledgeBase } from "./knowledge/knowledge-base.js";
 import { createGuardedAgent } from "./net/guarded-agent.js";
 import { PromptLog } from "./prompt/prompt-log.js";
 import { findPython, PythonSessions } from "./sandbox/python-session.js";
@@ -61,15 +64,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const sessions = new SessionStore(config.dataRoot);
   const prompts = new PromptLog();
-  const chat: ChatDeps = { config, sessions, prompts, busy: new Set(), runtime: { sandbox, python, fetchAgent }, log: app.log };
+  const knowledge = new KnowledgeBase(config.dataRoot, embedderFor(config), app.log);
+  // Index in the background and keep watching: the server answers at once, status shows progress.
+  knowledge.start();
+  const chat: ChatDeps = { config, sessions, prompts, busy: new Set(), runtime: { sandbox, python, fetchAgent, knowledge }, log: app.log };
   app.addHook("onClose", async () => {
+    await knowledge.close();
     python.closeAll();
     sandbox.close();
     await fetchAgent.close();
   });
   if (!sandbox.isolated) app.log.warn(`tools run without an OS sandbox: ${sandbox.status.detail}`);
 
-  await app.register(healthRoutes, { config, version, sandbox: sandbox.status, pythonPath: python.pythonPath });
+  await app.register(healthRoutes, { config, version, sandbox: sandbox.status, pythonPath: python.pythonPath, knowledge });
+  await app.register(knowledgeRoutes, { knowledge });
   await app.register(chatRoutes, chat);
   await app.register(fileRoutes, { config });
   await app.register(sessionRoutes, { sessions });

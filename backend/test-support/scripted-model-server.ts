@@ -62,6 +62,10 @@ export interface ScriptedModelServer {
   /** Base URL to use as OPENAI_BASE_URL (ends in /v1). */
   baseUrl: string;
   requests: RecordedRequest[];
+  /** Every input text sent to /v1/embeddings, in order. */
+  embeddedTexts: string[];
+  /** When set, /v1/embeddings answers with this HTTP status. */
+  failEmbeddings: number | null;
   /** Replace the script between tests. */
   setScript(script: ModelScript | ModelReply[]): void;
   close(): Promise<void>;
@@ -98,6 +102,7 @@ export async function startScriptedModelServer(
 ): Promise<ScriptedModelServer> {
   let script = toScript(initial);
   const requests: RecordedRequest[] = [];
+  const embeddings = { texts: [] as string[], fail: null as number | null };
   const sockets = new Set<import("node:net").Socket>();
 
   const server: Server = createServer(async (req, res) => {
@@ -117,6 +122,14 @@ export async function startScriptedModelServer(
     const url = req.url ?? "";
     if (req.method === "GET" && url.endsWith("/models")) {
       json(res, 200, { object: "list", data: [{ id: "scripted-model", object: "model" }] });
+      return;
+    }
+    if (req.method === "POST" && url.endsWith("/embeddings")) {
+      const body = JSON.parse(await readBody(req)) as { input: string | string[] };
+      if (embeddings.fail) return json(res, embeddings.fail, { error: { message: "scripted embedding failure" } });
+      const inputs = Array.isArray(body.input) ? body.input : [body.input];
+      embeddings.texts.push(...inputs);
+      json(res, 200, { object: "list", data: inputs.map((text, index) => ({ object: "embedding", index, embedding: bagOfWords(text) })) });
       return;
     }
     if (req.method !== "POST" || !url.endsWith("/chat/completions")) {
@@ -141,6 +154,13 @@ export async function startScriptedModelServer(
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    embeddedTexts: embeddings.texts,
+    get failEmbeddings() {
+      return embeddings.fail;
+    },
+    set failEmbeddings(status: number | null) {
+      embeddings.fail = status;
+    },
     setScript(next) {
       script = toScript(next);
     },
@@ -150,6 +170,17 @@ export async function startScriptedModelServer(
         server.close(() => resolve());
       }),
   };
+}
+
+/** A deterministic 64-dimensional "embedding": hashed lower-case words. */
+function bagOfWords(text: string): number[] {
+  const vector = new Array(64).fill(0);
+  for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    let hash = 7;
+    for (const c of word) hash = (hash * 31 + c.charCodeAt(0)) >>> 0;
+    vector[hash % 64] += 1;
+  }
+  return vector;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -6,6 +6,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Config, loadConfig } from "../src/config/config.js";
+import { offlineEmbedder } from "../src/knowledge/embedders.js";
+import { KnowledgeBase } from "../src/knowledge/knowledge-base.js";
 import { createGuardedAgent, type Lookup } from "../src/net/guarded-agent.js";
 import { findOnPath, Sandbox } from "../src/sandbox/sandbox.js";
 import { grantDataDirsToSandbox } from "../src/sandbox/sandbox-ownership.js";
@@ -36,7 +38,8 @@ export async function startToolHarness(options: { env?: Record<string, string>; 
   if (sandbox.isolated) await grantDataDirsToSandbox(dataRoot, config.sandbox.uid);
   const python = new PythonSessions(sandbox, findPython(sandbox, config.sandbox.searchPath));
   const fetchAgent = createGuardedAgent({ allowlist: config.fetchAllowlist, connectTimeoutMs: 5000, lookup: options.lookup });
-  const context: ToolContext = { config, sessionId: "tool-test", sandbox, python, fetchAgent, signal: new AbortController().signal };
+  const knowledge = new KnowledgeBase(dataRoot, offlineEmbedder);
+  const context: ToolContext = { config, sessionId: "tool-test", sandbox, python, fetchAgent, knowledge, signal: new AbortController().signal };
   return {
     project,
     dataRoot,

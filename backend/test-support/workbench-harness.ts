@@ -29,10 +29,13 @@ export interface WorkbenchOptions {
   noModel?: boolean;
   configure?: (config: Config) => void;
   dataRoot?: string;
+  /** Reuse a running model server (it is then left running on close). */
+  model?: ScriptedModelServer;
 }
 
 export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
-  const model = await startScriptedModelServer(options.script ?? []);
+  const model = options.model ?? (await startScriptedModelServer(options.script ?? []));
+  if (options.model && options.script) model.setScript(options.script);
   const dataRoot = options.dataRoot ?? (await mkdtemp(join(tmpdir(), "moc-root-")));
   const env: Record<string, string> = {
     WORKBENCH_ROOT: dataRoot,
@@ -56,7 +59,7 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
     dataRoot,
     async close() {
       await app.close();
-      await model.close();
+      if (!options.model) await model.close();
       if (!options.dataRoot) await rm(dataRoot, { recursive: true, force: true });
     },
   };

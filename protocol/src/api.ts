@@ -125,5 +125,7 @@ export interface HealthReply {
   /** How tool processes are confined: "degraded" means no OS sandbox (and every tool result says so). */
   sandbox: { mode: "bubblewrap" | "degraded"; detail: string; network: boolean; hint?: string };
   python: { available: boolean; hint?: string };
+  /** Knowledge search: hybrid, or BM25 alone while the embedding endpoint fails. */
+  knowledge: { documents: number; chunks: number; mode: "hybrid" | "bm25"; embedder: string; error?: string };
   uptime_s: number;
 }

@@ -21,7 +21,7 @@ export interface ChatDeps {
   /** Sessions with a turn running now: one turn per session at a time. */
   busy: Set<string>;
   /** What the tools run with: the sandbox, the Python sessions, the guarded fetch agent. */
-  runtime: Pick<ToolContext, "sandbox" | "python" | "fetchAgent">;
+  runtime: Pick<ToolContext, "sandbox" | "python" | "fetchAgent" | "knowledge">;
   log: FastifyBaseLogger;
 }
 

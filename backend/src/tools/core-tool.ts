@@ -1,6 +1,7 @@
 import type { Agent } from "undici";
 import type { z } from "zod";
 import type { Config } from "../config/config.js";
+import type { KnowledgeBase } from "../knowledge/knowledge-base.js";
 import type { PythonSessions } from "../sandbox/python-session.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
 import type { CoreToolName } from "./core-tool-names.js";
@@ -12,6 +13,7 @@ export interface ToolContext {
   python: PythonSessions;
   /** The dispatcher fetch_url uses: it refuses non-public addresses at connect time. */
   fetchAgent: Agent;
+  knowledge: KnowledgeBase;
   signal: AbortSignal;
 }
 

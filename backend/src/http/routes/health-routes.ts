@@ -2,6 +2,7 @@ import type { HealthReply } from "@mini-openclaw/protocol";
 import type { FastifyInstance } from "fastify";
 import { type Config, isModelConfigured } from "../../config/config.js";
 import { modelNotConfiguredMessage } from "../../chat/chat-turn.js";
+import type { KnowledgeBase } from "../../knowledge/knowledge-base.js";
 import type { SandboxStatus } from "../../sandbox/sandbox.js";
 
 const started = Date.now();
@@ -11,9 +12,10 @@ interface HealthDeps {
   version: string;
   sandbox: SandboxStatus;
   pythonPath: string | null;
+  knowledge: KnowledgeBase;
 }
 
-export async function healthRoutes(app: FastifyInstance, { config, version, sandbox, pythonPath }: HealthDeps) {
+export async function healthRoutes(app: FastifyInstance, { config, version, sandbox, pythonPath, knowledge }: HealthDeps) {
   app.get("/api/health", async (): Promise<HealthReply> => {
     const configured = isModelConfigured(config.model);
     return {
@@ -34,6 +36,7 @@ export async function healthRoutes(app: FastifyInstance, { config, version, sand
         network: sandbox.network,
         ...(sandbox.mode === "degraded" ? { hint: "Install bubblewrap (apt-get install bubblewrap) and restart; see ENV.md." } : {}),
       },
+      knowledge: (({ documents, chunks, mode, embedder }) => ({ documents, chunks, mode, embedder: embedder.label, ...(embedder.error ? { error: embedder.error } : {}) }))(knowledge.status()),
       python: pythonPath ? { available: true } : { available: false, hint: "Install python3 (apt-get install python3) for python_repl." },
       uptime_s: Math.round((Date.now() - started) / 1000),
     };

@@ -1,0 +1,357 @@
+/**
+ * The knowledge base: documents under `knowledge/`, chunked, indexed twice (BM25 and vectors),
+ * persisted under `storage/knowledge/`, kept in step with the folder incrementally, and searched
+ * with hybrid fusion. It never goes dark: without an embedding endpoint it uses the offline
+ * embedder, and when the endpoint fails BM25 keeps answering (and says so).
+ */
+import { randomBytes } from "node:crypto";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { Bm25Index, type Scored } from "./bm25-index.js";
+import type { Embedder } from "./embedders.js";
+import { DEFAULT_ALPHA, fuseScores } from "./fusion.js";
+import { KNOWLEDGE_EXTENSIONS, loadDocument, MAX_DOCUMENT_BYTES } from "./load-document.js";
+import { textTerms } from "./text-terms.js";
+import { VectorRows } from "./vector-rows.js";
+
+const FORMAT = 1;
+/** A search looks at the folder again when its last look is older than this. */
+const FRESH_MS = 1000;
+const CANDIDATES = 100;
+/** How often the folder is looked at while nobody searches, so changes are noticed anyway. */
+const WATCH_MS = 2000;
+
+export interface StoredChunk {
+  id: number;
+  /** Data-root-relative, e.g. `knowledge/notes/a.md`. */
+  path: string;
+  index: number;
+  line: number;
+  text: string;
+}
+
+interface DocumentEntry {
+  size: number;
+  mtimeMs: number;
+  chunks: number[];
+}
+
+interface Manifest {
+  format: number;
+  embedder: string;
+  dims: number;
+  nextId: number;
+  updatedAt: string | null;
+  documents: Record<string, DocumentEntry>;
+}
+
+export interface SearchHit {
+  source: string;
+  chunk: number;
+  line: number;
+  score: number;
+  bm25: number | null;
+  vector: number | null;
+  text: string;
+}
+
+export interface SearchReply {
+  mode: "hybrid" | "bm25";
+  embedder: string;
+  /** Why vector search was left out, if it was. */
+  note: string | null;
+  results: SearchHit[];
+}
+
+export interface KnowledgeStatus {
+  documents: number;
+  chunks: number;
+  mode: "hybrid" | "bm25";
+  embedder: { mode: Embedder["mode"]; label: string; error: string | null };
+  last_update: string | null;
+  indexing: { running: boolean; done: number; total: number; current: string | null };
+  /** Set when the stored index could not be read and was rebuilt. */
+  recovered: string | null;
+}
+
+export class KnowledgeBase {
+  private readonly folder: string;
+  private readonly store: string;
+  private manifest: Manifest;
+  private chunks = new Map<number, StoredChunk>();
+  private bm25 = new Bm25Index();
+  private vectors: VectorRows | null = null;
+  private embedError: string | null = null;
+  private recovered: string | null = null;
+  private loaded: Promise<void> | null = null;
+  private syncing: Promise<void> | null = null;
+  private lastSync = 0;
+  private progress = { running: false, done: 0, total: 0, current: null as string | null };
+  private watcher: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly dataRoot: string,
+    private readonly embedder: Embedder,
+    private readonly log: { warn(obj: object, msg: string): void } = { warn() {} },
+  ) {
+    this.folder = join(dataRoot, "knowledge");
+    this.store = join(dataRoot, "storage", "knowledge");
+    this.manifest = this.emptyManifest();
+  }
+
+  private emptyManifest(): Manifest {
+    return { format: FORMAT, embedder: this.embedder.id, dims: 0, nextId: 1, updatedAt: null, documents: {} };
+  }
+
+  /** Loads the persisted index once; an unreadable one is discarded and rebuilt from the documents. */
+  load(): Promise<void> {
+    this.loaded ??= this.loadFromDisk().catch(async (err) => {
+      this.recovered = `the stored index could not be read (${(err as Error).message}); it was rebuilt from the documents`;
+      this.log.warn({ err }, "knowledge index unreadable; rebuilding");
+      this.reset();
+      await rm(this.store, { recursive: true, force: true });
+    });
+    return this.loaded;
+  }
+
+  private reset() {
+    this.manifest = this.emptyManifest();
+    this.chunks = new Map();
+    this.bm25 = new Bm25Index();
+    this.vectors = null;
+  }
+
+  private async loadFromDisk(): Promise<void> {
+    let manifestText: string;
+    try {
+      manifestText = await readFile(join(this.store, "manifest.json"), "utf8");
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return; // nothing stored yet
+      throw err;
+    }
+    const manifest = JSON.parse(manifestText) as Manifest;
+    if (manifest.format !== FORMAT) throw new Error(`unknown index format ${manifest.format}`);
+    const chunks = JSON.parse(await readFile(join(this.store, "chunks.json"), "utf8")) as StoredChunk[];
+    const bm25 = Bm25Index.fromJSON(JSON.parse(await readFile(join(this.store, "bm25.json"), "utf8")));
+    if (bm25.size !== chunks.length) throw new Error("the BM25 index does not match the chunks");
+    this.manifest = manifest;
+    this.chunks = new Map(chunks.map((c) => [c.id, c]));
+    this.bm25 = bm25;
+    if (manifest.embedder === this.embedder.id && manifest.dims > 0) {
+      const [ids, rows] = await Promise.all([readFile(join(this.store, "vectors.ids")), readFile(join(this.store, "vectors.f32"))]);
+      this.vectors = VectorRows.fromBuffers(manifest.dims, ids, rows);
+    } else {
+      // Another embedder made these vectors: they are recomputed at the next sync.
+      this.manifest.embedder = this.embedder.id;
+      this.manifest.dims = 0;
+    }
+  }
+
+  private async persist(): Promise<void> {
+    await mkdir(this.store, { recursive: true });
+    const write = async (name: string, data: string | Buffer) => {
+      const temp = join(this.store, `.${name}.${randomBytes(4).toString("hex")}.tmp`);
+      await writeFile(temp, data);
+      await rename(temp, join(this.store, name));
+    };
+    await write("chunks.json", JSON.stringify([...this.chunks.values()]));
+    await write("bm25.json", JSON.stringify(this.bm25.toJSON()));
+    if (this.vectors) {
+      const { ids, vectors } = this.vectors.toBuffers();
+      await write("vectors.ids", ids);
+      await write("vectors.f32", vectors);
+    }
+    // The manifest goes last: it only ever describes files that are complete.
+    await write("manifest.json", JSON.stringify(this.manifest));
+  }
+
+  private async listDocuments(): Promise<Map<string, { size: number; mtimeMs: number }>> {
+    const found = new Map<string, { size: number; mtimeMs: number }>();
+    const walk = async (dir: string) => {
+      let entries;
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of entries) {
+        if (entry.name.startsWith(".")) continue;
+        const full = join(dir, entry.name);
+        if (entry.isDirectory()) await walk(full);
+        else if (entry.isFile() && KNOWLEDGE_EXTENSIONS.test(entry.name)) {
+          const info = await stat(full).catch(() => null);
+          if (info && info.size <= MAX_DOCUMENT_BYTES) found.set(relative(this.dataRoot, full).split("\\").join("/"), { size: info.size, mtimeMs: info.mtimeMs });
+        }
+      }
+    };
+    await walk(this.folder);
+    return found;
+  }
+
+  /** Brings the index in step with the folder: new and changed documents indexed, deleted ones removed. */
+  sync(): Promise<void> {
+    this.syncing ??= this.syncNow().finally(() => {
+      this.syncing = null;
+      this.lastSync = Date.now();
+    });
+    return this.syncing;
+  }
+
+  private removeDocument(path: string) {
+    for (const id of this.manifest.documents[path]?.chunks ?? []) {
+      this.chunks.delete(id);
+      this.bm25.remove(id);
+      this.vectors?.remove(id);
+    }
+    delete this.manifest.documents[path];
+  }
+
+  private async syncNow(): Promise<void> {
+    await this.load();
+    const onDisk = await this.listDocuments();
+    let changed = false;
+    for (const path of Object.keys(this.manifest.documents)) {
+      if (!onDisk.has(path)) {
+        this.removeDocument(path);
+        changed = true;
+      }
+    }
+    const todo = [...onDisk].filter(([path, info]) => {
+      const known = this.manifest.documents[path];
+      return !known || known.size !== info.size || known.mtimeMs !== info.mtimeMs;
+    });
+    this.progress = { running: todo.length > 0, done: 0, total: todo.length, current: null };
+    for (const [path, info] of todo) {
+      this.progress.current = path;
+      this.removeDocument(path);
+      let pieces: Awaited<ReturnType<typeof loadDocument>> = [];
+      try {
+        pieces = await loadDocument(join(this.dataRoot, path));
+      } catch (err) {
+        this.log.warn({ err, path }, "knowledge document unreadable; skipped");
+      }
+      const ids: number[] = [];
+      for (const piece of pieces) {
+        const id = this.manifest.nextId++;
+        ids.push(id);
+        this.chunks.set(id, { id, path, index: piece.index, line: piece.line, text: piece.text });
+        this.bm25.add(id, textTerms(piece.text));
+      }
+      this.manifest.documents[path] = { size: info.size, mtimeMs: info.mtimeMs, chunks: ids };
+      this.progress.done++;
+      changed = true;
+      // Yield now and then so a large folder does not hold the server.
+      if (this.progress.done % 25 === 0) await new Promise((r) => setImmediate(r));
+    }
+    if (await this.embedMissing()) changed = true;
+    this.progress = { ...this.progress, running: false, current: null };
+    if (changed) {
+      this.manifest.updatedAt = new Date().toISOString();
+      await this.persist();
+    }
+  }
+
+  /** Embeds every chunk that has no vector yet. A failing endpoint leaves them for the next sync. */
+  private async embedMissing(): Promise<boolean> {
+    const missing = [...this.chunks.values()].filter((c) => !this.vectors?.has(c.id));
+    if (missing.length === 0) return false;
+    try {
+      const batch = 256;
+      for (let i = 0; i < missing.length; i += batch) {
+        const slice = missing.slice(i, i + batch);
+        const vectors = await this.embedder.embedDocuments(slice.map((c) => c.text));
+        if (!this.vectors) {
+          this.vectors = new VectorRows(vectors[0].length, Math.max(1024, missing.length));
+          this.manifest.dims = vectors[0].length;
+          this.manifest.embedder = this.embedder.id;
+        }
+        slice.forEach((c, j) => this.vectors!.set(c.id, vectors[j]));
+      }
+      this.embedError = null;
+    } catch (err) {
+      this.embedError = (err as Error).message;
+      this.log.warn({ err }, "embedding failed; BM25 keeps answering");
+    }
+    return true;
+  }
+
+  /** Indexes what is there now, then keeps looking at the folder every few seconds. */
+  start(): void {
+    const tick = () => this.sync().catch((err) => this.log.warn({ err }, "knowledge sync failed"));
+    void tick();
+    this.watcher ??= setInterval(tick, WATCH_MS);
+    this.watcher.unref();
+  }
+
+  /** Stops watching and waits for a running sync, so nothing writes to storage/ after the server stopped. */
+  async close(): Promise<void> {
+    if (this.watcher) clearInterval(this.watcher);
+    this.watcher = null;
+    await this.syncing?.catch(() => {});
+  }
+
+  /** Drops the stored index and builds it again from the documents. */
+  async rebuild(): Promise<void> {
+    this.progress = { running: true, done: 0, total: 0, current: null };
+    await this.load();
+    await this.syncing;
+    this.reset();
+    await rm(this.store, { recursive: true, force: true });
+    await this.sync();
+  }
+
+  async search(query: string, k: number, options: { sync?: boolean } = {}): Promise<SearchReply> {
+    if (options.sync !== false && Date.now() - this.lastSync > FRESH_MS) await this.sync();
+    else await this.load();
+    const terms = textTerms(query);
+    const lexical = this.bm25.search(terms, CANDIDATES);
+    let vector: Scored[] = [];
+    let note = this.embedError ? `vector search unavailable (${this.embedError}); results are from BM25 alone` : null;
+    if (this.vectors && this.vectors.size > 0) {
+      try {
+        const n = this.bm25.size;
+        const idf = (term: string) => Math.log(1 + (n - this.bm25.df(term) + 0.5) / (this.bm25.df(term) + 0.5));
+        vector = this.vectors.search(await this.embedder.embedQuery(query, idf), CANDIDATES);
+      } catch (err) {
+        note = `vector search unavailable (${(err as Error).message}); results are from BM25 alone`;
+      }
+    }
+    const fused = vector.length > 0 ? fuseScores(lexical, vector, DEFAULT_ALPHA) : lexical;
+    const lexicalById = new Map(lexical.map((s) => [s.id, s.score]));
+    const vectorById = new Map(vector.map((s) => [s.id, s.score]));
+    // Documents deleted since the last look at the folder are never returned.
+    const candidates = fused.slice(0, k * 3).map(({ id, score }) => ({ chunk: this.chunks.get(id), id, score }));
+    const paths = [...new Set(candidates.flatMap((c) => (c.chunk ? [c.chunk.path] : [])))];
+    const present = new Set(
+      (await Promise.all(paths.map((p) => stat(join(this.dataRoot, p)).then(() => p, () => null)))).filter((p): p is string => p !== null),
+    );
+    const results: SearchHit[] = [];
+    for (const { chunk, id, score } of candidates) {
+      if (results.length >= k) break;
+      if (!chunk || !present.has(chunk.path)) continue;
+      results.push({
+        source: chunk.path,
+        chunk: chunk.index,
+        line: chunk.line,
+        score: Number(score.toFixed(4)),
+        bm25: lexicalById.has(id) ? Number(lexicalById.get(id)!.toFixed(4)) : null,
+        vector: vectorById.has(id) ? Number(vectorById.get(id)!.toFixed(4)) : null,
+        text: chunk.text,
+      });
+    }
+    return { mode: vector.length > 0 ? "hybrid" : "bm25", embedder: this.embedder.label, note, results };
+  }
+
+  status(): KnowledgeStatus {
+    const hybrid = this.embedError === null;
+    return {
+      documents: Object.keys(this.manifest.documents).length,
+      chunks: this.chunks.size,
+      mode: hybrid ? "hybrid" : "bm25",
+      embedder: { mode: this.embedder.mode, label: this.embedder.label, error: this.embedError },
+      last_update: this.manifest.updatedAt,
+      indexing: { ...this.progress },
+      recovered: this.recovered,
+    };
+  }
+}

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { defineTool } from "./core-tool.js";
+
+const TEXT_CHARS = 1500;
+
+const schema = z.object({
+  query: z.string().min(1).describe("What to look for, in words (a question or key terms)."),
+  k: z.number().int().min(1).max(20).optional().describe("How many passages to return (default 5)."),
+});
+
+export const searchKnowledgeBaseTool = defineTool({
+  name: "search_knowledge_base",
+  description:
+    "Search the user's documents under knowledge/ (Markdown, text, PDF) with hybrid retrieval (BM25 keyword search " +
+    "fused with vector search). Returns the best passages with their source path and line; cite the source path " +
+    "when you use a passage. New and changed documents are picked up automatically.",
+  schema,
+  async execute(input, { knowledge }) {
+    const reply = await knowledge.search(input.query, input.k ?? 5);
+    const header = `Mode: ${reply.mode === "hybrid" ? `hybrid (BM25 + ${reply.embedder})` : "BM25 only"}${reply.note ? `. Note: ${reply.note}` : ""}`;
+    if (reply.results.length === 0) {
+      return { ok: true, output: `${header}\nNo passages matched. The knowledge/ folder may be empty or hold nothing on this.`, details: { mode: reply.mode, results: 0 } };
+    }
+    const passages = reply.results.map((hit, i) => {
+      const text = hit.text.length > TEXT_CHARS ? `${hit.text.slice(0, TEXT_CHARS)} …` : hit.text;
+      return `[${i + 1}] ${hit.source} (chunk ${hit.chunk}, line ${hit.line}) score ${hit.score}\n${text}`;
+    });
+    return {
+      ok: true,
+      output: `${header}\n\n${passages.join("\n\n")}`,
+      details: { mode: reply.mode, results: reply.results.map(({ text, ...rest }) => rest) },
+    };
+  },
+});

@@ -1,0 +1,179 @@
+import { mkdir, mkdtemp, rm, unlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { HealthReply, SessionDetail } from "@mini-openclaw/protocol";
+import { afterEach, describe, expect, it } from "vitest";
+import type { KnowledgeStatus, SearchReply } from "../src/knowledge/knowledge-base.js";
+import { minimalPdf } from "../test-support/minimal-pdf.js";
+import { lastMessage, messageText, startScriptedModelServer } from "../test-support/scripted-model-server.js";
+import { chat, postJson, sessionIdOf, startWorkbench, type Workbench, type WorkbenchOptions } from "../test-support/workbench-harness.js";
+
+let wb: Workbench | undefined;
+const roots: string[] = [];
+afterEach(async () => {
+  await wb?.close();
+  wb = undefined;
+  for (const root of roots.splice(0)) await rm(root, { recursive: true, force: true });
+});
+
+async function newRoot(files: Record<string, string | Buffer> = {}): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), "moc-kb-"));
+  roots.push(root);
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(join(root, path, ".."), { recursive: true });
+    await writeFile(join(root, path), content);
+  }
+  return root;
+}
+
+const search = async (q: string, k = 5) => (await (await fetch(`${wb!.url}/api/knowledge/search?q=${encodeURIComponent(q)}&k=${k}`)).json()) as SearchReply;
+const status = async () => (await (await fetch(`${wb!.url}/api/knowledge/status`)).json()) as KnowledgeStatus;
+
+const DOCS = {
+  "knowledge/ferments.md": "# Fermentation\n\nSauerkraut is cabbage fermented by lactic acid bacteria for three weeks.\n",
+  "knowledge/space/orbits.txt": "A geostationary orbit has a period of one sidereal day at 35,786 km altitude.\n",
+  "knowledge/garden.md": "# Garden\n\nTomatoes need six hours of sun and deep watering twice a week.\n",
+};
+
+describe("search over knowledge/", () => {
+  it("finds passages with source, position, score and text; reports hybrid mode with the offline embedder", async () => {
+    wb = await startWorkbench({ dataRoot: await newRoot(DOCS) });
+    const reply = await search("how long is cabbage fermented");
+    expect(reply.mode).toBe("hybrid");
+    expect(reply.embedder).toMatch(/offline embedder/);
+    expect(reply.results[0]).toMatchObject({ source: "knowledge/ferments.md", chunk: 0, line: 1, text: expect.stringContaining("three weeks") });
+    expect(reply.results[0].score).toBeGreaterThan(0);
+    expect(reply.results[0].bm25).toBeGreaterThan(0);
+    const health = (await (await fetch(`${wb.url}/api/health`)).json()) as HealthReply;
+    expect(health.knowledge).toMatchObject({ documents: 3, mode: "hybrid", embedder: expect.stringMatching(/offline/) });
+  });
+
+  it("answers bad queries with clear errors", async () => {
+    wb = await startWorkbench({ dataRoot: await newRoot(DOCS) });
+    expect((await fetch(`${wb.url}/api/knowledge/search`)).status).toBe(400);
+    expect((await fetch(`${wb.url}/api/knowledge/search?q=x&k=0`)).status).toBe(400);
+    expect((await fetch(`${wb.url}/api/knowledge/search?q=x&k=abc`)).status).toBe(400);
+  });
+
+  it("an empty knowledge folder: no results, no error", async () => {
+    wb = await startWorkbench({ dataRoot: await newRoot() });
+    const reply = await search("anything at all");
+    expect(reply.results).toEqual([]);
+    expect(await status()).toMatchObject({ documents: 0, chunks: 0, mode: "hybrid" });
+  });
+
+  it("follows documents added, changed and deleted while the server runs, and never returns a deleted one", async () => {
+    const root = await newRoot(DOCS);
+    wb = await startWorkbench({ dataRoot: root });
+    expect((await search("volcano eruption magma")).results.some((r) => r.source === "knowledge/volcano.md")).toBe(false);
+
+    await writeFile(join(root, "knowledge/volcano.md"), "Magma reaches the surface in a volcano eruption as lava.\n");
+    await expect.poll(async () => (await search("volcano eruption magma")).results[0]?.source, { timeout: 5000 }).toBe("knowledge/volcano.md");
+
+    await writeFile(join(root, "knowledge/garden.md"), "# Garden\n\nBlueberries want acidic soil with a pH near 5.\n");
+    await expect.poll(async () => (await search("acidic soil blueberries")).results[0]?.source, { timeout: 5000 }).toBe("knowledge/garden.md");
+    expect((await search("tomatoes six hours of sun")).results.some((r) => r.text.includes("Tomatoes"))).toBe(false);
+
+    await unlink(join(root, "knowledge/volcano.md"));
+    // Immediately, before any re-scan: the deleted document is already gone from results.
+    expect((await search("volcano eruption magma")).results.some((r) => r.source === "knowledge/volcano.md")).toBe(false);
+    await expect.poll(async () => (await status()).documents, { timeout: 5000 }).toBe(3);
+  });
+
+  it("extracts a PDF's text", async () => {
+    wb = await startWorkbench({ dataRoot: await newRoot({ "knowledge/report.pdf": minimalPdf(["Quarterly report", "Revenue grew by 12 percent in the northern region."]) }) });
+    const reply = await search("northern region revenue");
+    expect(reply.results[0]).toMatchObject({ source: "knowledge/report.pdf", line: 1, text: expect.stringContaining("Revenue grew by 12 percent") });
+  });
+
+  it("rebuilds on request, with progress in the status", async () => {
+    wb = await startWorkbench({ dataRoot: await newRoot(DOCS) });
+    await search("cabbage");
+    const response = await postJson(`${wb.url}/api/knowledge/rebuild`, {});
+    expect(response.status).toBe(202);
+    await expect.poll(async () => (await status()).indexing.running, { timeout: 5000 }).toBe(false);
+    expect(await status()).toMatchObject({ documents: 3, indexing: { done: 3, total: 3 } });
+    expect((await search("cabbage")).results[0].source).toBe("knowledge/ferments.md");
+  });
+});
+
+describe("persistence", () => {
+  const withEmbeddings = (root: string): WorkbenchOptions => ({ dataRoot: root, env: { EMBEDDING_MODEL: "scripted-embed" } });
+
+  it("a restart reloads the index from storage/ without embedding the documents again", async () => {
+    const root = await newRoot(DOCS);
+    const model = await startScriptedModelServer();
+    try {
+      wb = await startWorkbench({ ...withEmbeddings(root), model });
+      expect((await search("sidereal day orbit")).mode).toBe("hybrid");
+      expect(model.embeddedTexts.filter((t) => t.includes("geostationary"))).toHaveLength(1);
+      await wb.close();
+      model.embeddedTexts.length = 0;
+
+      wb = await startWorkbench({ ...withEmbeddings(root), model });
+      const reply = await search("sidereal day orbit");
+      expect(reply.results[0].source).toBe("knowledge/space/orbits.txt");
+      // The new server embedded only the query, never a document.
+      expect(model.embeddedTexts).toEqual(["sidereal day orbit"]);
+    } finally {
+      await wb?.close();
+      wb = undefined;
+      await model.close();
+    }
+  });
+
+  it("a corrupt index file is rebuilt from the documents, not fatal", async () => {
+    const root = await newRoot(DOCS);
+    wb = await startWorkbench({ dataRoot: root });
+    await search("cabbage");
+    await wb.close();
+    await writeFile(join(root, "storage/knowledge/bm25.json"), "{ this is not json");
+
+    wb = await startWorkbench({ dataRoot: root });
+    expect((await search("cabbage fermented")).results[0].source).toBe("knowledge/ferments.md");
+    expect((await status()).recovered).toMatch(/could not be read.*rebuilt/);
+  });
+
+  it("an embedding endpoint that fails: a clear error, and BM25 keeps answering", async () => {
+    const root = await newRoot(DOCS);
+    wb = await startWorkbench({ ...withEmbeddings(root), configure: () => {} });
+    wb.model.failEmbeddings = 500;
+    // The background indexing may have finished before the failure was switched on: force a re-embed.
+    await postJson(`${wb.url}/api/knowledge/rebuild`, {});
+    await expect.poll(async () => (await status()).indexing.running === false && (await status()).embedder.error !== null, { timeout: 5000 }).toBe(true);
+    const reply = await search("cabbage fermented");
+    expect(reply.mode).toBe("bm25");
+    expect(reply.note).toMatch(/vector search unavailable \(the embedding endpoint answered 500.*\); results are from BM25 alone/);
+    expect(reply.results[0].source).toBe("knowledge/ferments.md");
+    expect(await status()).toMatchObject({ mode: "bm25", embedder: { mode: "openai", error: expect.stringContaining("500") } });
+
+    // When the endpoint is back, the next sync embeds what was missing: hybrid again.
+    wb.model.failEmbeddings = null;
+    await writeFile(join(root, "knowledge/new.md"), "Fresh note about kombucha.\n");
+    await expect.poll(async () => (await search("kombucha")).mode, { timeout: 5000 }).toBe("hybrid");
+  });
+});
+
+describe("the agent uses the knowledge base", () => {
+  it("calls search_knowledge_base and cites the source path in its final answer", async () => {
+    const root = await newRoot(DOCS);
+    wb = await startWorkbench({
+      dataRoot: root,
+      script: (body) => {
+        const last = lastMessage(body);
+        if (last.role === "tool") {
+          const output = messageText(last.content);
+          const hit = /\[1\] (\S+) \(chunk \d+, line (\d+)\)[^\n]*\n([^\n]+)/.exec(output);
+          return { content: hit ? `Three weeks, according to ${hit[1]} (line ${hit[2]}).` : "Nothing found." };
+        }
+        return { toolCalls: [{ name: "search_knowledge_base", args: { query: "how long is sauerkraut fermented" } }] };
+      },
+    });
+    const events = await chat(wb, "How long should I ferment sauerkraut?");
+    expect(events.find((e) => e.type === "tool_call")).toMatchObject({ name: "search_knowledge_base" });
+    expect(events.find((e) => e.type === "tool_result")).toMatchObject({ ok: true, output: expect.stringContaining("knowledge/ferments.md") });
+    expect(events[events.length - 1]).toMatchObject({ type: "final", content: "Three weeks, according to knowledge/ferments.md (line 1)." });
+    const session = (await (await fetch(`${wb.url}/api/sessions/${sessionIdOf(events)}`)).json()) as SessionDetail;
+    expect(session.entries.find((e) => e.type === "tool")?.tool?.name).toBe("search_knowledge_base");
+  });
+});
