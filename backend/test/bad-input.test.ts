@@ -10,7 +10,7 @@ let outside: string;
 
 beforeAll(async () => {
   // The model stalls briefly so a turn can be caught while it runs.
-  wb = await startWorkbench({ script: () => ({ content: "ok", firstByteDelayMs: 300 }) });
+  wb = await startWorkbench({ script: () => ({ content: "ok", firstByteDelayMs: 1000 }) });
   outside = await mkdtemp(join(tmpdir(), "moc-outside-"));
   await writeFile(join(outside, "secret.txt"), "TOP SECRET");
   await symlink(join(outside, "secret.txt"), join(wb.dataRoot, "memory/escape.md"));
@@ -69,8 +69,10 @@ describe("bad chat requests get a clear JSON error and the server keeps serving"
 
   it("a second concurrent turn on the same session is refused with 409", async () => {
     const id = sessionIdOf(await chat(wb, "first"));
+    const before = wb.model.requests.length;
     const running = postJson(url(), { message: "slow one", session_id: id, stream: false });
-    await new Promise((r) => setTimeout(r, 100));
+    // Once the model has the first turn's request, that turn certainly holds the session.
+    await expect.poll(() => wb.model.requests.length, { timeout: 5000 }).toBe(before + 1);
     await expectError(await postJson(url(), { message: "second", session_id: id }), 409, /already running/);
     expect((await running).status).toBe(200);
     // Once done, the session takes turns again.

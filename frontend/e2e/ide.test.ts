@@ -28,7 +28,7 @@ function slowWeatherModel(body: ChatRequestBody) {
   const last = lastMessage(body);
   if (last.role === "tool") {
     return {
-      firstByteDelayMs: 1500,
+      firstByteDelayMs: 3000, // a window in which the tool card is done but the turn still streams
       chunkDelayMs: 40,
       content: "**Paris**: sunny, 21 °C.\n\n| Day | Max |\n|---|---|\n| Sat | 22 °C |\n\n```python\nprint('forecast')\n```",
     };
