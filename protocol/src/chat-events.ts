@@ -88,6 +88,7 @@ export type ChatErrorCode =
   | "model_timeout"
   | "model_bad_response"
   | "aborted"
+  | "storage"
   | "internal";
 
 export type ChatEvent =

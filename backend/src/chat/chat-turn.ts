@@ -118,6 +118,8 @@ async function executeTurn(
   const prompt = await assemblePrompt(config.dataRoot, config.locationPrefix, config.limits);
   prompts.record(sessionId, prompt);
 
+  // The final answer is held until the session is written: a turn that could not be saved says so.
+  let final: ChatEvent | null = null;
   await runAgentTurn({
     model: config.model,
     systemPrompt: prompt.text,
@@ -129,8 +131,16 @@ async function executeTurn(
     log,
     emit: (event) => {
       recorder.onEvent(event);
-      emit(event);
+      if (event.type === "final") final = event;
+      else emit(event);
     },
   });
   await sessions.flush(sessionId);
+  const failed = recorder.writeError as NodeJS.ErrnoException | null;
+  if (failed) {
+    const reason = failed.code === "ENOSPC" ? "the disk is full" : failed.code ?? failed.message;
+    emit({ type: "error", code: "storage", message: `This turn could not be saved to the session file (${reason}); what is shown here is not stored.` });
+  } else if (final) {
+    emit(final);
+  }
 }

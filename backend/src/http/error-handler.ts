@@ -13,6 +13,13 @@ const FRIENDLY: Record<string, string> = {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (isUserError(error)) return reply.code(error.status).send({ error: error.message });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOSPC" || code === "EDQUOT") {
+      return reply.code(507).send({ error: "The disk is full: nothing was saved, and the previous content is intact." });
+    }
+    if (code === "EROFS" || code === "EACCES" || code === "EPERM") {
+      return reply.code(500).send({ error: `The file could not be written (${code}); the previous content is intact.` });
+    }
     if (error.validation) {
       return reply.code(400).send({ error: `Invalid request: ${error.message}` });
     }

@@ -61,3 +61,21 @@ describe("SessionStore", () => {
     await expect(store.append("a/b", { type: "user", ts, content: "x" })).rejects.toThrow(/Invalid session_id/);
   });
 });
+
+describe("SessionStore write failures", () => {
+  it("a failed append rejects for its caller and leaves no unhandled rejection behind", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const id = newSessionId();
+      await store.create(id);
+      await rm(join(root, "sessions"), { recursive: true }); // the folder vanishes under the store
+      await expect(store.append(id, { type: "user", ts, content: "lost" })).rejects.toThrow(/ENOENT/);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+});

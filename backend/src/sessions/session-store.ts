@@ -92,9 +92,11 @@ export class SessionStore {
       await appendFile(file, `${prefix}${JSON.stringify(entry)}\n`, "utf8");
     });
     this.chains.set(id, next);
-    void next.finally(() => {
+    // Cleanup must not re-raise: the caller handles the rejection of `next` itself.
+    const forget = () => {
       if (this.chains.get(id) === next) this.chains.delete(id);
-    });
+    };
+    next.then(forget, forget);
     return next;
   }
 

@@ -7,6 +7,7 @@ import type { SessionStore } from "./session-store.js";
  * turn fails); each tool is written when its result arrives. Enough to replay the turn.
  */
 export function createTurnRecorder(store: SessionStore, sessionId: string, onWriteError: (err: unknown) => void) {
+  let firstWriteError: Error | null = null;
   let thought = "";
   let text = "";
   let lastToolStep = 0;
@@ -16,7 +17,10 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
   const currentStep = () => lastToolStep + 1;
 
   const write = (entry: Omit<SessionEntry, "ts">) => {
-    store.append(sessionId, { ts: new Date().toISOString(), ...entry } as SessionEntry).catch(onWriteError);
+    store.append(sessionId, { ts: new Date().toISOString(), ...entry } as SessionEntry).catch((err: Error) => {
+      firstWriteError ??= err;
+      onWriteError(err);
+    });
   };
   const flushThought = () => {
     if (thought) write({ type: "thought", content: thought, step: currentStep() });
@@ -28,6 +32,10 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
   };
 
   return {
+    /** The first session write that failed in this turn, if any. */
+    get writeError(): Error | null {
+      return firstWriteError;
+    },
     /** Records the user's message; the first entry of every turn. */
     user(message: string) {
       write({ type: "user", content: message });

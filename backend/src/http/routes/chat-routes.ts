@@ -23,6 +23,7 @@ const STATUS_FOR: Record<ChatErrorCode, number> = {
   model_bad_response: 502,
   model_timeout: 504,
   aborted: 499,
+  storage: 507,
   internal: 500,
 };
 
