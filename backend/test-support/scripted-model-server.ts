@@ -41,6 +41,8 @@ export interface RecordedRequest {
   at: number;
   /** True when the client closed the connection before the reply was complete. */
   closedEarly: boolean;
+  /** performance.now() when the first content token was written, for overhead measurements. */
+  firstTokenAt?: number;
 }
 
 export interface ChatRequestBody {
@@ -145,7 +147,7 @@ export async function startScriptedModelServer(
       if (!res.writableFinished) record.closedEarly = true;
     });
     const reply = script(body, index);
-    await answer(body, reply, res);
+    await answer(body, reply, res, record);
   }
 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -211,7 +213,7 @@ function splitText(text: string, chunkChars?: number): string[] {
 
 let callCounter = 0;
 
-async function answer(body: ChatRequestBody, reply: ModelReply, res: ServerResponse) {
+async function answer(body: ChatRequestBody, reply: ModelReply, res: ServerResponse, record?: RecordedRequest) {
   const kind = reply.kind ?? "reply";
   if (kind === "hang") return; // never answer; the client must time out
   if (reply.kind === "error") {
@@ -297,7 +299,10 @@ async function answer(body: ChatRequestBody, reply: ModelReply, res: ServerRespo
   };
   await write(frame({ role: "assistant", content: "" }));
   for (const piece of splitText(r.reasoning ?? "")) await write(frame({ reasoning_content: piece }));
-  for (const piece of splitText(r.content ?? "", r.chunkChars)) await write(frame({ content: piece }));
+  for (const piece of splitText(r.content ?? "", r.chunkChars)) {
+    if (record && record.firstTokenAt === undefined) record.firstTokenAt = performance.now();
+    await write(frame({ content: piece }));
+  }
   for (const [index, call] of toolCalls.entries()) {
     await write(frame({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
     const half = Math.ceil(call.arguments.length / 2);

@@ -10,6 +10,18 @@ export function skillLocation(locationPrefix: string, folder: string): string {
   return `${locationPrefix}/${SKILLS_DIR}/${folder}/SKILL.md`;
 }
 
+async function readSkillFile(file: string): Promise<{ text: string } | { problem: string }> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) return { problem: "SKILL.md is not a regular file" };
+    if (info.size > MAX_SKILL_BYTES) return { problem: `SKILL.md is ${info.size} bytes, over the ${MAX_SKILL_BYTES}-byte limit` };
+    return { text: await readFile(file, "utf8") };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return { problem: code === "ENOENT" ? "the folder has no SKILL.md" : `SKILL.md cannot be read (${code ?? "error"})` };
+  }
+}
+
 /**
  * Reads every `skills/<folder>/SKILL.md`. One broken skill becomes a problem with a reason;
  * it never stops the scan or hides the others. Results are sorted, so the snapshot is stable.
@@ -28,41 +40,29 @@ export async function scanSkills(dataRoot: string, locationPrefix: string): Prom
     throw err;
   }
 
+  // Read every SKILL.md at once (I/O overlaps), then validate in folder order, so results are stable.
+  const reads = await Promise.all(folders.map((folder) => readSkillFile(join(dataRoot, SKILLS_DIR, folder, "SKILL.md"))));
   const seen = new Map<string, string>();
-  for (const folder of folders) {
+  folders.forEach((folder, i) => {
     const location = skillLocation(locationPrefix, folder);
-    const file = join(dataRoot, SKILLS_DIR, folder, "SKILL.md");
-    const problem = (reason: string) => problems.push({ folder, location, reason });
-    let text: string;
-    try {
-      const info = await stat(file);
-      if (!info.isFile()) {
-        problem("SKILL.md is not a regular file");
-        continue;
-      }
-      if (info.size > MAX_SKILL_BYTES) {
-        problem(`SKILL.md is ${info.size} bytes, over the ${MAX_SKILL_BYTES}-byte limit`);
-        continue;
-      }
-      text = await readFile(file, "utf8");
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      problem(code === "ENOENT" ? "the folder has no SKILL.md" : `SKILL.md cannot be read (${code ?? "error"})`);
-      continue;
+    const read = reads[i];
+    if ("problem" in read) {
+      problems.push({ folder, location, reason: read.problem });
+      return;
     }
-    const parsed = parseSkill(text, folder);
+    const parsed = parseSkill(read.text, folder);
     if (!parsed.ok) {
-      problem(parsed.reason);
-      continue;
+      problems.push({ folder, location, reason: parsed.reason });
+      return;
     }
     const other = seen.get(parsed.skill.name);
     if (other !== undefined) {
-      problem(`another skill (folder "${other}") already has the name "${parsed.skill.name}"`);
-      continue;
+      problems.push({ folder, location, reason: `another skill (folder "${other}") already has the name "${parsed.skill.name}"` });
+      return;
     }
     seen.set(parsed.skill.name, folder);
     skills.push({ ...parsed.skill, location });
-  }
+  });
   skills.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { skills, problems };
 }
