@@ -35,7 +35,7 @@ describe("a weather turn through POST /api/chat", () => {
     expect(events.filter((e) => e.type === "thought").map((e) => (e.type === "thought" ? e.content : "")).join("")).toBe(
       "A weather question: read the skill first.The skill says to use Open-Meteo.",
     );
-    expect(events).toContainEqual({ type: "skill", name: "get_weather", location: "./skills/get_weather/SKILL.md" });
+    expect(events).toContainEqual(expect.objectContaining({ type: "skill", name: "get_weather", location: "./skills/get_weather/SKILL.md" }));
 
     const id = sessionIdOf(events);
     const list = (await (await fetch(`${wb.url}/api/sessions`)).json()) as { sessions: Array<{ id: string; title: string; message_count: number }> };

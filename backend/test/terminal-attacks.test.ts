@@ -215,3 +215,18 @@ describe("degraded mode (no bubblewrap on PATH)", () => {
     expect((await h.run(terminalTool, { command: "rm -rf /" })).details).toMatchObject({ layer: "blacklist" });
   });
 });
+
+describe.skipIf(!available)("data that appears after start", () => {
+  it("a data file created after the sandbox started (the snapshot, at the first session) does not break terminal", async () => {
+    const h = await startToolHarness();
+    try {
+      const { writeFile: write } = await import("node:fs/promises");
+      await write(join(h.dataRoot, "SKILLS_SNAPSHOT.md"), "<available_skills>\n</available_skills>\n");
+      const result = await h.run(terminalTool, { command: "cat SKILLS_SNAPSHOT.md; echo written > SKILLS_SNAPSHOT.md" });
+      expect(result.output).toContain("<available_skills>");
+      expect(result.output).toMatch(/Read-only file system/);
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -229,4 +229,24 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     expect(await page.getByTestId("user-message").first().textContent()).toBe("Question number 0: what does file 0 say?");
     expect(await page.getByTestId("turn").count()).toBe(500);
   });
+
+  it("typing / lists the skills; picking one and sending runs the skill with its arguments", async () => {
+    wb = await startWorkbench({ script: () => ({ content: "Loaded the weather skill for Paris." }) });
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    await page.getByTestId("composer").click();
+    await page.keyboard.type("/get");
+    await page.getByTestId("slash-menu").waitFor();
+    expect(await page.getByTestId("slash-option").allInnerTexts()).toEqual([expect.stringContaining("/get_weather")]);
+    await page.keyboard.press("Tab");
+    expect(await page.getByTestId("composer").inputValue()).toBe("/get_weather ");
+    expect(await page.getByTestId("slash-menu").count()).toBe(0);
+    await page.keyboard.type("Paris");
+    await page.keyboard.press("Enter");
+    await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
+    expect(await page.getByTestId("user-message").innerText()).toBe("/get_weather Paris");
+    expect(await page.getByTestId("skill-activation").innerText()).toContain("Skill active: get_weather");
+    expect(messageText(lastMessage(wb.model.requests[0].body).content)).toContain("the place asked for is: Paris");
+    await view.shot("slash-command");
+  });
 });

@@ -50,6 +50,8 @@ export interface SessionEntry {
   location?: string;
   /** For `error` entries: the error code. */
   code?: string;
+  /** For `user` entries of a slash command: the message the model was sent (the skill, expanded). */
+  model_content?: string;
 }
 
 export interface SessionSummary {

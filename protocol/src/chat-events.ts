@@ -55,6 +55,8 @@ export interface SkillEvent {
   type: "skill";
   name: string;
   location: string;
+  /** The core tools the skill allows while it is active (frontmatter `allowed-tools`); absent: no limit. */
+  allowed_tools?: string[];
 }
 
 /** Token usage of one model request, where the provider reports it. */

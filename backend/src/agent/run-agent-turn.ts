@@ -2,7 +2,7 @@ import { type AIMessage, type BaseMessage, SystemMessage } from "@langchain/core
 import type { ChatEvent } from "@mini-openclaw/protocol";
 import { createAgent } from "langchain";
 import type { ModelConfig } from "../config/config.js";
-import type { CoreTool, ToolContext } from "../tools/core-tool.js";
+import type { ActiveSkill, CoreTool, ToolContext } from "../tools/core-tool.js";
 import { createChatModel } from "./chat-model.js";
 import { IdleWatchdog } from "./idle-watchdog.js";
 import { toLangChainTool } from "./langchain-tools.js";
@@ -19,6 +19,8 @@ export interface AgentTurnInput {
   signal: AbortSignal;
   emit: (event: ChatEvent) => void;
   log: { error(obj: object, msg: string): void };
+  /** A skill loaded before the turn (a slash command): active from the first tool call. */
+  activeSkill?: ActiveSkill | null;
 }
 
 function textOf(content: unknown): string {
@@ -61,12 +63,14 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<void> {
   };
 
   const toolContext: ToolContext = { ...input.toolContext, signal: controller.signal };
+  const activeSkill = { current: input.activeSkill ?? null };
   const tools = input.tools.map((core) =>
     toLangChainTool(core, toolContext, {
       currentStep: () => step,
       onStart: () => watchdog.pause(),
       onEnd: () => watchdog.resume(),
       onCrash: (name, err) => input.log.error({ err, tool: name }, "tool crashed"),
+      activeSkill,
     }),
   );
   const model = createChatModel(input.model, () => {

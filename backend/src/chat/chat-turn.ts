@@ -10,6 +10,7 @@ import { historyMessages } from "../sessions/session-history.js";
 import { assertSessionId, newSessionId } from "../sessions/session-id.js";
 import type { SessionStore } from "../sessions/session-store.js";
 import { createTurnRecorder } from "../sessions/turn-recorder.js";
+import { type LoadedSkill, loadSlashCommand, parseSlashCommand } from "../skills/slash-command.js";
 import { refreshSkillsSnapshot } from "../skills/skills-snapshot.js";
 import type { ToolContext } from "../tools/core-tool.js";
 import { coreTools } from "../tools/core-tools.js";
@@ -70,6 +71,8 @@ export async function prepareTurn(deps: ChatDeps, request: TurnRequest): Promise
       throw new UserError(404, `Unknown session: ${sessionId}. Omit session_id to start a new session.`);
     }
   }
+  const command = parseSlashCommand(request.message);
+  const loaded = command ? await loadSlashCommand(config.dataRoot, config.locationPrefix, command.name, command.args) : null;
   if (busy.has(sessionId)) throw new UserError(409, `A turn is already running in session ${sessionId}; wait for it or stop it.`);
   busy.add(sessionId);
   let released = false;
@@ -84,7 +87,7 @@ export async function prepareTurn(deps: ChatDeps, request: TurnRequest): Promise
     release,
     async run(emit, signal) {
       try {
-        await executeTurn(deps, { sessionId, created, message: request.message }, emit, signal);
+        await executeTurn(deps, { sessionId, created, message: request.message, loaded }, emit, signal);
       } finally {
         release();
       }
@@ -94,12 +97,12 @@ export async function prepareTurn(deps: ChatDeps, request: TurnRequest): Promise
 
 async function executeTurn(
   deps: ChatDeps,
-  turn: { sessionId: string; created: boolean; message: string },
+  turn: { sessionId: string; created: boolean; message: string; loaded: LoadedSkill | null },
   emit: (event: ChatEvent) => void,
   signal: AbortSignal,
 ): Promise<void> {
   const { config, sessions, prompts, runtime, log } = deps;
-  const { sessionId, created, message } = turn;
+  const { sessionId, created, message, loaded } = turn;
   if (!isModelConfigured(config.model)) {
     emit({ type: "error", code: "model_not_configured", message: modelNotConfiguredMessage(config) });
     return;
@@ -114,7 +117,13 @@ async function executeTurn(
 
   const previous = created ? [] : (await sessions.read(sessionId)).entries;
   const recorder = createTurnRecorder(sessions, sessionId, (err) => log.error({ err, sessionId }, "session write failed"));
-  recorder.user(message);
+  recorder.user(message, loaded?.modelMessage);
+  if (loaded) {
+    const { name, location, allowedTools } = loaded.skill;
+    const event: ChatEvent = { type: "skill", name, location, ...(allowedTools ? { allowed_tools: allowedTools } : {}) };
+    recorder.onEvent(event);
+    emit(event);
+  }
   const prompt = await assemblePrompt(config.dataRoot, config.locationPrefix, config.limits);
   prompts.record(sessionId, prompt);
 
@@ -123,7 +132,8 @@ async function executeTurn(
   await runAgentTurn({
     model: config.model,
     systemPrompt: prompt.text,
-    messages: [...historyMessages(previous), new HumanMessage(message)],
+    messages: [...historyMessages(previous), new HumanMessage(loaded?.modelMessage ?? message)],
+    activeSkill: loaded?.skill ?? null,
     tools: coreTools(),
     toolContext: { config, sessionId, ...runtime },
     maxSteps: config.limits.maxSteps,

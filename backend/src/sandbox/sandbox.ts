@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdirSync, mkdtempSync, chmodSync, writeFileSync, rmSync } from "node:fs";
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, isAbsolute, join, relative } from "node:path";
 import type { Config } from "../config/config.js";
@@ -86,6 +86,7 @@ export class Sandbox {
   /** argv that runs `program` confined (or as-is when degraded), with the data root as cwd. */
   argv(program: string[]): string[] {
     if (!this.bwrap) return program;
+    if (this.bwrap.privilegeDrop) ensureMountPoints(this.bwrap.privilegeDrop.staging, this.config.dataRoot);
     const { keyFilePath, dataRoot } = this.config;
     const rel = relative(dataRoot, keyFilePath);
     const keyInside = rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
@@ -114,11 +115,18 @@ export class Sandbox {
 function makeStaging(dataRoot: string): string {
   const staging = mkdtempSync(join(tmpdir(), "moc-sandbox-"));
   chmodSync(staging, 0o755);
-  for (const mount of dataMounts(dataRoot)) {
-    if (mount.file) writeFileSync(join(staging, mount.name), "");
-    else mkdirSync(join(staging, mount.name));
-  }
+  ensureMountPoints(staging, dataRoot);
   return staging;
+}
+
+/** Data files and folders can appear after start (the snapshot at the first session): give each a mount point. */
+function ensureMountPoints(staging: string, dataRoot: string): void {
+  for (const mount of dataMounts(dataRoot)) {
+    const point = join(staging, mount.name);
+    if (existsSync(point)) continue;
+    if (mount.file) writeFileSync(point, "");
+    else mkdirSync(point);
+  }
 }
 
 function describe(network: boolean, droppedToNobody: boolean): string {

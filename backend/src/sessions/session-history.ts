@@ -43,7 +43,7 @@ export function historyMessages(entries: SessionEntry[]): BaseMessage[] {
   for (const entry of entries) {
     if (entry.type === "user") {
       flushTurn();
-      messages.push(new HumanMessage(entry.content));
+      messages.push(new HumanMessage(entry.model_content ?? entry.content));
     } else if (entry.type === "assistant") {
       stepOf(entry.step ?? Number.MAX_SAFE_INTEGER).text += entry.content;
     } else if (entry.type === "tool" && entry.tool) {

@@ -11,8 +11,9 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
   let thought = "";
   let text = "";
   let lastToolStep = 0;
-  /** Skill activations wait for their tool's entry, so a replay shows them in the order they streamed. */
+  /** Skill activations by a running tool wait for its entry, so a replay shows them in the order they streamed. */
   let pendingSkills: Array<{ name: string; location: string }> = [];
+  let toolsInFlight = 0;
   const calls = new Map<string, ToolCallEvent>();
   const currentStep = () => lastToolStep + 1;
 
@@ -37,8 +38,8 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
       return firstWriteError;
     },
     /** Records the user's message; the first entry of every turn. */
-    user(message: string) {
-      write({ type: "user", content: message });
+    user(message: string, modelContent?: string) {
+      write({ type: "user", content: message, ...(modelContent !== undefined ? { model_content: modelContent } : {}) });
     },
     onEvent(event: ChatEvent) {
       switch (event.type) {
@@ -56,10 +57,12 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
           flushThought();
           flushText();
           calls.set(event.id, event);
+          toolsInFlight++;
           lastToolStep = Math.max(lastToolStep, event.step);
           return;
         case "tool_result": {
           const call = calls.get(event.id);
+          toolsInFlight = Math.max(0, toolsInFlight - 1);
           write({
             type: "tool",
             content: "",
@@ -79,7 +82,8 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
           return;
         }
         case "skill":
-          pendingSkills.push({ name: event.name, location: event.location });
+          if (toolsInFlight > 0) pendingSkills.push({ name: event.name, location: event.location });
+          else write({ type: "skill", content: event.name, location: event.location });
           return;
         case "final":
           flushThought();

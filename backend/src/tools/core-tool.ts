@@ -23,8 +23,15 @@ export interface ToolResult {
   /** False when the tool refused or failed; the model is told why in `output`. */
   ok: boolean;
   details?: Record<string, unknown>;
-  /** Set when the call read a skill's SKILL.md: that skill becomes active. */
-  activatedSkill?: { name: string; location: string };
+  /** Set when the call read a skill's SKILL.md: that skill becomes active for the rest of the turn. */
+  activatedSkill?: ActiveSkill;
+}
+
+export interface ActiveSkill {
+  name: string;
+  location: string;
+  /** Frontmatter `allowed-tools`: while the skill is active, other core tools are refused. */
+  allowedTools: string[] | null;
 }
 
 export interface CoreTool<Schema extends z.ZodType = z.ZodType> {

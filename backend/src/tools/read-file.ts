@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { normalizeUserPath, readConfinedText } from "../paths/confined-path.js";
+import { parseSkill } from "../skills/parse-skill.js";
 import { SKILLS_DIR } from "../workspace/workspace-files.js";
 import { defineTool } from "./core-tool.js";
 
@@ -16,7 +17,7 @@ const schema = z.object({
 });
 
 /** `skills/<folder>/SKILL.md` → the skill's folder name. */
-function skillFolderOf(relPath: string): string | null {
+export function skillFolderOf(relPath: string): string | null {
   const parts = relPath.split("/");
   return parts.length === 3 && parts[0] === SKILLS_DIR && parts[2] === "SKILL.md" ? parts[1] : null;
 }
@@ -54,11 +55,20 @@ export const readFileTool = defineTool({
         `Call read_file with offset=${lastLine + 1} to continue.]`
       : "";
     const folder = skillFolderOf(relPath);
+    const parsed = folder ? parseSkill(file.content, folder) : null;
     return {
       ok: true,
       output: text + note,
       details: { path: relPath, bytes: file.bytes, total_lines: lines.length, from_line: offset, to_line: lastLine, truncated: more },
-      ...(folder ? { activatedSkill: { name: folder, location: `${config.locationPrefix}/${relPath}` } } : {}),
+      ...(folder
+        ? {
+            activatedSkill: {
+              name: parsed?.ok ? parsed.skill.name : folder,
+              location: `${config.locationPrefix}/${relPath}`,
+              allowedTools: parsed?.ok ? parsed.skill.allowed_tools : null,
+            },
+          }
+        : {}),
     };
   },
 });

@@ -20,7 +20,7 @@ export type Block =
       details?: Record<string, unknown>;
       running: boolean;
     }
-  | { kind: "skill"; name: string; location: string }
+  | { kind: "skill"; name: string; location: string; allowedTools?: string[] }
   | { kind: "error"; message: string; code: string };
 
 export type TurnStatus = "streaming" | "done" | "error" | "stopped";
@@ -73,7 +73,7 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
             ],
       };
     case "skill":
-      return { ...turn, blocks: [...turn.blocks, { kind: "skill", name: event.name, location: event.location }] };
+      return { ...turn, blocks: [...turn.blocks, { kind: "skill", name: event.name, location: event.location, allowedTools: event.allowed_tools }] };
     case "usage": {
       const usage = turn.usage ?? { input: 0, output: 0, cached: 0 };
       return {

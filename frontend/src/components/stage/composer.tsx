@@ -1,11 +1,32 @@
 "use client";
-import { ArrowUp, Square } from "lucide-react";
+import type { SkillInfo } from "@mini-openclaw/protocol";
+import { ArrowUp, Sparkles, Square } from "lucide-react";
 import { type KeyboardEvent, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { cn } from "@/lib/utils";
 
-/** Enter sends, Shift+Enter adds a line; while a turn streams the button stops it. */
-export function Composer({ streaming, disabled, onSend, onStop }: { streaming: boolean; disabled?: boolean; onSend: (text: string) => void; onStop: () => void }) {
+interface ComposerProps {
+  streaming: boolean;
+  disabled?: boolean;
+  skills: SkillInfo[];
+  onSend: (text: string) => void;
+  onStop: () => void;
+}
+
+/**
+ * Enter sends, Shift+Enter adds a line; while a turn streams the button stops it. Typing `/` lists
+ * the skills: arrows move, Tab or Enter picks, Escape closes.
+ */
+export function Composer({ streaming, disabled, skills, onSend, onStop }: ComposerProps) {
   const [text, setText] = useState("");
+  const [highlight, setHighlight] = useState(0);
+  const [dismissed, setDismissed] = useState(false);
+  const slash = /^\/([A-Za-z0-9_.-]*)$/.exec(text);
+  const matches = slash && !dismissed ? skills.filter((s) => s.name.startsWith(slash[1])) : [];
+  const pick = (skill: SkillInfo) => {
+    setText(`/${skill.name} `);
+    setHighlight(0);
+  };
   const send = () => {
     const message = text.trim();
     if (!message || streaming || disabled) return;
@@ -13,21 +34,65 @@ export function Composer({ streaming, disabled, onSend, onStop }: { streaming: b
     setText("");
   };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (matches.length > 0) {
+      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        e.preventDefault();
+        setHighlight((h) => (h + (e.key === "ArrowDown" ? 1 : matches.length - 1)) % matches.length);
+        return;
+      }
+      if (e.key === "Tab" || (e.key === "Enter" && !e.shiftKey)) {
+        e.preventDefault();
+        pick(matches[Math.min(highlight, matches.length - 1)]);
+        return;
+      }
+      if (e.key === "Escape") {
+        setDismissed(true);
+        return;
+      }
+    }
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       send();
     }
   };
   return (
-    <div className="border-t border-zinc-200/80 bg-white p-3">
+    <div className="relative border-t border-zinc-200/80 bg-white p-3">
+      {matches.length > 0 && (
+        <div role="listbox" data-testid="slash-menu" className="absolute bottom-full left-3 right-3 mb-1 overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-lg">
+          <div className="border-b border-zinc-100 px-3 py-1.5 text-[11px] font-medium uppercase tracking-wide text-zinc-400">Skills</div>
+          {matches.slice(0, 8).map((skill, i) => (
+            <button
+              key={skill.name}
+              type="button"
+              role="option"
+              aria-selected={i === highlight}
+              data-testid="slash-option"
+              onMouseDown={(e) => {
+                e.preventDefault();
+                pick(skill);
+              }}
+              className={cn("flex w-full items-start gap-2 px-3 py-2 text-left", i === highlight ? "bg-klein-50" : "hover:bg-zinc-50")}
+            >
+              <Sparkles className="mt-0.5 size-3.5 shrink-0 text-klein" />
+              <span className="min-w-0">
+                <span className="font-mono text-[13px] font-semibold text-zinc-800">/{skill.name}</span>
+                <span className="block truncate text-xs text-zinc-500">{skill.description}</span>
+              </span>
+            </button>
+          ))}
+        </div>
+      )}
       <div className="flex items-end gap-2 rounded-xl border border-zinc-200 bg-white p-2 shadow-sm focus-within:border-klein/50 focus-within:ring-2 focus-within:ring-klein/10">
         <textarea
           data-testid="composer"
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value);
+            setDismissed(false);
+          }}
           onKeyDown={onKeyDown}
           rows={Math.min(8, Math.max(1, text.split("\n").length))}
-          placeholder="Ask the agent… (Enter to send, Shift+Enter for a new line)"
+          placeholder="Ask the agent… (Enter to send, Shift+Enter for a new line, / for skills)"
           className="max-h-48 min-h-[36px] flex-1 resize-none bg-transparent px-1.5 py-1.5 text-[14.5px] outline-none placeholder:text-zinc-400"
         />
         {streaming ? (

@@ -2,6 +2,7 @@
 import { MessageSquare } from "lucide-react";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { Pane, PaneHeader } from "@/components/ui/pane";
+import type { SkillInfo } from "@mini-openclaw/protocol";
 import type { Turn } from "@/lib/turn-model";
 import { Composer } from "./composer";
 import { TurnView } from "./turn-view";
@@ -16,12 +17,13 @@ interface StageProps {
   turns: Turn[];
   streaming: boolean;
   loadError: string | null;
+  skills: SkillInfo[];
   onSend: (text: string) => void;
   onStop: () => void;
 }
 
 /** The conversation, streamed: it follows the newest output unless the reader scrolled up. */
-export function Stage({ sessionKey, title, turns, streaming, loadError, onSend, onStop }: StageProps) {
+export function Stage({ sessionKey, title, turns, streaming, loadError, skills, onSend, onStop }: StageProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
@@ -90,7 +92,7 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, onSend, 
           ))}
         </div>
       </div>
-      <Composer streaming={streaming} onSend={onSend} onStop={onStop} />
+      <Composer streaming={streaming} skills={skills} onSend={onSend} onStop={onStop} />
     </Pane>
   );
 }

@@ -32,7 +32,10 @@ export const TurnView = memo(function TurnView({ turn }: { turn: Turn }) {
             case "skill":
               return (
                 <div key={index} data-testid="skill-activation">
-                  <Badge title={block.location}><Sparkles />Skill active: {block.name}</Badge>
+                  <Badge title={`${block.location}${block.allowedTools ? ` · tools: ${block.allowedTools.join(", ")}` : ""}`}>
+                    <Sparkles />
+                    Skill active: {block.name}
+                  </Badge>
                 </div>
               );
             case "text":

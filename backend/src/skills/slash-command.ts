@@ -1,0 +1,45 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import matter from "gray-matter";
+import { UserError } from "../lib/user-error.js";
+import type { ActiveSkill } from "../tools/core-tool.js";
+import { SKILLS_DIR } from "../workspace/workspace-files.js";
+import { scanSkills } from "./scan-skills.js";
+
+const SLASH = /^\/([A-Za-z0-9][A-Za-z0-9_.-]*)(?:\s+([\s\S]*))?$/;
+
+export interface LoadedSkill {
+  skill: ActiveSkill;
+  /** What the model receives as the user's message: the skill's instructions, then the request. */
+  modelMessage: string;
+}
+
+/** `/name args` → the skill's name and arguments; null for an ordinary message. */
+export function parseSlashCommand(message: string): { name: string; args: string } | null {
+  const match = SLASH.exec(message.trim());
+  return match ? { name: match[1], args: (match[2] ?? "").trim() } : null;
+}
+
+/**
+ * Loads a skill for a slash command: its body (frontmatter removed) with `$ARGUMENTS` replaced by
+ * what followed the command. The result enters the conversation, not the system prompt, so the
+ * prompt prefix stays the same.
+ */
+export async function loadSlashCommand(dataRoot: string, locationPrefix: string, name: string, args: string): Promise<LoadedSkill> {
+  const { skills } = await scanSkills(dataRoot, locationPrefix);
+  const skill = skills.find((s) => s.name === name);
+  if (!skill) {
+    const known = skills.map((s) => `/${s.name}`).join(", ") || "none";
+    throw new UserError(404, `Unknown skill /${name}. Available: ${known}.`);
+  }
+  const folder = skill.location.split("/").slice(-2, -1)[0];
+  const text = await readFile(join(dataRoot, SKILLS_DIR, folder, "SKILL.md"), "utf8");
+  const body = matter(text, {}).content.trim();
+  const instructions = body.includes("$ARGUMENTS") ? body.replaceAll("$ARGUMENTS", args) : `${body}\n\nARGUMENTS: ${args}`;
+  return {
+    skill: { name: skill.name, location: skill.location, allowedTools: skill.allowed_tools },
+    modelMessage:
+      `<skill name="${skill.name}" location="${skill.location}">\n${instructions}\n</skill>\n\n` +
+      `The user ran /${skill.name}${args ? ` with: ${args}` : ""}. Follow the skill above.`,
+  };
+}

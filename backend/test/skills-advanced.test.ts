@@ -1,0 +1,91 @@
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { SessionDetail } from "@mini-openclaw/protocol";
+import { afterEach, describe, expect, it } from "vitest";
+import { lastMessage, messageText, systemPromptOf } from "../test-support/scripted-model-server.js";
+import { sandboxExpected } from "../test-support/tool-harness.js";
+import { chat, postJson, sessionIdOf, startWorkbench, type Workbench } from "../test-support/workbench-harness.js";
+
+let wb: Workbench | undefined;
+afterEach(async () => {
+  await wb?.close();
+  wb = undefined;
+});
+
+describe("slash commands", () => {
+  it("/get_weather Paris sends the skill's text with $ARGUMENTS replaced, and the skill stays in the conversation", async () => {
+    wb = await startWorkbench({ script: () => ({ content: "ok" }) });
+    const events = await chat(wb, "/get_weather Paris");
+    expect(events[1]).toMatchObject({ type: "skill", name: "get_weather", location: "./skills/get_weather/SKILL.md", allowed_tools: ["read_file", "fetch_url", "python_repl"] });
+    const sent = messageText(lastMessage(wb.model.requests[0].body).content);
+    expect(sent).toContain('<skill name="get_weather" location="./skills/get_weather/SKILL.md">');
+    expect(sent).toContain("the place asked for is: Paris");
+    expect(sent).not.toContain("$ARGUMENTS");
+    expect(sent).not.toContain("allowed-tools:"); // the frontmatter stays out
+
+    const id = sessionIdOf(events);
+    await chat(wb, "and tomorrow?", id);
+    const second = wb.model.requests[1].body.messages.map((m) => messageText(m.content));
+    expect(second.some((text) => text.includes("the place asked for is: Paris"))).toBe(true);
+    // The system prompt did not grow: the skill lives in the conversation.
+    expect(systemPromptOf(wb.model.requests[1].body)).toBe(systemPromptOf(wb.model.requests[0].body));
+
+    const session = (await (await fetch(`${wb.url}/api/sessions/${id}`)).json()) as SessionDetail;
+    expect(session.entries[0]).toMatchObject({ type: "user", content: "/get_weather Paris", model_content: expect.stringContaining("Paris") });
+    expect(session.entries[1]).toMatchObject({ type: "skill", content: "get_weather" });
+  });
+
+  it("an unknown skill is a clear 404 before anything runs", async () => {
+    wb = await startWorkbench();
+    const response = await postJson(`${wb.url}/api/chat`, { message: "/no_such_skill now" });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: "Unknown skill /no_such_skill. Available: /get_weather." });
+    expect(wb.model.requests).toHaveLength(0);
+  });
+});
+
+describe.skipIf(!sandboxExpected().available)("allowed-tools while a skill is active", () => {
+  it("a skill with `allowed-tools: read_file fetch_url` gets a refusal for terminal, and terminal does not run", async () => {
+    wb = await startWorkbench({
+      script: (body) => {
+        const tools = body.messages.filter((m) => m.role === "tool").length;
+        if (tools === 0) return { toolCalls: [{ name: "read_file", args: { path: "./skills/limited/SKILL.md" } }] };
+        if (tools === 1) return { toolCalls: [{ name: "terminal", args: { command: "touch memory/ran-anyway" } }] };
+        return { content: "done" };
+      },
+    });
+    await mkdir(join(wb.dataRoot, "skills/limited"));
+    await writeFile(join(wb.dataRoot, "skills/limited/SKILL.md"), "---\nname: limited\ndescription: A skill with few tools.\nallowed-tools: read_file fetch_url\n---\nFetch things only.\n");
+    const events = await chat(wb, "use the limited skill");
+    expect(events).toContainEqual(expect.objectContaining({ type: "skill", name: "limited", allowed_tools: ["read_file", "fetch_url"] }));
+    const refusal = events.find((e) => e.type === "tool_result" && e.name === "terminal");
+    expect(refusal).toMatchObject({
+      ok: false,
+      output: 'Error: terminal is not allowed while the skill "limited" is active: its allowed-tools are read_file, fetch_url. Use one of those, or finish the skill\'s steps first.',
+    });
+    expect(existsSync(join(wb.dataRoot, "memory/ran-anyway"))).toBe(false);
+    // The model was told, and could act on it.
+    expect(messageText(lastMessage(wb.model.requests[2].body).content)).toMatch(/not allowed while the skill "limited" is active/);
+  });
+
+  it("without an active skill, the same call runs", async () => {
+    wb = await startWorkbench({
+      script: (body) => (body.messages.some((m) => m.role === "tool") ? { content: "done" } : { toolCalls: [{ name: "terminal", args: { command: "touch memory/ran" } }] }),
+    });
+    const events = await chat(wb, "touch it");
+    expect(events.find((e) => e.type === "tool_result")).toMatchObject({ name: "terminal", ok: true });
+    expect(existsSync(join(wb.dataRoot, "memory/ran"))).toBe(true);
+  });
+});
+
+describe("a cache-stable prefix", () => {
+  it("turns 1..5 of a session send byte-identical system prompts while no file changes", async () => {
+    wb = await startWorkbench({ script: () => ({ content: "ok" }) });
+    const id = sessionIdOf(await chat(wb, "turn 1"));
+    for (let turn = 2; turn <= 5; turn++) await chat(wb, `turn ${turn}`, id);
+    const prompts = wb.model.requests.map((r) => Buffer.from(systemPromptOf(r.body)));
+    expect(prompts).toHaveLength(5);
+    for (const prompt of prompts.slice(1)) expect(prompt.equals(prompts[0])).toBe(true);
+  });
+});
