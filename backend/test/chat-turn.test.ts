@@ -42,7 +42,7 @@ describe("a weather turn through POST /api/chat", () => {
     expect(list.sessions).toContainEqual(expect.objectContaining({ id, title: "What's the weather in Paris?", message_count: 2 }));
 
     const session = (await (await fetch(`${wb.url}/api/sessions/${id}`)).json()) as SessionDetail;
-    expect(session.entries.map((e) => e.type)).toEqual(["user", "thought", "tool", "skill", "thought", "assistant"]);
+    expect(session.entries.map((e) => e.type)).toEqual(["snapshot", "user", "thought", "tool", "skill", "thought", "assistant"]);
     const tool = session.entries.find((e) => e.type === "tool")?.tool;
     expect(tool).toMatchObject({ name: "read_file", input: { path: "./skills/get_weather/SKILL.md" }, ok: true });
     expect(tool?.output).toContain("## Output format");

@@ -22,7 +22,8 @@ async function expectSessionLoads(events: ChatEvent[], code: string) {
   const response = await fetch(`${wb.url}/api/sessions/${sessionIdOf(events)}`);
   expect(response.status).toBe(200);
   const session = (await response.json()) as SessionDetail;
-  expect(session.entries[0]).toMatchObject({ type: "user", content: "hello" });
+  expect(session.entries.map((e) => e.type).slice(0, 2)).toEqual(["snapshot", "user"]);
+  expect(session.entries[1]).toMatchObject({ type: "user", content: "hello" });
   expect(session.entries[session.entries.length - 1]).toMatchObject({ type: "error", code });
 }
 

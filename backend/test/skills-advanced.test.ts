@@ -32,8 +32,9 @@ describe("slash commands", () => {
     expect(systemPromptOf(wb.model.requests[1].body)).toBe(systemPromptOf(wb.model.requests[0].body));
 
     const session = (await (await fetch(`${wb.url}/api/sessions/${id}`)).json()) as SessionDetail;
-    expect(session.entries[0]).toMatchObject({ type: "user", content: "/get_weather Paris", model_content: expect.stringContaining("Paris") });
-    expect(session.entries[1]).toMatchObject({ type: "skill", content: "get_weather" });
+    expect(session.entries[0]).toMatchObject({ type: "snapshot", content: expect.stringContaining("<name>get_weather</name>") });
+    expect(session.entries[1]).toMatchObject({ type: "user", content: "/get_weather Paris", model_content: expect.stringContaining("Paris") });
+    expect(session.entries[2]).toMatchObject({ type: "skill", content: "get_weather" });
   });
 
   it("an unknown skill is a clear 404 before anything runs", async () => {
@@ -89,3 +90,29 @@ describe("a cache-stable prefix", () => {
     for (const prompt of prompts.slice(1)) expect(prompt.equals(prompts[0])).toBe(true);
   });
 });
+
+describe("a session keeps its skills snapshot; the prefix changes only when its own files change", () => {
+  it("a skill added (and a new session started) does not change an older session's prompt", async () => {
+    wb = await startWorkbench({ script: () => ({ content: "ok" }) });
+    const older = sessionIdOf(await chat(wb!, "first"));
+    await mkdir(join(wb!.dataRoot, "skills/newcomer"));
+    await writeFile(join(wb!.dataRoot, "skills/newcomer/SKILL.md"), "---\nname: newcomer\ndescription: Arrived later.\n---\nBody.\n");
+    await chat(wb!, "a new session"); // rewrites SKILLS_SNAPSHOT.md with the newcomer
+    const events = await chat(wb!, "second", older);
+    const [first, , third] = wb!.model.requests.map((r) => systemPromptOf(r.body));
+    expect(third).toBe(first);
+    expect(systemPromptOf(wb!.model.requests[1].body)).toContain("<name>newcomer</name>");
+    expect(events.some((e) => e.type === "prefix")).toBe(false);
+  });
+
+  it("when MEMORY.md changes, the next turn says the prefix changed and why", async () => {
+    wb = await startWorkbench({ script: () => ({ content: "ok" }) });
+    const id = sessionIdOf(await chat(wb!, "first"));
+    await writeFile(join(wb!.dataRoot, "memory/MEMORY.md"), "# Memory\nA new fact.\n");
+    const events = await chat(wb!, "second", id);
+    expect(events).toContainEqual({ type: "prefix", changed: ["MEMORY.md"] });
+    const quiet = await chat(wb!, "third", id);
+    expect(quiet.some((e) => e.type === "prefix")).toBe(false);
+  });
+});
+

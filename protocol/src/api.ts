@@ -23,7 +23,8 @@ export interface FileReply {
   content: string;
 }
 
-export type SessionEntryType = "user" | "assistant" | "thought" | "tool" | "skill" | "error";
+/** `snapshot`: the skills snapshot the session started with (its system prompt uses it for its whole life). */
+export type SessionEntryType = "user" | "assistant" | "thought" | "tool" | "skill" | "error" | "snapshot";
 
 export interface SessionToolRecord {
   id: string;

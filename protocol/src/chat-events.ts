@@ -59,6 +59,12 @@ export interface SkillEvent {
   allowed_tools?: string[];
 }
 
+/** The system prompt differs from this session's previous turn: which sections changed. */
+export interface PrefixEvent {
+  type: "prefix";
+  changed: string[];
+}
+
 /** Token usage of one model request, where the provider reports it. */
 export interface UsageEvent {
   type: "usage";
@@ -100,6 +106,7 @@ export type ChatEvent =
   | ToolCallEvent
   | ToolResultEvent
   | SkillEvent
+  | PrefixEvent
   | UsageEvent
   | FinalEvent
   | ErrorEvent;

@@ -11,7 +11,8 @@ import { assertSessionId, newSessionId } from "../sessions/session-id.js";
 import type { SessionStore } from "../sessions/session-store.js";
 import { createTurnRecorder } from "../sessions/turn-recorder.js";
 import { type LoadedSkill, loadSlashCommand, parseSlashCommand } from "../skills/slash-command.js";
-import { refreshSkillsSnapshot } from "../skills/skills-snapshot.js";
+import { refreshSkillsSnapshot, renderSnapshot } from "../skills/skills-snapshot.js";
+import { SNAPSHOT_FILE } from "../workspace/workspace-files.js";
 import type { ToolContext } from "../tools/core-tool.js";
 import { coreTools } from "../tools/core-tools.js";
 
@@ -107,16 +108,21 @@ async function executeTurn(
     emit({ type: "error", code: "model_not_configured", message: modelNotConfiguredMessage(config) });
     return;
   }
+  const recorder = createTurnRecorder(sessions, sessionId, (err) => log.error({ err, sessionId }, "session write failed"));
+  let snapshot: string | undefined;
   if (created) {
     await sessions.create(sessionId);
-    // A new session sees the skills as they are on disk now.
+    // A new session sees the skills as they are on disk now, and keeps that snapshot for its whole life,
+    // so its system prompt stays byte-identical (provider prompt caches keep hitting).
     const scan = await refreshSkillsSnapshot(config.dataRoot, config.locationPrefix);
     for (const problem of scan.problems) log.warn({ skill: problem.folder, reason: problem.reason }, "skill skipped");
+    snapshot = renderSnapshot(scan.skills);
+    recorder.snapshot(snapshot);
   }
   emit({ type: "session", session_id: sessionId, created });
 
   const previous = created ? [] : (await sessions.read(sessionId)).entries;
-  const recorder = createTurnRecorder(sessions, sessionId, (err) => log.error({ err, sessionId }, "session write failed"));
+  snapshot ??= [...previous].reverse().find((entry) => entry.type === "snapshot")?.content;
   recorder.user(message, loaded?.modelMessage);
   if (loaded) {
     const { name, location, allowedTools } = loaded.skill;
@@ -124,7 +130,9 @@ async function executeTurn(
     recorder.onEvent(event);
     emit(event);
   }
-  const prompt = await assemblePrompt(config.dataRoot, config.locationPrefix, config.limits);
+  const prompt = await assemblePrompt(config.dataRoot, config.locationPrefix, config.limits, snapshot !== undefined ? { [SNAPSHOT_FILE]: snapshot } : {});
+  const changed = prompts.changedSections(sessionId, prompt);
+  if (changed.length > 0) emit({ type: "prefix", changed });
   prompts.record(sessionId, prompt);
 
   // The final answer is held until the session is written: a turn that could not be saved says so.

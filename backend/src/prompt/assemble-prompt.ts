@@ -56,13 +56,18 @@ export async function assemblePrompt(
   dataRoot: string,
   locationPrefix: string,
   limits: Pick<Limits, "promptFileChars" | "promptBudgetChars">,
+  /** Section contents to use instead of the files (a session's frozen skills snapshot). */
+  overrides: Partial<Record<string, string>> = {},
 ): Promise<AssembledPrompt> {
   const sections: Section[] = await Promise.all(
     PROMPT_FILES.map(async ({ name, path }) => {
-      const raw = await readFile(join(dataRoot, path), "utf8").catch((err: NodeJS.ErrnoException) => {
-        if (err.code === "ENOENT" || err.code === "EISDIR") return null;
-        throw err;
-      });
+      const override = overrides[name];
+      const raw =
+        override ??
+        (await readFile(join(dataRoot, path), "utf8").catch((err: NodeJS.ErrnoException) => {
+          if (err.code === "ENOENT" || err.code === "EISDIR") return null;
+          throw err;
+        }));
       return {
         name,
         path,

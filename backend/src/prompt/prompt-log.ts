@@ -13,6 +13,15 @@ export class PromptLog {
     if (this.bySession.size > MAX_SESSIONS) this.bySession.delete(this.bySession.keys().next().value as string);
   }
 
+  /** Names of the sections whose text differs from the prompt this session's previous turn was sent. */
+  changedSections(sessionId: string, next: AssembledPrompt): string[] {
+    const previous = this.bySession.get(sessionId);
+    if (!previous) return [];
+    return next.sections
+      .filter((section) => previous.sections.find((p) => p.name === section.name)?.text !== section.text)
+      .map((section) => section.name);
+  }
+
   get(sessionId: string): PromptReply | undefined {
     return this.bySession.get(sessionId);
   }

@@ -37,6 +37,10 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
     get writeError(): Error | null {
       return firstWriteError;
     },
+    /** Records the skills snapshot a new session starts with. */
+    snapshot(text: string) {
+      write({ type: "snapshot", content: text });
+    },
     /** Records the user's message; the first entry of every turn. */
     user(message: string, modelContent?: string) {
       write({ type: "user", content: message, ...(modelContent !== undefined ? { model_content: modelContent } : {}) });
@@ -45,6 +49,7 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
       switch (event.type) {
         case "session":
         case "usage":
+        case "prefix":
           return;
         case "thought":
           thought += event.content;

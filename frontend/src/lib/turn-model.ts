@@ -21,7 +21,8 @@ export type Block =
       running: boolean;
     }
   | { kind: "skill"; name: string; location: string; allowedTools?: string[] }
-  | { kind: "error"; message: string; code: string };
+  | { kind: "error"; message: string; code: string }
+  | { kind: "prefix"; changed: string[] };
 
 export type TurnStatus = "streaming" | "done" | "error" | "stopped";
 
@@ -74,6 +75,8 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
       };
     case "skill":
       return { ...turn, blocks: [...turn.blocks, { kind: "skill", name: event.name, location: event.location, allowedTools: event.allowed_tools }] };
+    case "prefix":
+      return { ...turn, blocks: [...turn.blocks, { kind: "prefix", changed: event.changed }] };
     case "usage": {
       const usage = turn.usage ?? { input: 0, output: 0, cached: 0 };
       return {
@@ -135,6 +138,8 @@ export function turnsFromEntries(entries: SessionEntry[]): Turn[] {
       case "error":
         turn.blocks.push({ kind: "error", message: entry.content, code: entry.code ?? "error" });
         turn.status = entry.code === "aborted" ? "stopped" : "error";
+        break;
+      case "snapshot":
         break;
       default:
         assertNever(entry.type);

@@ -44,6 +44,12 @@ export const TurnView = memo(function TurnView({ turn }: { turn: Turn }) {
                   <Markdown text={block.text} />
                 </div>
               );
+            case "prefix":
+              return (
+                <div key={index} data-testid="prefix-changed" className="text-[11px] text-zinc-500">
+                  System prompt changed since the last turn: {block.changed.join(", ")} (the provider's prompt cache starts over).
+                </div>
+              );
             case "error":
               return (
                 <div
