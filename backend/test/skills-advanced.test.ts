@@ -5,7 +5,7 @@ import type { SessionDetail } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { lastMessage, messageText, systemPromptOf } from "../test-support/scripted-model-server.js";
 import { sandboxExpected } from "../test-support/tool-harness.js";
-import { chat, postJson, sessionIdOf, startWorkbench, type Workbench } from "../test-support/workbench-harness.js";
+import { chat, postJson, sessionIdOf, sseEvents, startWorkbench, type Workbench } from "../test-support/workbench-harness.js";
 
 let wb: Workbench | undefined;
 afterEach(async () => {
@@ -116,3 +116,28 @@ describe("a session keeps its skills snapshot; the prefix changes only when its 
   });
 });
 
+
+describe("UI events", () => {
+  it("GET /api/events tells the UI to refresh skills when a SKILL.md appears, and names a file changed on disk", async () => {
+    wb = await startWorkbench();
+    const controller = new AbortController();
+    const response = await fetch(`${wb.url}/api/events`, { signal: controller.signal });
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const seen: unknown[] = [];
+    const reading = (async () => {
+      try {
+        for await (const event of sseEvents(response)) seen.push(event);
+      } catch {
+        // aborted at the end of the test
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 1300)); // the watcher's first look
+    await mkdir(join(wb.dataRoot, "skills/fresh"));
+    await writeFile(join(wb.dataRoot, "skills/fresh/SKILL.md"), "---\nname: fresh\ndescription: New.\n---\n");
+    await expect.poll(() => seen, { timeout: 3000 }).toContainEqual({ type: "refresh", target: "skills" });
+    await writeFile(join(wb.dataRoot, "memory/MEMORY.md"), "# Memory\nchanged by another editor\n");
+    await expect.poll(() => seen, { timeout: 3000 }).toContainEqual({ type: "file_changed", path: "memory/MEMORY.md" });
+    controller.abort();
+    await reading;
+  });
+});

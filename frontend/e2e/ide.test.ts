@@ -249,4 +249,41 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     expect(messageText(lastMessage(wb.model.requests[0].body).content)).toContain("the place asked for is: Paris");
     await view.shot("slash-command");
   });
+
+  it("a SKILL.md created on disk appears in the Skills pane within 2 s, without a reload", async () => {
+    wb = await startWorkbench();
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    await page.getByTestId("nav-skills").click();
+    await page.getByTestId("skill-item").first().waitFor();
+    await new Promise((r) => setTimeout(r, 800)); // the event stream is open and has looked once
+    const fs = await import("node:fs/promises");
+    await fs.mkdir(join(wb.dataRoot, "skills/fresh_skill"));
+    await fs.writeFile(join(wb.dataRoot, "skills/fresh_skill/SKILL.md"), "---\nname: fresh_skill\ndescription: Appeared on disk.\n---\nSteps.\n");
+    await page.getByText("fresh_skill", { exact: true }).waitFor({ timeout: 2000 });
+  });
+
+  it("the Inspector takes a file changed on disk when it has no edits, and offers it (never overwrites) when it has", async () => {
+    wb = await startWorkbench();
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    const fs = await import("node:fs/promises");
+    const memory = join(wb.dataRoot, "memory/MEMORY.md");
+    await page.locator(".monaco-editor .view-lines").waitFor();
+    await new Promise((r) => setTimeout(r, 800));
+    await fs.writeFile(memory, "# Memory\nwritten by another editor\n");
+    await expect.poll(() => editorText(page), { timeout: 4000 }).toContain("written by another editor");
+
+    await focusEditor(page);
+    await page.keyboard.press("Control+End");
+    await page.keyboard.insertText("\nmy unsaved line");
+    await page.getByTestId("dirty-marker").waitFor();
+    await fs.writeFile(memory, "# Memory\nwritten again on disk\n");
+    await page.getByTestId("disk-conflict").waitFor({ timeout: 4000 });
+    expect(await editorText(page)).toContain("my unsaved line");
+    await page.getByTestId("take-disk").click();
+    await expect.poll(() => editorText(page)).toContain("written again on disk");
+    expect(await page.getByTestId("dirty-marker").count()).toBe(0);
+  });
 });
+

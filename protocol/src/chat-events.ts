@@ -112,3 +112,12 @@ export type ChatEvent =
   | ErrorEvent;
 
 export type ChatEventType = ChatEvent["type"];
+
+/**
+ * Events the backend pushes to the UI on `GET /api/events` (an EventSource stream): refresh a list,
+ * a file changed on disk, a toast to show.
+ */
+export type UiEvent =
+  | { type: "refresh"; target: "skills" | "files" }
+  | { type: "file_changed"; path: string }
+  | { type: "toast"; message: string };

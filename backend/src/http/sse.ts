@@ -1,10 +1,10 @@
 import type { ServerResponse } from "node:http";
-import type { ChatEvent } from "@mini-openclaw/protocol";
+import type { ChatEvent, UiEvent } from "@mini-openclaw/protocol";
 
 const HEARTBEAT_MS = 15_000;
 
 export interface SseStream {
-  send(event: ChatEvent): void;
+  send(event: ChatEvent | UiEvent): void;
   end(): void;
   /** Aborted when the client goes away before the stream ends. */
   signal: AbortSignal;
@@ -42,6 +42,7 @@ export function openSse(res: ServerResponse, onClientGone: (controller: AbortCon
       ended = true;
       clearInterval(heartbeat);
       res.end();
+      res.socket?.destroy();
     },
   };
 }

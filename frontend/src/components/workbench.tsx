@@ -1,5 +1,5 @@
 "use client";
-import type { HealthReply, SessionSummary, SkillsReply, WorkspaceFile } from "@mini-openclaw/protocol";
+import type { HealthReply, SessionSummary, SkillsReply, UiEvent, WorkspaceFile } from "@mini-openclaw/protocol";
 import { useCallback, useEffect, useState } from "react";
 import { Group, Panel, Separator } from "react-resizable-panels";
 import { api } from "@/lib/api";
@@ -25,6 +25,8 @@ export function Workbench() {
   const [tab, setTab] = useState<InspectorTab>("files");
   const [openPath, setOpenPath] = useState<string | null>("memory/MEMORY.md");
   const [promptRefresh, setPromptRefresh] = useState(0);
+  /** Bumped per path when the backend reports the file changed on disk. */
+  const [diskChanges, setDiskChanges] = useState<Record<string, number>>({});
 
   const refreshLists = useCallback(() => {
     api.sessions().then(setSessions, () => {});
@@ -45,6 +47,17 @@ export function Workbench() {
     if (fromHash) void chat.open(fromHash);
     // chat.open is stable; run once on load.
     // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [refreshLists]);
+
+  // What changes on disk (the agent's tools, another editor) reaches the UI without a reload.
+  useEffect(() => {
+    const source = new EventSource("/api/events");
+    source.onmessage = (message) => {
+      const event = JSON.parse(message.data) as UiEvent;
+      if (event.type === "refresh") refreshLists();
+      else if (event.type === "file_changed") setDiskChanges((d) => ({ ...d, [event.path]: (d[event.path] ?? 0) + 1 }));
+    };
+    return () => source.close();
   }, [refreshLists]);
 
   const openFile = (path: string) => {
@@ -97,6 +110,7 @@ export function Workbench() {
             }}
             sessionId={chat.sessionId}
             promptRefresh={promptRefresh}
+            diskChanges={diskChanges}
           />
         </Panel>
       </Group>

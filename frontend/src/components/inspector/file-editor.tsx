@@ -19,10 +19,52 @@ interface Draft {
  * Opens a file of the data root in Monaco. Edits are kept per file until saved (switching files
  * loses nothing); a failed save keeps the edit and shows the server's reason.
  */
-export function FileEditor({ path, drafts, onSaved }: { path: string; drafts: Map<string, Draft>; onSaved: (path: string) => void }) {
+export function FileEditor({ path, drafts, onSaved, diskVersion }: { path: string; drafts: Map<string, Draft>; onSaved: (path: string) => void; diskVersion: number }) {
   const [draft, setDraft] = useState<Draft | null>(drafts.get(path) ?? null);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  /** Disk content that differs from what was loaded while there are unsaved edits: offered, never forced. */
+  const [onDisk, setOnDisk] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (diskVersion === 0) return;
+    let cancelled = false;
+    api.readFile(path).then(
+      (file) => {
+        const current = drafts.get(path);
+        if (cancelled || !current || file.content === current.saved) return; // our own save, or nothing new
+        if (current.text === current.saved) {
+          const fresh = { saved: file.content, text: file.content };
+          drafts.set(path, fresh);
+          setDraft(fresh);
+        } else {
+          setOnDisk(file.content);
+        }
+      },
+      () => {},
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [diskVersion, path, drafts]);
+
+  const takeDiskVersion = () => {
+    if (onDisk === null) return;
+    const fresh = { saved: onDisk, text: onDisk };
+    drafts.set(path, fresh);
+    setDraft(fresh);
+    setOnDisk(null);
+  };
+  const keepMine = () => {
+    const current = drafts.get(path);
+    if (current && onDisk !== null) {
+      // Saving now would overwrite the disk version knowingly: the edit is measured against it.
+      const next = { saved: onDisk, text: current.text };
+      drafts.set(path, next);
+      setDraft(next);
+    }
+    setOnDisk(null);
+  };
 
   useEffect(() => {
     setError(null);
@@ -81,6 +123,17 @@ export function FileEditor({ path, drafts, onSaved }: { path: string; drafts: Ma
           {saving ? "Saving…" : "Save"}
         </Button>
       </div>
+      {onDisk !== null && (
+        <div className="flex items-center gap-2 border-b border-amber-200 bg-amber-50 px-3 py-1.5 text-xs text-amber-900" data-testid="disk-conflict">
+          <span className="flex-1">This file changed on disk while you have unsaved edits.</span>
+          <Button size="sm" variant="outline" onClick={takeDiskVersion} data-testid="take-disk">
+            Load disk version
+          </Button>
+          <Button size="sm" variant="ghost" onClick={keepMine}>
+            Keep mine
+          </Button>
+        </div>
+      )}
       {error && (
         <div className="flex items-start gap-2 border-b border-red-200 bg-red-50 px-3 py-2 text-xs text-red-800" data-testid="editor-error">
           <TriangleAlert className="mt-0.5 size-3.5 shrink-0" />

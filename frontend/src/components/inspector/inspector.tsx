@@ -19,6 +19,7 @@ interface InspectorProps {
   onSaved: (path: string) => void;
   sessionId: string | null;
   promptRefresh: number;
+  diskChanges: Record<string, number>;
 }
 
 const GROUP_LABELS: Record<WorkspaceFile["group"], string> = {
@@ -29,7 +30,7 @@ const GROUP_LABELS: Record<WorkspaceFile["group"], string> = {
   knowledge: "Knowledge",
 };
 
-export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, sessionId, promptRefresh }: InspectorProps) {
+export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, sessionId, promptRefresh, diskChanges }: InspectorProps) {
   const drafts = useRef(new Map<string, { saved: string; text: string }>()).current;
   const groups = new Map<WorkspaceFile["group"], WorkspaceFile[]>();
   for (const file of files) groups.set(file.group, [...(groups.get(file.group) ?? []), file]);
@@ -73,7 +74,7 @@ export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, se
           </div>
           <div className="min-h-0 flex-1">
             {openPath ? (
-              <FileEditor key={openPath} path={openPath} drafts={drafts} onSaved={onSaved} />
+              <FileEditor key={openPath} path={openPath} drafts={drafts} onSaved={onSaved} diskVersion={diskChanges[openPath] ?? 0} />
             ) : (
               <div className="p-4 text-sm text-zinc-400">Open a file to edit it: MEMORY.md, a SKILL.md, or a workspace file.</div>
             )}

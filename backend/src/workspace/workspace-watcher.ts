@@ -1,0 +1,68 @@
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { UiEvent } from "@mini-openclaw/protocol";
+import { listWorkspaceFiles } from "./list-workspace-files.js";
+
+const POLL_MS = 500;
+
+/**
+ * Notices changes on disk to the files the Inspector shows (by the agent's tools or another editor)
+ * and tells the UI: `refresh` of the file list and skills, `file_changed` for each changed file.
+ * Polls twice a second while anyone listens (fs.watch is not reliable across editors and mounts).
+ */
+export class WorkspaceWatcher {
+  private readonly listeners = new Set<(event: UiEvent) => void>();
+  private known: Map<string, string> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private polling = false;
+
+  constructor(private readonly dataRoot: string) {}
+
+  subscribe(listener: (event: UiEvent) => void): () => void {
+    this.listeners.add(listener);
+    if (!this.timer) {
+      this.timer = setInterval(() => void this.poll(), POLL_MS);
+      this.timer.unref();
+    }
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0 && this.timer) {
+        clearInterval(this.timer);
+        this.timer = null;
+        this.known = null;
+      }
+    };
+  }
+
+  private emit(event: UiEvent) {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  private async poll(): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      const now = new Map<string, string>();
+      for (const file of await listWorkspaceFiles(this.dataRoot)) {
+        const info = await stat(join(this.dataRoot, file.path)).catch(() => null);
+        if (info) now.set(file.path, `${info.mtimeMs}:${info.size}`);
+      }
+      const before = this.known;
+      this.known = now;
+      if (!before) return;
+      const changed = [...now].filter(([path, sig]) => before.get(path) !== sig).map(([path]) => path);
+      const removed = [...before.keys()].filter((path) => !now.has(path));
+      if (changed.length === 0 && removed.length === 0) return;
+      this.emit({ type: "refresh", target: [...changed, ...removed].some((p) => p.startsWith("skills/")) ? "skills" : "files" });
+      for (const path of changed) if (before.has(path)) this.emit({ type: "file_changed", path });
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.listeners.clear();
+  }
+}
