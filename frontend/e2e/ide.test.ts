@@ -78,17 +78,17 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     const card = page.locator('[data-testid="tool-card"][data-tool="read_file"][data-status="ok"]');
     await card.waitFor();
     expect(await turn.getAttribute("data-status")).toBe("streaming");
-    expect(await card.innerText()).toContain("./skills/get_weather/SKILL.md");
+    await expect.poll(() => card.innerText()).toContain("./skills/get_weather/SKILL.md");
     await card.getByRole("button").first().click();
-    expect(await card.getByTestId("tool-output").innerText()).toContain("name: get_weather");
+    await expect.poll(() => card.getByTestId("tool-output").innerText()).toContain("name: get_weather");
     await expect.poll(() => page.getByTestId("skill-activation").count()).toBe(1);
     await view.shot("weather-streaming");
 
     // Then the final answer, as Markdown with a table and highlighted code.
     await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
     const answer = page.getByTestId("answer").last();
-    expect(await answer.innerText()).toContain("Paris: sunny, 21 °C.");
-    expect(await answer.locator("strong").innerText()).toBe("Paris");
+    await expect.poll(() => answer.innerText()).toContain("Paris: sunny, 21 °C.");
+    await expect.poll(() => answer.locator("strong").innerText()).toBe("Paris");
     expect(await answer.locator("table").count()).toBe(1);
     expect(await answer.locator("code.hljs").count()).toBe(1);
     // The thoughts collapsed once done.
@@ -99,11 +99,12 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     await page.goto(wb.url);
     await page.getByTestId("session-item").first().click();
     await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
-    expect(await page.getByTestId("user-message").innerText()).toBe("What's the weather in Paris?");
+    // Rendered text, polled: a turn that just appeared may be skipped by content-visibility for a frame.
+    await expect.poll(() => page.getByTestId("user-message").innerText()).toBe("What's the weather in Paris?");
     expect(await page.getByTestId("thought-block").count()).toBe(1);
     expect(await page.locator('[data-testid="tool-card"][data-tool="read_file"][data-status="ok"]').count()).toBe(1);
     expect(await page.getByTestId("skill-activation").count()).toBe(1);
-    expect(await page.getByTestId("answer").last().innerText()).toContain("Paris: sunny, 21 °C.");
+    await expect.poll(() => page.getByTestId("answer").last().innerText()).toContain("Paris: sunny, 21 °C.");
   });
 
   it("edits MEMORY.md in Monaco, saves with Ctrl+S, finds it after a reload, and the next turn carries it", async () => {
@@ -171,8 +172,8 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
     await send("break please");
     await page.locator('[data-testid="turn"][data-status="error"]').waitFor();
-    expect(await page.getByTestId("turn-error").innerText()).toContain("The model endpoint answered 500: upstream exploded");
-    expect(await page.getByTestId("answer").first().innerText()).toBe("First answer.");
+    await expect.poll(() => page.getByTestId("turn-error").innerText()).toContain("The model endpoint answered 500: upstream exploded");
+    await expect.poll(() => page.getByTestId("answer").first().innerText()).toBe("First answer.");
     await view.shot("model-error");
 
     await send("talk a lot");
@@ -244,8 +245,8 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     await page.keyboard.type("Paris");
     await page.keyboard.press("Enter");
     await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
-    expect(await page.getByTestId("user-message").innerText()).toBe("/get_weather Paris");
-    expect(await page.getByTestId("skill-activation").innerText()).toContain("Skill active: get_weather");
+    await expect.poll(() => page.getByTestId("user-message").innerText()).toBe("/get_weather Paris");
+    await expect.poll(() => page.getByTestId("skill-activation").innerText()).toContain("Skill active: get_weather");
     expect(messageText(lastMessage(wb.model.requests[0].body).content)).toContain("the place asked for is: Paris");
     await view.shot("slash-command");
   });
