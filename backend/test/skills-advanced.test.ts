@@ -141,3 +141,15 @@ describe("UI events", () => {
     await reading;
   });
 });
+
+describe("skill references and prompt sizes", () => {
+  it("/api/skills lists the files beside a SKILL.md; the prompt view estimates tokens per section", async () => {
+    wb = await startWorkbench();
+    await mkdir(join(wb.dataRoot, "skills/get_weather/references"), { recursive: true });
+    await writeFile(join(wb.dataRoot, "skills/get_weather/references/codes.md"), "# WMO codes\n");
+    const skills = (await (await fetch(`${wb.url}/api/skills`)).json()) as { skills: Array<{ name: string; references: string[] }> };
+    expect(skills.skills.find((s) => s.name === "get_weather")?.references).toEqual(["skills/get_weather/references/codes.md"]);
+    const prompt = (await (await fetch(`${wb.url}/api/prompt`)).json()) as { sections: Array<{ injected_chars: number; token_estimate: number }> };
+    for (const section of prompt.sections) expect(section.token_estimate).toBe(Math.ceil(section.injected_chars / 4));
+  });
+});

@@ -206,12 +206,16 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     const fs = await import("node:fs/promises");
     await fs.mkdir(join(wb.dataRoot, "skills/broken"));
     await fs.writeFile(join(wb.dataRoot, "skills/broken/SKILL.md"), "no frontmatter here");
+    await fs.mkdir(join(wb.dataRoot, "skills/get_weather/references"));
+    await fs.writeFile(join(wb.dataRoot, "skills/get_weather/references/codes.md"), "# WMO codes\n");
     view = await openPage(browser, wb.url);
     const { page } = view;
     await page.getByTestId("nav-skills").click();
     await page.getByTestId("skill-item").first().click();
     expect(await page.getByTestId("editor-path").innerText()).toBe("skills/get_weather/SKILL.md");
     expect(await page.getByTestId("skill-problem").innerText()).toContain("no frontmatter");
+    await page.getByTestId("skill-references").getByText("references/codes.md").click();
+    expect(await page.getByTestId("editor-path").innerText()).toBe("skills/get_weather/references/codes.md");
     await view.shot("skills");
   });
 

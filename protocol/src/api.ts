@@ -76,6 +76,8 @@ export interface SkillInfo {
   tags: string[];
   allowed_tools: string[] | null;
   warnings: string[];
+  /** Other files in the skill's folder (e.g. `skills/x/references/guide.md`), read on demand. */
+  references: string[];
 }
 
 export interface SkillProblem {
@@ -97,6 +99,8 @@ export interface PromptSection {
   truncated: boolean;
   raw_chars: number;
   injected_chars: number;
+  /** Rough token count of the injected text (characters / 4). */
+  token_estimate: number;
   /** The section exactly as injected (cut and annotated where truncated). */
   text: string;
 }

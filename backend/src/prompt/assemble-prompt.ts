@@ -101,6 +101,7 @@ export async function assemblePrompt(
       truncated: s.raw !== null && s.keep < s.raw.length,
       raw_chars: s.raw?.length ?? 0,
       injected_chars: body(s).length,
+      token_estimate: Math.ceil(body(s).length / 4),
       text: body(s),
     })),
   };

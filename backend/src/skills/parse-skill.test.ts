@@ -44,7 +44,7 @@ describe("parseSkill", () => {
 describe("renderSnapshot", () => {
   it("escapes XML in every field", () => {
     const text = renderSnapshot([
-      { name: "a", description: `<b> & "c" 'd'`, location: "./skills/a/SKILL.md", tags: [], allowed_tools: null, warnings: [] },
+      { name: "a", description: `<b> & "c" 'd'`, location: "./skills/a/SKILL.md", tags: [], allowed_tools: null, warnings: [], references: [] },
     ]);
     expect(text).toContain("<description>&lt;b&gt; &amp; &quot;c&quot; &apos;d&apos;</description>");
     expect(text.startsWith("<available_skills>\n  <skill>\n    <name>a</name>")).toBe(true);

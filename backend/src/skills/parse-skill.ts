@@ -6,7 +6,7 @@ const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const MAX_DESCRIPTION = 1024;
 
 export type ParsedSkill =
-  | { ok: true; skill: Omit<SkillInfo, "location">; body: string }
+  | { ok: true; skill: Omit<SkillInfo, "location" | "references">; body: string }
   | { ok: false; reason: string };
 
 function stringList(value: unknown, field: string): { values: string[] } | { error: string } {

@@ -1,10 +1,29 @@
 import { readdir, readFile, stat } from "node:fs/promises";
+import { relative } from "node:path";
 import { join } from "node:path";
 import type { SkillInfo, SkillProblem, SkillsReply } from "@mini-openclaw/protocol";
 import { SKILLS_DIR } from "../workspace/workspace-files.js";
 import { parseSkill } from "./parse-skill.js";
 
 const MAX_SKILL_BYTES = 256 * 1024;
+const MAX_REFERENCES = 50;
+
+/** Files beside SKILL.md (references/, templates...), as data-root-relative paths. */
+async function listReferences(dataRoot: string, folder: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (dir: string, depth: number) => {
+    if (depth > 2 || found.length >= MAX_REFERENCES) return;
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      if (entry.name.startsWith(".") || found.length >= MAX_REFERENCES) continue;
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(full, depth + 1);
+      else if (entry.isFile() && !(depth === 0 && entry.name === "SKILL.md")) found.push(relative(dataRoot, full).split("\\").join("/"));
+    }
+  };
+  await walk(join(dataRoot, SKILLS_DIR, folder), 0);
+  return found;
+}
 
 export function skillLocation(locationPrefix: string, folder: string): string {
   return `${locationPrefix}/${SKILLS_DIR}/${folder}/SKILL.md`;
@@ -61,8 +80,9 @@ export async function scanSkills(dataRoot: string, locationPrefix: string): Prom
       return;
     }
     seen.set(parsed.skill.name, folder);
-    skills.push({ ...parsed.skill, location });
+    skills.push({ ...parsed.skill, location, references: [] });
   });
+  await Promise.all(skills.map(async (skill) => (skill.references = await listReferences(dataRoot, skill.location.split("/").slice(-2, -1)[0]))));
   skills.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { skills, problems };
 }

@@ -45,8 +45,8 @@ export function PromptView({ sessionId, refreshKey }: { sessionId: string | null
               <span className="flex-1 font-mono text-xs font-semibold text-zinc-800">{section.name}</span>
               {section.missing && <Badge variant="danger">missing</Badge>}
               {section.truncated && <Badge variant="warning">truncated</Badge>}
-              <span className="text-[11px] tabular-nums text-zinc-500" title="raw → injected characters">
-                {section.raw_chars.toLocaleString()} → {section.injected_chars.toLocaleString()}
+              <span className="text-[11px] tabular-nums text-zinc-500" title="raw → injected characters (≈ tokens)">
+                {section.raw_chars.toLocaleString()} → {section.injected_chars.toLocaleString()} · ≈{section.token_estimate.toLocaleString()} tok
               </span>
             </CollapsibleTrigger>
             <CollapsibleContent>

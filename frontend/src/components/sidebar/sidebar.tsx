@@ -125,8 +125,8 @@ function SkillList({ skills, openPath, onOpenFile, locationPrefix }: SidebarProp
       {skills.skills.map((skill) => {
         const path = stripPrefix(skill.location, locationPrefix);
         return (
+          <div key={skill.name}>
           <button
-            key={skill.name}
             type="button"
             data-testid="skill-item"
             onClick={() => onOpenFile(path)}
@@ -144,6 +144,14 @@ function SkillList({ skills, openPath, onOpenFile, locationPrefix }: SidebarProp
               </div>
             ))}
           </button>
+            {skill.references.length > 0 && (
+              <div className="ml-3 mt-1 border-l border-zinc-200 pl-1" data-testid="skill-references">
+                {skill.references.map((ref) => (
+                  <FileButton key={ref} path={ref} label={ref.split("/").slice(2).join("/")} active={openPath === ref} onOpen={onOpenFile} />
+                ))}
+              </div>
+            )}
+          </div>
         );
       })}
       {skills.problems.map((p) => (
