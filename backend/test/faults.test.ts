@@ -7,26 +7,16 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { SessionDetail } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
+import { freePort } from "../test-support/free-port.js";
 import { startScriptedModelServer } from "../test-support/scripted-model-server.js";
 import { chat, postJson, sessionIdOf, sseEvents, startWorkbench, type Workbench } from "../test-support/workbench-harness.js";
 
 const builtMain = resolve(__dirname, "..", "dist", "main.js");
 const isRoot = process.getuid?.() === 0;
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const a = s.address();
-      s.close(() => (typeof a === "object" && a ? res(a.port) : rej(new Error("no port"))));
-    });
-  });
-}
 
 async function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();

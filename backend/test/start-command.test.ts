@@ -1,23 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { freePort } from "../test-support/free-port.js";
 
 const projectRoot = resolve(__dirname, "..", "..");
 const builtMain = resolve(__dirname, "..", "dist", "main.js");
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolvePort(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 /** `pnpm start` at the root when running under pnpm (as the README's test command does), else the same entry point. */
 function startCommand(): { command: string; args: string[] } {
