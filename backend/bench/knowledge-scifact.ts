@@ -93,10 +93,8 @@ function evaluate(set: Map<string, Map<string, number>>) {
       const t0 = performance.now();
       const reply = await reloaded.search(text, 100, { sync: false });
       latency.push(performance.now() - t0);
-      const n = internals.bm25.size;
-      const idf = (t: string) => Math.log(1 + (n - internals.bm25.df(t) + 0.5) / (internals.bm25.df(t) + 0.5));
       const lexical = internals.bm25.search(textTerms(text), 100);
-      const vector = internals.vectors.search(offlineEmbed(text, idf), 100);
+      const vector = internals.vectors.search(offlineEmbed(text, (t) => internals.bm25.idf(t)), 100);
       const rankings: Record<string, string[]> = {
         bm25: docRanking(pathsOf(lexical)),
         vector: docRanking(pathsOf(vector)),
@@ -143,9 +141,7 @@ if (process.env.SKIP_SCALE !== "1") {
   const latency: number[] = [];
   for (const text of [...testQrels.keys()].map((q) => queries.get(q)!)) {
     const t0 = performance.now();
-    const n = bm25.size;
-    const idf = (t: string) => Math.log(1 + (n - bm25.df(t) + 0.5) / (bm25.df(t) + 0.5));
-    fuseScores(bm25.search(textTerms(text), 100), rows.search(offlineEmbed(text, idf), 100));
+    fuseScores(bm25.search(textTerms(text), 100), rows.search(offlineEmbed(text, (t) => bm25.idf(t)), 100));
     latency.push(performance.now() - t0);
   }
   console.log(`\nscale: ${id} chunks indexed in ${(scaleIndexMs / 1000).toFixed(1)} s; hybrid query p50 ${pct(latency, 50).toFixed(1)} ms, p95 ${pct(latency, 95).toFixed(1)} ms; peak RSS ${mb(peakRss)}`);

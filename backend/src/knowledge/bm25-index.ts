@@ -59,6 +59,12 @@ export class Bm25Index {
     return this.postings.get(term)?.size ?? 0;
   }
 
+  /** Inverse document frequency, log(1 + (N - df + 0.5) / (df + 0.5)): rare terms weigh more. */
+  idf(term: string): number {
+    const df = this.df(term);
+    return Math.log(1 + (this.docTerms.size - df + 0.5) / (df + 0.5));
+  }
+
   search(queryTerms: string[], limit: number): Scored[] {
     const n = this.docTerms.size;
     if (n === 0) return [];
@@ -68,7 +74,7 @@ export class Bm25Index {
     for (const term of new Set(queryTerms)) {
       const list = this.postings.get(term);
       if (!list) continue;
-      const idf = Math.log(1 + (n - list.size + 0.5) / (list.size + 0.5));
+      const idf = this.idf(term);
       for (const [id, tf] of list) {
         const norm = tf + k1 * (1 - b + (b * this.lengths.get(id)!) / avgLength);
         scores.set(id, (scores.get(id) ?? 0) + (idf * tf * (k1 + 1)) / norm);

@@ -309,9 +309,7 @@ export class KnowledgeBase {
     let note = this.embedError ? `vector search unavailable (${this.embedError}); results are from BM25 alone` : null;
     if (this.vectors && this.vectors.size > 0) {
       try {
-        const n = this.bm25.size;
-        const idf = (term: string) => Math.log(1 + (n - this.bm25.df(term) + 0.5) / (this.bm25.df(term) + 0.5));
-        vector = this.vectors.search(await this.embedder.embedQuery(query, idf), CANDIDATES);
+        vector = this.vectors.search(await this.embedder.embedQuery(query, (term) => this.bm25.idf(term)), CANDIDATES);
       } catch (err) {
         note = `vector search unavailable (${(err as Error).message}); results are from BM25 alone`;
       }

@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { chown, type FileHandle, mkdir, open, readlink, realpath, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, sep } from "node:path";
+import { runningAsRoot } from "../lib/running-as-root.js";
 import { UserError } from "../lib/user-error.js";
 
 const SECRET_FILE = /^key\.md$/i;
@@ -117,8 +118,6 @@ export async function readConfinedText(
     await handle.close();
   }
 }
-
-const runningAsRoot = typeof process.getuid === "function" && process.getuid() === 0;
 
 /**
  * As root, new files and folders take the owner of the folder they are created in, so data

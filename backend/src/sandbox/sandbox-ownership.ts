@@ -1,5 +1,6 @@
 import { lchown, lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { runningAsRoot } from "../lib/running-as-root.js";
 import { WRITABLE_DATA_DIRS } from "./sandbox-profile.js";
 
 async function chownTree(path: string, uid: number): Promise<number> {
@@ -23,7 +24,7 @@ async function chownTree(path: string, uid: number): Promise<number> {
  * are handed over, never the rest of the data root (which, by default, holds the backend's code).
  */
 export async function grantDataDirsToSandbox(dataRoot: string, uid: number): Promise<number> {
-  if (typeof process.getuid !== "function" || process.getuid() !== 0) return 0;
+  if (!runningAsRoot) return 0;
   let changed = 0;
   for (const dir of WRITABLE_DATA_DIRS) changed += await chownTree(join(dataRoot, dir), uid);
   return changed;

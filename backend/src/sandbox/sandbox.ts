@@ -2,6 +2,7 @@ import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, r
 import { tmpdir } from "node:os";
 import { delimiter, isAbsolute, join, relative } from "node:path";
 import type { Config } from "../config/config.js";
+import { runningAsRoot } from "../lib/running-as-root.js";
 import { runProcess, type RunResult } from "./run-process.js";
 import { dataMounts, type ProfileOptions, SANDBOX_ENV, sandboxArgv } from "./sandbox-profile.js";
 
@@ -32,7 +33,6 @@ export function findOnPath(name: string, pathEnv: string | undefined): string | 
   return null;
 }
 
-const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
 
 /**
  * Runs tool processes: inside bubblewrap when it is there and works, otherwise degraded (and
@@ -53,7 +53,7 @@ export class Sandbox {
     const bwrapPath = findOnPath("bwrap", searchPath);
     if (!bwrapPath) return degraded("bubblewrap (bwrap) is not installed or not on PATH: install it with `apt-get install bubblewrap`");
     let privilegeDrop: ProfileOptions["privilegeDrop"] = null;
-    if (isRoot()) {
+    if (runningAsRoot) {
       const setprivPath = findOnPath("setpriv", searchPath);
       const unsharePath = findOnPath("unshare", searchPath);
       if (!setprivPath || !unsharePath) return degraded("running as root needs setpriv and unshare (util-linux) to drop to an unprivileged user");

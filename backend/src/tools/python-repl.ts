@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { DEGRADED_NOTE } from "../sandbox/sandbox.js";
 import { defineTool } from "./core-tool.js";
+import { callTimeoutMs, timeoutField } from "./sandboxed-call.js";
 
 const schema = z.object({
   code: z.string().min(1).describe("Python 3 code. Variables, imports and functions persist between calls in this session."),
-  timeout_s: z.number().int().min(1).max(600).optional().describe("Wall-clock limit in seconds (default 60)."),
+  timeout_s: timeoutField,
 });
 
 export const pythonReplTool = defineTool({
@@ -22,7 +23,7 @@ export const pythonReplTool = defineTool({
         output: "Error: python3 is not installed where the sandbox can run it (/usr/bin/python3). Install it with `apt-get install python3`.",
       };
     }
-    const timeoutMs = Math.min((input.timeout_s ?? config.sandbox.timeoutMs / 1000) * 1000, config.sandbox.maxTimeoutMs);
+    const timeoutMs = callTimeoutMs(input.timeout_s, config);
     const run = await session.run(input.code, { timeoutMs, maxOutputChars: config.sandbox.outputChars, signal });
     const lines: string[] = [];
     if (!sandbox.isolated) lines.push(DEGRADED_NOTE);

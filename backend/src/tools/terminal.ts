@@ -2,10 +2,11 @@ import { z } from "zod";
 import { DEGRADED_NOTE } from "../sandbox/sandbox.js";
 import { blacklistReason } from "./command-blacklist.js";
 import { defineTool } from "./core-tool.js";
+import { callTimeoutMs, timeoutField } from "./sandboxed-call.js";
 
 const schema = z.object({
   command: z.string().min(1).describe("A bash command line, run with the data root as the working directory."),
-  timeout_s: z.number().int().min(1).max(600).optional().describe("Wall-clock limit in seconds (default 60)."),
+  timeout_s: timeoutField,
 });
 
 export const terminalTool = defineTool({
@@ -24,7 +25,7 @@ export const terminalTool = defineTool({
         details: { layer: "blacklist", reason: refused },
       };
     }
-    const timeoutMs = Math.min((input.timeout_s ?? config.sandbox.timeoutMs / 1000) * 1000, config.sandbox.maxTimeoutMs);
+    const timeoutMs = callTimeoutMs(input.timeout_s, config);
     const result = await sandbox.run(["/bin/bash", "--noprofile", "--norc", "-c", input.command], {
       timeoutMs,
       maxOutputChars: config.sandbox.outputChars,
