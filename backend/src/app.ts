@@ -14,7 +14,8 @@ import { sessionRoutes } from "./http/routes/session-routes.js";
 import { workspaceRoutes } from "./http/routes/workspace-routes.js";
 import { registerStaticUi } from "./http/static-ui.js";
 import { uiEventRoutes } from "./http/routes/ui-event-routes.js";
-import { WorkspaceWatcher } from "./workspace/workspace-watcher.js";
+import { UiEventBus } from "./ui-events/ui-event-bus.js";
+import { WorkspaceWatcher } from "./ui-events/workspace-watcher.js";
 import { embedderFor } from "./knowledge/embedders.js";
 import { KnowledgeBase } from "./knowledge/knowledge-base.js";
 import { createGuardedAgent } from "./net/guarded-agent.js";
@@ -69,7 +70,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const knowledge = new KnowledgeBase(config.dataRoot, embedderFor(config), app.log);
   // Index in the background and keep watching: the server answers at once, status shows progress.
   knowledge.start();
-  const chat: ChatDeps = { config, sessions, prompts, busy: new Set(), runtime: { sandbox, python, fetchAgent, knowledge }, log: app.log };
+  const ui = new UiEventBus();
+  const chat: ChatDeps = { config, sessions, prompts, busy: new Set(), runtime: { sandbox, python, fetchAgent, knowledge }, log: app.log, ui };
   const watcher = new WorkspaceWatcher(config.dataRoot);
   app.addHook("onClose", async () => {
     watcher.close();
@@ -82,7 +84,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(healthRoutes, { config, version, sandbox: sandbox.status, pythonPath: python.pythonPath, knowledge });
   await app.register(knowledgeRoutes, { knowledge });
-  await app.register(uiEventRoutes, { watcher });
+  await app.register(uiEventRoutes, { watcher, bus: ui });
   await app.register(chatRoutes, chat);
   await app.register(fileRoutes, { config });
   await app.register(sessionRoutes, { sessions });

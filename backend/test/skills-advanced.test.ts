@@ -41,7 +41,7 @@ describe("slash commands", () => {
     wb = await startWorkbench();
     const response = await postJson(`${wb.url}/api/chat`, { message: "/no_such_skill now" });
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ error: "Unknown skill /no_such_skill. Available: /get_weather." });
+    expect(await response.json()).toEqual({ error: "Unknown skill /no_such_skill. Available: /get_weather, /pm-analysis." });
     expect(wb.model.requests).toHaveLength(0);
   });
 });
@@ -137,6 +137,14 @@ describe("UI events", () => {
     await expect.poll(() => seen, { timeout: 3000 }).toContainEqual({ type: "refresh", target: "skills" });
     await writeFile(join(wb.dataRoot, "memory/MEMORY.md"), "# Memory\nchanged by another editor\n");
     await expect.poll(() => seen, { timeout: 3000 }).toContainEqual({ type: "file_changed", path: "memory/MEMORY.md" });
+    // A SKILL.md that will be skipped is worth a warning where the user is looking.
+    await mkdir(join(wb.dataRoot, "skills/broken"));
+    await writeFile(join(wb.dataRoot, "skills/broken/SKILL.md"), "no frontmatter here\n");
+    await expect.poll(() => seen, { timeout: 3000 }).toContainEqual({
+      type: "toast",
+      level: "warning",
+      message: expect.stringMatching(/^Skill "broken" is skipped: SKILL.md has no frontmatter/),
+    });
     controller.abort();
     await reading;
   });

@@ -242,6 +242,7 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     await page.getByTestId("composer").click();
     await page.keyboard.type("/get");
     await page.getByTestId("slash-menu").waitFor();
+    // Only the skills that match what was typed.
     expect(await page.getByTestId("slash-option").allInnerTexts()).toEqual([expect.stringContaining("/get_weather")]);
     await page.keyboard.press("Tab");
     expect(await page.getByTestId("composer").inputValue()).toBe("/get_weather ");
@@ -290,5 +291,139 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     await expect.poll(() => editorText(page)).toContain("written again on disk");
     expect(await page.getByTestId("dirty-marker").count()).toBe(0);
   });
+
+  it("the pm-analysis skill, driven by a scripted model, yields a mind map the Stage draws and folds", async () => {
+    wb = await startWorkbench({ script: pmAnalysisModel });
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    await page.getByTestId("composer").fill("/pm-analysis A recipe-sharing app for home cooks who want to plan weekly meals");
+    await page.keyboard.press("Enter");
+    await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
+
+    // The skill was loaded with the requirements, and its reference read on demand.
+    expect(messageText(lastMessage(wb.model.requests[0].body).content)).toContain("the requirements are: A recipe-sharing app");
+    const template = page.locator('[data-testid="tool-card"][data-tool="read_file"][data-status="ok"]');
+    await expect.poll(() => template.innerText()).toContain("references/prd-template.md");
+    expect(messageText(lastMessage(wb.model.requests[1].body).content)).toContain("## 5. Features and priorities");
+
+    const map = page.getByTestId("mindmap");
+    await map.waitFor();
+    await expect.poll(() => map.locator('[data-testid="mindmap-node"][data-depth="1"]').evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-title")))).toEqual([
+      "Users",
+      "Problems",
+      "Features",
+      "Open questions",
+    ]);
+    expect(await map.locator('[data-title="P0: Recipe import from a URL"]').count()).toBe(1);
+    // The PRD outline below the map is ordinary Markdown.
+    await expect.poll(() => page.getByTestId("answer").innerText()).toContain("PRD outline");
+    await view.shot("pm-analysis-mindmap");
+
+    // Branches fold and unfold.
+    const features = map.locator('[data-title="Features"]').first();
+    await features.locator("button").first().click();
+    expect(await map.locator('[data-title="P0: Recipe import from a URL"]').count()).toBe(0);
+    expect(await features.getByTestId("mindmap-folded").innerText()).toBe("+3");
+    await map.getByTestId("mindmap-expand-all").click();
+    expect(await map.locator('[data-title="P0: Recipe import from a URL"]').count()).toBe(1);
+    await map.getByTestId("mindmap-collapse-all").click();
+    expect(await map.locator('[data-testid="mindmap-node"][data-depth="2"]').count()).toBe(0);
+
+    // A reload replays the same map.
+    await page.goto(wb.url);
+    await page.getByTestId("session-item").first().click();
+    await page.getByTestId("mindmap").waitFor();
+    expect(await page.locator('[data-testid="mindmap-node"]').count()).toBe(await countNodes(PM_MAP));
+  });
+
+  it("an invalid mind map is shown with the reason instead of drawn", async () => {
+    wb = await startWorkbench({ script: () => ({ content: 'Here:\n\n```mindmap\n{"title": "A", "children": [{"name": "no title"}]}\n```' }) });
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    await page.getByTestId("composer").fill("map it");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.getByTestId("mindmap-invalid").innerText()).toContain("map.children[0].title must be a non-empty string");
+    expect(await page.getByTestId("mindmap").count()).toBe(0);
+  });
+
+  it("Compact summarizes the session: the Stage marks the summarized turns, shows the summary, and a toast says so", async () => {
+    wb = await startWorkbench({
+      script: (body) =>
+        systemPromptOf(body).startsWith("You compact a conversation") ? { content: "**Summary:** the user loaded the weather skill for Paris." } : { content: "ok" },
+    });
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    await page.getByTestId("composer").fill("/get_weather Paris");
+    await page.keyboard.press("Enter");
+    await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
+    await page.getByTestId("composer").fill("and tomorrow?");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator('[data-testid="turn"][data-status="done"]').count()).toBe(2);
+
+    await page.getByTestId("compact-session").click();
+    await page.getByTestId("compaction").waitFor();
+    await expect.poll(() => page.locator('[data-testid="turn"][data-compacted="true"]').count()).toBe(2);
+    await expect.poll(() => page.getByTestId("compaction").innerText()).toContain("summary of the first 2 turns, plus the skills loaded in them (get_weather)");
+    await page.getByTestId("compaction").getByRole("button").first().click();
+    await expect.poll(() => page.getByTestId("compaction-summary").innerText()).toContain("the user loaded the weather skill for Paris");
+    await expect.poll(() => page.getByTestId("toast").innerText()).toContain("Compacted 2 turns into a summary; kept get_weather.");
+    await view.shot("compaction");
+
+    // The next turn's request carries the summary and the skill, not the summarized turns.
+    await page.getByTestId("composer").fill("and the day after?");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator('[data-testid="turn"][data-status="done"]').count()).toBe(3);
+    const sent = wb.model.requests[wb.model.requests.length - 1].body.messages.map((m) => messageText(m.content));
+    expect(sent.join("\n")).toContain("the user loaded the weather skill for Paris");
+    expect(sent.join("\n")).toContain("the place asked for is: Paris");
+    expect(sent).not.toContain("and tomorrow?");
+  });
+
+  it("a SKILL.md with broken frontmatter written on disk raises a warning toast", async () => {
+    wb = await startWorkbench();
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    await page.getByTestId("stage").waitFor();
+    await new Promise((r) => setTimeout(r, 800)); // the event stream is open and has looked once
+    const fs = await import("node:fs/promises");
+    await fs.mkdir(join(wb.dataRoot, "skills/half_written"));
+    await fs.writeFile(join(wb.dataRoot, "skills/half_written/SKILL.md"), "---\nname: half_written\n");
+    const toast = page.locator('[data-testid="toast"][data-level="warning"]');
+    await expect.poll(() => toast.innerText(), { timeout: 4000 }).toContain('Skill "half_written" is skipped');
+  });
 });
 
+/** What the scripted model answers for the pm-analysis skill: a map of a recipe app. */
+const PM_MAP = {
+  title: "Recipe planner",
+  children: [
+    { title: "Users", children: [{ title: "Home cooks: plan a week of meals" }, { title: "Busy parents: shop once a week" }] },
+    { title: "Problems", children: [{ title: "Recipes are scattered across sites" }, { title: "Shopping lists are written by hand" }] },
+    {
+      title: "Features",
+      children: [
+        { title: "P0", children: [{ title: "P0: Recipe import from a URL" }, { title: "P0: Weekly meal calendar" }] },
+        { title: "P1", children: [{ title: "P1: Shopping list from the week" }] },
+        { title: "P2", children: [{ title: "P2: Share a week with family" }] },
+      ],
+    },
+    { title: "Open questions", children: [{ title: "Which recipe sites allow import?" }] },
+  ],
+};
+
+function countNodes(node: { children?: unknown[] }): number {
+  return 1 + (node.children ?? []).reduce<number>((sum, child) => sum + countNodes(child as { children?: unknown[] }), 0);
+}
+
+function pmAnalysisModel(body: ChatRequestBody) {
+  if (lastMessage(body).role !== "tool") {
+    return { toolCalls: [{ name: "read_file", args: { path: "skills/pm-analysis/references/prd-template.md" } }] };
+  }
+  return {
+    chunkChars: 40,
+    content:
+      "Here is the analysis of the recipe planner.\n\n```mindmap\n" +
+      JSON.stringify(PM_MAP, null, 1) +
+      "\n```\n\n## PRD outline\n1. **Summary**: a weekly meal planner for home cooks.\n2. **Users**: home cooks, busy parents.",
+  };
+}

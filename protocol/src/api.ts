@@ -23,8 +23,18 @@ export interface FileReply {
   content: string;
 }
 
-/** `snapshot`: the skills snapshot the session started with (its system prompt uses it for its whole life). */
-export type SessionEntryType = "user" | "assistant" | "thought" | "tool" | "skill" | "error" | "snapshot";
+/**
+ * `snapshot`: the skills snapshot the session started with (its system prompt uses it for its whole life).
+ * `compaction`: a summary that stands in for the session's first `covers_turns` turns in what the model is sent.
+ */
+export type SessionEntryType = "user" | "assistant" | "thought" | "tool" | "skill" | "error" | "snapshot" | "compaction";
+
+/** A skill's text as the model was given it; kept whole across compactions. */
+export interface LoadedSkillRecord {
+  name: string;
+  location: string;
+  content: string;
+}
 
 export interface SessionToolRecord {
   id: string;
@@ -53,6 +63,20 @@ export interface SessionEntry {
   code?: string;
   /** For `user` entries of a slash command: the message the model was sent (the skill, expanded). */
   model_content?: string;
+  /** For `compaction` entries: how many turns from the start the summary (`content`) replaces. */
+  covers_turns?: number;
+  /** For `compaction` entries: the skills loaded in those turns, carried over whole. */
+  skills?: LoadedSkillRecord[];
+  /** For `compaction` entries: asked for by the user rather than forced by the context budget. */
+  forced?: boolean;
+}
+
+/** `POST /api/sessions/:id/compact`. */
+export interface CompactReply {
+  compacted: boolean;
+  /** Why nothing was compacted (e.g. the session has no turns yet). */
+  reason?: string;
+  entry?: SessionEntry;
 }
 
 export interface SessionSummary {

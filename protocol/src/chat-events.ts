@@ -65,6 +65,21 @@ export interface PrefixEvent {
   changed: string[];
 }
 
+/**
+ * Older turns of the session were summarized to fit the model's context budget. The summary and the
+ * skills loaded in those turns replace them in what the model is sent; the session file keeps them all.
+ */
+export interface CompactionEvent {
+  type: "compaction";
+  /** How many turns, from the session's start, the summary stands for. */
+  turns: number;
+  summary: string;
+  /** Skills loaded in the summarized turns, carried over whole. */
+  skills: string[];
+  /** True when the user asked for it; false when the context budget was exceeded. */
+  forced: boolean;
+}
+
 /** Token usage of one model request, where the provider reports it. */
 export interface UsageEvent {
   type: "usage";
@@ -107,6 +122,7 @@ export type ChatEvent =
   | ToolResultEvent
   | SkillEvent
   | PrefixEvent
+  | CompactionEvent
   | UsageEvent
   | FinalEvent
   | ErrorEvent;
@@ -120,4 +136,4 @@ export type ChatEventType = ChatEvent["type"];
 export type UiEvent =
   | { type: "refresh"; target: "skills" | "files" }
   | { type: "file_changed"; path: string }
-  | { type: "toast"; message: string };
+  | { type: "toast"; message: string; level: "info" | "warning" };

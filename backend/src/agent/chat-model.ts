@@ -3,9 +3,10 @@ import type { ModelConfig } from "../config/config.js";
 
 /**
  * ChatOpenAI against any OpenAI-compatible endpoint. `onRequestStart` fires once per model
- * request, in graph order, which is how the turn counts its steps.
+ * request, in graph order, which is how the turn counts its steps. `streaming: false` is for
+ * requests whose answer is only used whole (a compaction summary).
  */
-export function createChatModel(model: ModelConfig, onRequestStart: () => void): ChatOpenAI {
+export function createChatModel(model: ModelConfig, onRequestStart: () => void, { streaming = true } = {}): ChatOpenAI {
   return new ChatOpenAI({
     model: model.model,
     // ChatOpenAI insists on a key even for local servers that ignore it.
@@ -13,8 +14,8 @@ export function createChatModel(model: ModelConfig, onRequestStart: () => void):
     configuration: model.baseUrl ? { baseURL: model.baseUrl } : undefined,
     maxRetries: model.maxRetries,
     timeout: model.timeoutMs,
-    streaming: true,
-    streamUsage: true,
+    streaming,
+    streamUsage: streaming,
     callbacks: [{ handleChatModelStart: onRequestStart }],
   });
 }

@@ -5,6 +5,7 @@ import type { ModelConfig } from "../config/config.js";
 import type { ActiveSkill, CoreTool, ToolContext } from "../tools/core-tool.js";
 import { createChatModel } from "./chat-model.js";
 import { IdleWatchdog } from "./idle-watchdog.js";
+import { textOf } from "./message-text.js";
 import { toLangChainTool } from "./langchain-tools.js";
 import { classifyModelError, TIMEOUT_REASON } from "./model-errors.js";
 
@@ -21,12 +22,6 @@ export interface AgentTurnInput {
   log: { error(obj: object, msg: string): void };
   /** A skill loaded before the turn (a slash command): active from the first tool call. */
   activeSkill?: ActiveSkill | null;
-}
-
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content.map((b) => (b?.type === "text" && typeof b.text === "string" ? b.text : "")).join("");
 }
 
 function reasoningOf(message: { additional_kwargs?: Record<string, unknown>; content?: unknown }): string {

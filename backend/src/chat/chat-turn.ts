@@ -1,8 +1,10 @@
 import { HumanMessage } from "@langchain/core/messages";
-import type { ChatEvent } from "@mini-openclaw/protocol";
+import type { ChatEvent, SessionEntry } from "@mini-openclaw/protocol";
 import type { FastifyBaseLogger } from "fastify";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
 import { type Config, isModelConfigured } from "../config/config.js";
+import { compactTurns, planCompaction } from "../context/compact-session.js";
+import { estimateRequestTokens } from "../context/context-budget.js";
 import { UserError } from "../lib/user-error.js";
 import { assemblePrompt } from "../prompt/assemble-prompt.js";
 import type { PromptLog } from "../prompt/prompt-log.js";
@@ -15,6 +17,7 @@ import { refreshSkillsSnapshot, renderSnapshot } from "../skills/skills-snapshot
 import { SNAPSHOT_FILE } from "../workspace/workspace-files.js";
 import type { ToolContext } from "../tools/core-tool.js";
 import { coreTools } from "../tools/core-tools.js";
+import type { UiEventBus } from "../ui-events/ui-event-bus.js";
 
 export interface ChatDeps {
   config: Config;
@@ -25,6 +28,7 @@ export interface ChatDeps {
   /** What the tools run with: the sandbox, the Python sessions, the guarded fetch agent. */
   runtime: Pick<ToolContext, "sandbox" | "python" | "fetchAgent" | "knowledge">;
   log: FastifyBaseLogger;
+  ui: UiEventBus;
 }
 
 export interface TurnRequest {
@@ -135,12 +139,23 @@ async function executeTurn(
   if (changed.length > 0) emit({ type: "prefix", changed });
   prompts.record(sessionId, prompt);
 
+  const request = new HumanMessage(loaded?.modelMessage ?? message);
+  let history = historyMessages(previous);
+  if (estimateRequestTokens(prompt.text, [...history, request]) > config.limits.contextBudgetTokens) {
+    const compaction = await compactForBudget(deps, previous, signal);
+    if (compaction) {
+      recorder.compaction(compaction);
+      emit(compactionEvent(compaction));
+      history = historyMessages([...previous, compaction]);
+    }
+  }
+
   // The final answer is held until the session is written: a turn that could not be saved says so.
   let final: ChatEvent | null = null;
   await runAgentTurn({
     model: config.model,
     systemPrompt: prompt.text,
-    messages: [...historyMessages(previous), new HumanMessage(loaded?.modelMessage ?? message)],
+    messages: [...history, request],
     activeSkill: loaded?.skill ?? null,
     tools: coreTools(),
     toolContext: { config, sessionId, ...runtime },
@@ -160,5 +175,32 @@ async function executeTurn(
     emit({ type: "error", code: "storage", message: `This turn could not be saved to the session file (${reason}); what is shown here is not stored.` });
   } else if (final) {
     emit(final);
+  }
+}
+
+export function compactionEvent(entry: SessionEntry): ChatEvent {
+  return {
+    type: "compaction",
+    turns: entry.covers_turns ?? 0,
+    summary: entry.content,
+    skills: (entry.skills ?? []).map((s) => s.name),
+    forced: entry.forced === true,
+  };
+}
+
+/**
+ * The request would outgrow the context budget: summarize all but the last few turns. A failed
+ * summary does not fail the turn (it runs with the full history); the user is told why.
+ */
+async function compactForBudget(deps: ChatDeps, previous: SessionEntry[], signal: AbortSignal): Promise<SessionEntry | null> {
+  const { config, log, ui } = deps;
+  const plan = planCompaction(previous, config.limits.compactKeepTurns);
+  if (!plan) return null;
+  try {
+    return await compactTurns(config.model, plan, { forced: false, budgetTokens: config.limits.contextBudgetTokens, signal });
+  } catch (err) {
+    log.warn({ err }, "compaction failed");
+    ui.toast(`The session is over its context budget but could not be compacted: ${(err as Error).message}`, "warning");
+    return null;
   }
 }

@@ -24,6 +24,10 @@ export interface Limits {
   readFileChars: number;
   /** Tool-calling rounds in one turn. */
   maxSteps: number;
+  /** Estimated tokens a model request may hold before older turns are compacted into a summary. */
+  contextBudgetTokens: number;
+  /** Turns kept verbatim when the budget forces a compaction. */
+  compactKeepTurns: number;
 }
 
 export interface SandboxConfig {
@@ -71,6 +75,8 @@ export const DEFAULT_LIMITS: Limits = {
   promptBudgetChars: 60_000,
   readFileChars: 50_000,
   maxSteps: 24,
+  contextBudgetTokens: 96_000,
+  compactKeepTurns: 2,
 };
 
 /** The relative form in which the snapshot and the prompt name files of the data root. */
@@ -139,7 +145,7 @@ export function loadConfig(
       searchPath: env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
     },
     allowedOrigins: list(get("ALLOWED_ORIGINS")),
-    limits: { ...DEFAULT_LIMITS },
+    limits: { ...DEFAULT_LIMITS, contextBudgetTokens: intFrom(get("CONTEXT_BUDGET_TOKENS"), DEFAULT_LIMITS.contextBudgetTokens, "CONTEXT_BUDGET_TOKENS") },
     frontendDir: resolve(get("FRONTEND_DIR") ?? defaultFrontendDir),
     logLevel: get("LOG_LEVEL") ?? "info",
   };

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { PromptSection } from "@mini-openclaw/protocol";
 import type { Limits } from "../config/config.js";
+import { estimateTokens } from "../context/context-budget.js";
 import { PROMPT_FILES } from "../workspace/workspace-files.js";
 
 export const TRUNCATION_MARK = "...[truncated]";
@@ -101,7 +102,7 @@ export async function assemblePrompt(
       truncated: s.raw !== null && s.keep < s.raw.length,
       raw_chars: s.raw?.length ?? 0,
       injected_chars: body(s).length,
-      token_estimate: Math.ceil(body(s).length / 4),
+      token_estimate: estimateTokens(body(s).length),
       text: body(s),
     })),
   };

@@ -1,5 +1,6 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import type { SessionEntry, SessionToolRecord } from "@mini-openclaw/protocol";
+import { compactionMessage } from "../context/compaction-message.js";
 
 interface Step {
   text: string;
@@ -13,7 +14,8 @@ const argsOf = (input: unknown): Record<string, unknown> =>
  * Rebuilds the model conversation from a session file: user messages, and for each model step
  * its text and tool calls followed by their results. Thoughts, skill and error records are for
  * the user, not the model. Tool calls whose result was never written (a crash mid-call) are left
- * out, so the conversation stays valid for the provider.
+ * out, so the conversation stays valid for the provider. After a compaction, its summary (and the
+ * skills it carries) stands in for the turns it covers.
  */
 export function historyMessages(entries: SessionEntry[]): BaseMessage[] {
   const messages: BaseMessage[] = [];
@@ -40,7 +42,13 @@ export function historyMessages(entries: SessionEntry[]): BaseMessage[] {
     steps = new Map();
   };
 
+  const compaction = entries.findLast((entry) => entry.type === "compaction");
+  const covered = compaction?.covers_turns ?? 0;
+  if (compaction) messages.push(new HumanMessage(compactionMessage(compaction)));
+  let turn = -1;
   for (const entry of entries) {
+    if (entry.type === "user") turn++;
+    if (turn < covered) continue;
     if (entry.type === "user") {
       flushTurn();
       messages.push(new HumanMessage(entry.model_content ?? entry.content));

@@ -41,6 +41,10 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
     snapshot(text: string) {
       write({ type: "snapshot", content: text });
     },
+    /** Records a compaction made at the start of this turn (the summary the model is sent from now on). */
+    compaction(entry: SessionEntry) {
+      write(entry);
+    },
     /** Records the user's message; the first entry of every turn. */
     user(message: string, modelContent?: string) {
       write({ type: "user", content: message, ...(modelContent !== undefined ? { model_content: modelContent } : {}) });
@@ -50,6 +54,7 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
         case "session":
         case "usage":
         case "prefix":
+        case "compaction": // written whole by compaction()
           return;
         case "thought":
           thought += event.content;

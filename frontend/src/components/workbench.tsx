@@ -9,6 +9,7 @@ import { Inspector, type InspectorTab } from "./inspector/inspector";
 import { Sidebar, type SidebarView } from "./sidebar/sidebar";
 import { Stage } from "./stage/stage";
 import { TopBar } from "./top-bar";
+import { Toaster, useToasts } from "./ui/toaster";
 
 function ResizeHandle() {
   return <Separator className="w-px bg-zinc-200 transition-colors hover:bg-klein/40 data-[separator=active]:bg-klein/60" />;
@@ -39,6 +40,16 @@ export function Workbench() {
     setPromptRefresh((n) => n + 1);
   }, [refreshLists]);
   const chat = useChat(onTurnEnd);
+  const toasts = useToasts();
+  const showToast = toasts.show;
+  const compact = useCallback(async () => {
+    try {
+      const reply = await chat.compact();
+      if (reply && !reply.compacted) showToast(reply.reason ?? "Nothing to compact.");
+    } catch (err) {
+      showToast((err as Error).message, "warning");
+    }
+  }, [chat.compact, showToast]);
 
   useEffect(() => {
     api.health().then(setHealth, () => setUnreachable(true));
@@ -56,9 +67,10 @@ export function Workbench() {
       const event = JSON.parse(message.data) as UiEvent;
       if (event.type === "refresh") refreshLists();
       else if (event.type === "file_changed") setDiskChanges((d) => ({ ...d, [event.path]: (d[event.path] ?? 0) + 1 }));
+      else if (event.type === "toast") showToast(event.message, event.level);
     };
     return () => source.close();
-  }, [refreshLists]);
+  }, [refreshLists, showToast]);
 
   const openFile = (path: string) => {
     setOpenPath(path);
@@ -94,7 +106,7 @@ export function Workbench() {
         </Panel>
         <ResizeHandle />
         <Panel id="stage-panel" defaultSize="48" minSize="30">
-          <Stage sessionKey={chat.sessionId ?? "new"} title={title} turns={chat.turns} streaming={chat.streaming} loadError={chat.loadError} skills={skills?.skills ?? []} onSend={chat.send} onStop={chat.stop} />
+          <Stage sessionKey={chat.sessionId ?? "new"} title={title} turns={chat.turns} streaming={chat.streaming} loadError={chat.loadError} skills={skills?.skills ?? []} onSend={chat.send} onStop={chat.stop} onCompact={chat.sessionId ? compact : undefined} />
         </Panel>
         <ResizeHandle />
         <Panel id="inspector-panel" defaultSize="33" minSize="20">
@@ -114,6 +126,7 @@ export function Workbench() {
           />
         </Panel>
       </Group>
+      <Toaster toasts={toasts.toasts} onDismiss={toasts.dismiss} />
     </div>
   );
 }

@@ -22,7 +22,9 @@ export type Block =
     }
   | { kind: "skill"; name: string; location: string; allowedTools?: string[] }
   | { kind: "error"; message: string; code: string }
-  | { kind: "prefix"; changed: string[] };
+  | { kind: "prefix"; changed: string[] }
+  /** Earlier turns were summarized for the model (they stay on screen and in the file). */
+  | { kind: "compaction"; turns: number; summary: string; skills: string[]; forced: boolean };
 
 export type TurnStatus = "streaming" | "done" | "error" | "stopped";
 
@@ -33,6 +35,8 @@ export interface Turn {
   status: TurnStatus;
   durationMs?: number;
   usage?: { input: number; output: number; cached: number };
+  /** The model is sent a summary in place of this turn. */
+  compacted?: boolean;
 }
 
 export function newTurn(user: string, key: string): Turn {
@@ -77,6 +81,8 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
       return { ...turn, blocks: [...turn.blocks, { kind: "skill", name: event.name, location: event.location, allowedTools: event.allowed_tools }] };
     case "prefix":
       return { ...turn, blocks: [...turn.blocks, { kind: "prefix", changed: event.changed }] };
+    case "compaction":
+      return { ...turn, blocks: [...turn.blocks, { kind: "compaction", turns: event.turns, summary: event.summary, skills: event.skills, forced: event.forced }] };
     case "usage": {
       const usage = turn.usage ?? { input: 0, output: 0, cached: 0 };
       return {
@@ -100,9 +106,15 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
   }
 }
 
+/** Marks the first `count` turns as summarized for the model. */
+export function markCompacted(turns: Turn[], count: number): Turn[] {
+  return turns.map((turn, index) => (index < count && !turn.compacted ? { ...turn, compacted: true } : turn));
+}
+
 /** A stored session as turns. Each user entry starts a turn; the rest are its blocks in written order. */
 export function turnsFromEntries(entries: SessionEntry[]): Turn[] {
-  const turns: Turn[] = [];
+  let turns: Turn[] = [];
+  let compacted = 0;
   for (const [index, entry] of entries.entries()) {
     if (entry.type === "user") {
       turns.push({ key: `t${index}`, user: entry.content, blocks: [], status: "done" });
@@ -139,11 +151,22 @@ export function turnsFromEntries(entries: SessionEntry[]): Turn[] {
         turn.blocks.push({ kind: "error", message: entry.content, code: entry.code ?? "error" });
         turn.status = entry.code === "aborted" ? "stopped" : "error";
         break;
+      case "compaction":
+        turn.blocks.push({
+          kind: "compaction",
+          turns: entry.covers_turns ?? 0,
+          summary: entry.content,
+          skills: (entry.skills ?? []).map((s) => s.name),
+          forced: entry.forced === true,
+        });
+        compacted = Math.max(compacted, entry.covers_turns ?? 0);
+        break;
       case "snapshot":
         break;
       default:
         assertNever(entry.type);
     }
   }
+  if (compacted > 0) turns = markCompacted(turns, compacted);
   return turns;
 }

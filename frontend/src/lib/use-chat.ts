@@ -2,7 +2,7 @@
 import { readChatEvents } from "@mini-openclaw/protocol/sse-reader";
 import { useCallback, useRef, useState } from "react";
 import { api } from "./api";
-import { applyEvent, newTurn, type Turn, turnsFromEntries } from "./turn-model";
+import { applyEvent, markCompacted, newTurn, type Turn, turnsFromEntries } from "./turn-model";
 
 export interface ChatState {
   sessionId: string | null;
@@ -48,6 +48,7 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
             setState((s) => ({ ...s, sessionId: event.session_id }));
             history.replaceState(null, "", `#session=${event.session_id}`);
           }
+          if (event.type === "compaction") setState((s) => ({ ...s, turns: markCompacted(s.turns, event.turns) }));
           updateLastTurn((t) => applyEvent(t, event));
         }
         updateLastTurn((t) =>
@@ -85,6 +86,15 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
     }
   }, []);
 
+  /** Summarizes the open session's turns for the model now; the Stage then shows the summary. */
+  const compact = useCallback(async () => {
+    const sessionId = sessionRef.current;
+    if (!sessionId || controller.current) return;
+    const reply = await api.compact(sessionId);
+    if (reply.compacted) await open(sessionId);
+    return reply;
+  }, [open]);
+
   const reset = useCallback(() => {
     controller.current?.abort();
     sessionRef.current = null;
@@ -92,5 +102,5 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
     history.replaceState(null, "", location.pathname);
   }, []);
 
-  return { ...state, send, stop, open, reset };
+  return { ...state, send, stop, open, reset, compact };
 }

@@ -2,6 +2,7 @@ import type { ChatErrorCode, ChatEvent, ChatReply, ChatRequest } from "@mini-ope
 import type { FastifyInstance } from "fastify";
 import { CLIENT_GONE_REASON } from "../../agent/model-errors.js";
 import { type ChatDeps, prepareTurn } from "../../chat/chat-turn.js";
+import { compactSessionNow } from "../../chat/compact-command.js";
 import { openSse } from "../sse.js";
 
 const bodySchema = {
@@ -27,7 +28,26 @@ const STATUS_FOR: Record<ChatErrorCode, number> = {
   internal: 500,
 };
 
+const compactBodySchema = {
+  type: ["object", "null"],
+  properties: { keep_turns: { type: "integer", minimum: 0, maximum: 10_000 } },
+  additionalProperties: false,
+} as const;
+
 export async function chatRoutes(app: FastifyInstance, deps: ChatDeps) {
+  // Summarizes the session's turns now (all of them unless `keep_turns` says how many to keep verbatim).
+  app.post<{ Params: { id: string }; Body: { keep_turns?: number } | null }>(
+    "/api/sessions/:id/compact",
+    { schema: { body: compactBodySchema } },
+    async (request, reply) => {
+      const controller = new AbortController();
+      reply.raw.on("close", () => {
+        if (!reply.raw.writableEnded) controller.abort(CLIENT_GONE_REASON);
+      });
+      return compactSessionNow(deps, request.params.id, request.body?.keep_turns ?? 0, controller.signal);
+    },
+  );
+
   app.post<{ Body: ChatRequest }>("/api/chat", { schema: { body: bodySchema } }, async (request, reply) => {
     const turn = await prepareTurn(deps, request.body);
 

@@ -1,5 +1,6 @@
 "use client";
-import { MessageSquare } from "lucide-react";
+import { Layers, MessageSquare } from "lucide-react";
+import { Button } from "@/components/ui/button";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { Pane, PaneHeader } from "@/components/ui/pane";
 import type { SkillInfo } from "@mini-openclaw/protocol";
@@ -20,10 +21,12 @@ interface StageProps {
   skills: SkillInfo[];
   onSend: (text: string) => void;
   onStop: () => void;
+  /** Summarize this session's turns for the model now; absent for a session not started yet. */
+  onCompact?: () => void;
 }
 
 /** The conversation, streamed: it follows the newest output unless the reader scrolled up. */
-export function Stage({ sessionKey, title, turns, streaming, loadError, skills, onSend, onStop }: StageProps) {
+export function Stage({ sessionKey, title, turns, streaming, loadError, skills, onSend, onStop, onCompact }: StageProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
@@ -61,7 +64,20 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
   }, [hidden]);
   return (
     <Pane data-testid="stage" className="bg-canvas">
-      <PaneHeader title={title} className="bg-white/70" />
+      <PaneHeader title={title} className="bg-white/70">
+        {onCompact && turns.length > 0 && (
+          <Button
+            variant="ghost"
+            size="sm"
+            disabled={streaming}
+            onClick={onCompact}
+            data-testid="compact-session"
+            title="Summarize the turns so far for the model: it gets the summary and the loaded skills instead. The session file keeps everything."
+          >
+            <Layers /> Compact
+          </Button>
+        )}
+      </PaneHeader>
       <div
         ref={scroller}
         data-testid="stage-scroll"

@@ -4,7 +4,8 @@ import { memo } from "react";
 import { Badge } from "@/components/ui/badge";
 import type { Turn } from "@/lib/turn-model";
 import { formatDuration } from "@/lib/utils";
-import { Markdown } from "./markdown";
+import { AnswerText } from "./answer-text";
+import { CompactionBlock } from "./compaction-block";
 import { ThoughtBlock } from "./thought-block";
 import { ToolCard } from "./tool-card";
 
@@ -13,7 +14,12 @@ export const TurnView = memo(function TurnView({ turn }: { turn: Turn }) {
   const streaming = turn.status === "streaming";
   const lastIndex = turn.blocks.length - 1;
   return (
-    <article className="turn space-y-3" data-testid="turn" data-status={turn.status}>
+    <article className="turn space-y-3" data-testid="turn" data-status={turn.status} data-compacted={turn.compacted ? "true" : undefined}>
+      {turn.compacted && (
+        <div className="text-[11px] font-medium tracking-wide text-amber-700 uppercase" title="The model is sent a summary in place of this turn; the session file keeps it whole.">
+          In the summary
+        </div>
+      )}
       <div className="flex justify-end">
         <div className="flex max-w-[85%] items-start gap-2">
           <div data-testid="user-message" className="whitespace-pre-wrap rounded-2xl rounded-tr-sm bg-klein px-3.5 py-2 text-[14.5px] text-white shadow-sm">
@@ -41,7 +47,7 @@ export const TurnView = memo(function TurnView({ turn }: { turn: Turn }) {
             case "text":
               return (
                 <div key={index} data-testid="answer" data-partial={block.partial ? "true" : undefined}>
-                  <Markdown text={block.text} />
+                  <AnswerText text={block.text} />
                 </div>
               );
             case "prefix":
@@ -50,6 +56,8 @@ export const TurnView = memo(function TurnView({ turn }: { turn: Turn }) {
                   System prompt changed since the last turn: {block.changed.join(", ")} (the provider's prompt cache starts over).
                 </div>
               );
+            case "compaction":
+              return <CompactionBlock key={index} turns={block.turns} summary={block.summary} skills={block.skills} forced={block.forced} />;
             case "error":
               return (
                 <div

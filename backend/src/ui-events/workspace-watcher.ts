@@ -1,13 +1,16 @@
-import { stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { UiEvent } from "@mini-openclaw/protocol";
-import { listWorkspaceFiles } from "./list-workspace-files.js";
+import { skillFolderOf } from "../tools/read-file.js";
+import { parseSkill } from "../skills/parse-skill.js";
+import { listWorkspaceFiles } from "../workspace/list-workspace-files.js";
 
 const POLL_MS = 500;
 
 /**
  * Notices changes on disk to the files the Inspector shows (by the agent's tools or another editor)
- * and tells the UI: `refresh` of the file list and skills, `file_changed` for each changed file.
+ * and tells the UI: `refresh` of the file list and skills, `file_changed` for each changed file, and a
+ * warning toast when a SKILL.md written on disk will be skipped (its frontmatter is broken).
  * Polls twice a second while anyone listens (fs.watch is not reliable across editors and mounts).
  */
 export class WorkspaceWatcher {
@@ -55,9 +58,18 @@ export class WorkspaceWatcher {
       if (changed.length === 0 && removed.length === 0) return;
       this.emit({ type: "refresh", target: [...changed, ...removed].some((p) => p.startsWith("skills/")) ? "skills" : "files" });
       for (const path of changed) if (before.has(path)) this.emit({ type: "file_changed", path });
+      for (const path of changed) await this.checkSkill(path);
     } finally {
       this.polling = false;
     }
+  }
+
+  private async checkSkill(path: string): Promise<void> {
+    const folder = skillFolderOf(path);
+    if (!folder) return;
+    const text = await readFile(join(this.dataRoot, path), "utf8").catch(() => null);
+    const parsed = text === null ? null : parseSkill(text, folder);
+    if (parsed && !parsed.ok) this.emit({ type: "toast", level: "warning", message: `Skill "${folder}" is skipped: ${parsed.reason}.` });
   }
 
   close(): void {

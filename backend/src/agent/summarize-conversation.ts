@@ -1,0 +1,36 @@
+import { HumanMessage, SystemMessage } from "@langchain/core/messages";
+import type { ModelConfig } from "../config/config.js";
+import { UserError } from "../lib/user-error.js";
+import { createChatModel } from "./chat-model.js";
+import { textOf } from "./message-text.js";
+import { classifyModelError } from "./model-errors.js";
+
+export const COMPACTION_INSTRUCTIONS =
+  "You compact a conversation between a user and an AI agent so the agent can continue it with less context. " +
+  "Write a summary in plain Markdown that keeps: what the user wants and every constraint they gave; decisions made; " +
+  "facts found with tools (file paths, numbers, URLs, results) that later steps may need; what is done and what is still " +
+  "open. Leave out greetings and anything superseded. Do not repeat skill instructions: they are carried over separately. " +
+  "Answer with the summary only.";
+
+/**
+ * Asks the configured model to summarize a transcript. Failures become a UserError (502, or 504 for a
+ * timeout) with the same readable message a failed turn gets.
+ */
+export async function summarizeConversation(model: ModelConfig, transcript: string, signal: AbortSignal): Promise<string> {
+  const chat = createChatModel(model, () => {}, { streaming: false });
+  try {
+    const reply = await chat.invoke([new SystemMessage(COMPACTION_INSTRUCTIONS), new HumanMessage(transcript)], { signal });
+    const summary = textOf(reply.content).trim();
+    if (!summary) throw new UserError(502, "The model answered the compaction request with an empty summary.");
+    return summary;
+  } catch (err) {
+    if (err instanceof UserError) throw err;
+    const classified = classifyModelError(err, {
+      baseUrl: model.baseUrl,
+      timeoutMs: model.timeoutMs,
+      abortReason: signal.aborted ? String(signal.reason ?? "aborted") : undefined,
+      receivedAnyChunk: false,
+    });
+    throw new UserError(classified.code === "model_timeout" ? 504 : 502, `Compaction failed: ${classified.message}`);
+  }
+}

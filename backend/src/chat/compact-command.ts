@@ -1,0 +1,29 @@
+import type { CompactReply } from "@mini-openclaw/protocol";
+import { isModelConfigured } from "../config/config.js";
+import { compactTurns, planCompaction } from "../context/compact-session.js";
+import { UserError } from "../lib/user-error.js";
+import { assertSessionId } from "../sessions/session-id.js";
+import { type ChatDeps, modelNotConfiguredMessage } from "./chat-turn.js";
+
+/**
+ * Compacts a session now, at the user's request (`POST /api/sessions/:id/compact`), keeping its last
+ * `keepTurns` turns verbatim. Holds the session like a turn does, so the two never overlap.
+ */
+export async function compactSessionNow(deps: ChatDeps, id: string, keepTurns: number, signal: AbortSignal): Promise<CompactReply> {
+  const { config, sessions, busy, ui } = deps;
+  const sessionId = assertSessionId(id);
+  if (!(await sessions.exists(sessionId))) throw new UserError(404, `Unknown session: ${sessionId}.`);
+  if (!isModelConfigured(config.model)) throw new UserError(503, modelNotConfiguredMessage(config));
+  if (busy.has(sessionId)) throw new UserError(409, `A turn is running in session ${sessionId}; compact it when the turn ends.`);
+  busy.add(sessionId);
+  try {
+    const plan = planCompaction((await sessions.read(sessionId)).entries, keepTurns);
+    if (!plan) return { compacted: false, reason: "Nothing to compact: no turns beyond those kept and those already summarized." };
+    const entry = await compactTurns(config.model, plan, { forced: true, budgetTokens: config.limits.contextBudgetTokens, signal });
+    await sessions.append(sessionId, entry);
+    ui.toast(`Compacted ${plan.coversTurns} turn${plan.coversTurns === 1 ? "" : "s"} into a summary${entry.skills?.length ? `; kept ${entry.skills.map((s) => s.name).join(", ")}` : ""}.`);
+    return { compacted: true, entry };
+  } finally {
+    busy.delete(sessionId);
+  }
+}

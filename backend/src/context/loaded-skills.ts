@@ -1,0 +1,41 @@
+import type { LoadedSkillRecord, SessionEntry } from "@mini-openclaw/protocol";
+
+const SLASH_SKILL = /<skill name="[^"]*" location="([^"]*)">\n([\s\S]*?)\n<\/skill>/;
+
+/** The text the model was given when a skill was loaded: the SKILL.md it read, or a slash command's expansion. */
+function loadedText(entries: SessionEntry[], before: number, location: string): string | null {
+  for (let i = before - 1; i >= 0; i--) {
+    const entry = entries[i];
+    if (entry.type === "tool" && entry.tool?.name === "read_file" && entry.tool.ok) {
+      const path = entry.tool.details?.path;
+      if (typeof path === "string" && (location === path || location.endsWith(`/${path}`))) return entry.tool.output;
+    }
+    if (entry.type === "user" && entry.model_content) {
+      const match = SLASH_SKILL.exec(entry.model_content);
+      if (match && match[1] === location) return match[2];
+    }
+  }
+  return null;
+}
+
+/**
+ * The skills loaded in these entries, each with the text the model saw, latest load of a skill last
+ * wins. Skills carried by an earlier compaction count as loaded too, so they survive every later one.
+ */
+export function loadedSkills(entries: SessionEntry[]): LoadedSkillRecord[] {
+  const byLocation = new Map<string, LoadedSkillRecord>();
+  for (const [index, entry] of entries.entries()) {
+    if (entry.type === "compaction") {
+      for (const skill of entry.skills ?? []) {
+        byLocation.delete(skill.location);
+        byLocation.set(skill.location, skill);
+      }
+    } else if (entry.type === "skill" && entry.location) {
+      const content = loadedText(entries, index, entry.location);
+      if (content === null) continue;
+      byLocation.delete(entry.location);
+      byLocation.set(entry.location, { name: entry.content, location: entry.location, content });
+    }
+  }
+  return [...byLocation.values()];
+}

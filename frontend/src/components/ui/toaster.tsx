@@ -1,0 +1,52 @@
+"use client";
+import { CircleAlert, Info, X } from "lucide-react";
+import { useCallback, useState } from "react";
+import { cn } from "@/lib/utils";
+
+export interface Toast {
+  id: number;
+  message: string;
+  level: "info" | "warning";
+}
+
+const VISIBLE_MS = 8_000;
+let nextId = 1;
+
+/** Short-lived messages from the backend or the UI itself; each one leaves by itself or on a click. */
+export function useToasts() {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const dismiss = useCallback((id: number) => setToasts((all) => all.filter((t) => t.id !== id)), []);
+  const show = useCallback(
+    (message: string, level: Toast["level"] = "info") => {
+      const id = nextId++;
+      setToasts((all) => [...all.slice(-3), { id, message, level }]);
+      setTimeout(() => dismiss(id), VISIBLE_MS);
+    },
+    [dismiss],
+  );
+  return { toasts, show, dismiss };
+}
+
+export function Toaster({ toasts, onDismiss }: { toasts: Toast[]; onDismiss: (id: number) => void }) {
+  return (
+    <div className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-96 flex-col gap-2" role="status" aria-live="polite">
+      {toasts.map((toast) => (
+        <div
+          key={toast.id}
+          data-testid="toast"
+          data-level={toast.level}
+          className={cn(
+            "pointer-events-auto flex items-start gap-2 rounded-lg border bg-white px-3 py-2.5 text-sm shadow-lg",
+            toast.level === "warning" ? "border-amber-300 text-amber-900" : "border-zinc-200 text-zinc-800",
+          )}
+        >
+          {toast.level === "warning" ? <CircleAlert className="mt-0.5 size-4 shrink-0" /> : <Info className="mt-0.5 size-4 shrink-0 text-klein" />}
+          <span className="min-w-0 flex-1 break-words">{toast.message}</span>
+          <button type="button" aria-label="Dismiss" onClick={() => onDismiss(toast.id)} className="text-zinc-400 hover:text-zinc-700">
+            <X className="size-4" />
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
