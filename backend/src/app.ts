@@ -15,6 +15,9 @@ import { workspaceRoutes } from "./http/routes/workspace-routes.js";
 import { registerStaticUi } from "./http/static-ui.js";
 import { uiEventRoutes } from "./http/routes/ui-event-routes.js";
 import { UiEventBus } from "./ui-events/ui-event-bus.js";
+import { DelegationRegistry } from "./delegation/delegation-runtime.js";
+import { Reviewer } from "./review/reviewer.js";
+import { agentRoutes } from "./http/routes/agent-routes.js";
 import { WorkspaceWatcher } from "./ui-events/workspace-watcher.js";
 import { embedderFor } from "./knowledge/embedders.js";
 import { KnowledgeBase } from "./knowledge/knowledge-base.js";
@@ -71,7 +74,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Index in the background and keep watching: the server answers at once, status shows progress.
   knowledge.start();
   const ui = new UiEventBus();
-  const chat: ChatDeps = { config, sessions, prompts, busy: new Set(), runtime: { sandbox, python, fetchAgent, knowledge }, log: app.log, ui };
+  const delegations = new DelegationRegistry(() => ui.publish({ type: "refresh", target: "agents" }));
+  const runtime = { sandbox, python, fetchAgent, knowledge };
+  const reviewer = new Reviewer({ config, sessions, ui, runtime, delegations, log: app.log });
+  const chat: ChatDeps = { config, sessions, prompts, busy: new Set(), runtime, log: app.log, ui, delegations, reviewer };
   const watcher = new WorkspaceWatcher(config.dataRoot);
   app.addHook("onClose", async () => {
     watcher.close();
@@ -89,6 +95,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fileRoutes, { config });
   await app.register(sessionRoutes, { sessions });
   await app.register(workspaceRoutes, { config, prompts });
+  await app.register(agentRoutes, { config, delegations, reviewer });
   await registerStaticUi(app, config.frontendDir);
   return app;
 }

@@ -12,7 +12,8 @@ import { createGuardedAgent, type Lookup } from "../src/net/guarded-agent.js";
 import { findOnPath, Sandbox } from "../src/sandbox/sandbox.js";
 import { grantDataDirsToSandbox } from "../src/sandbox/sandbox-ownership.js";
 import { findPython, PythonSessions } from "../src/sandbox/python-session.js";
-import type { CoreTool, ToolContext, ToolResult } from "../src/tools/core-tool.js";
+import { DelegationRegistry } from "../src/delegation/delegation-runtime.js";
+import type { CoreTool, ToolCall, ToolContext, ToolResult } from "../src/tools/core-tool.js";
 import { seedDataRoot } from "../src/workspace/seed-data-root.js";
 
 export const SECRET_KEY = "sk-test-SECRET-do-not-leak-7f3a";
@@ -27,6 +28,9 @@ export interface ToolHarness {
   close(): Promise<void>;
 }
 
+/** Tools run outside an agent turn have nowhere to stream nested events. */
+export const NO_CALL: ToolCall = { id: "call_test", write: () => {} };
+
 export async function startToolHarness(options: { env?: Record<string, string>; lookup?: Lookup } = {}): Promise<ToolHarness> {
   const project = await mkdtemp(join(tmpdir(), "moc-project-"));
   const dataRoot = join(project, "backend");
@@ -39,14 +43,24 @@ export async function startToolHarness(options: { env?: Record<string, string>; 
   const python = new PythonSessions(sandbox, findPython(sandbox, config.sandbox.searchPath));
   const fetchAgent = createGuardedAgent({ allowlist: config.fetchAllowlist, connectTimeoutMs: 5000, lookup: options.lookup });
   const knowledge = new KnowledgeBase(dataRoot, offlineEmbedder);
-  const context: ToolContext = { config, sessionId: "tool-test", sandbox, python, fetchAgent, knowledge, signal: new AbortController().signal };
+  const context: ToolContext = {
+    config,
+    sessionId: "tool-test",
+    sandbox,
+    python,
+    fetchAgent,
+    knowledge,
+    signal: new AbortController().signal,
+    agent: { depth: 0, roles: [] },
+    delegation: { roles: [], model: config.model, maxDepth: 0, timeoutMs: 1000, maxSteps: 1, registry: new DelegationRegistry(), log: console },
+  };
   return {
     project,
     dataRoot,
     keyFile,
     config,
     context,
-    run: (tool, input, signal) => tool.execute(input, signal ? { ...context, signal } : context),
+    run: (tool, input, signal) => tool.execute(input, signal ? { ...context, signal } : context, NO_CALL),
     async close() {
       python.closeAll();
       sandbox.close();

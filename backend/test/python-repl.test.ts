@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pythonReplTool } from "../src/tools/python-repl.js";
-import { SECRET_KEY, sandboxExpected, startToolHarness, type ToolHarness } from "../test-support/tool-harness.js";
+import { NO_CALL, SECRET_KEY, sandboxExpected, startToolHarness, type ToolHarness } from "../test-support/tool-harness.js";
 
 const { available } = sandboxExpected();
 if (!available) console.warn("\n!!! SKIPPING python_repl sandbox tests: bubblewrap (bwrap) is not installed !!!\n");
@@ -91,7 +91,7 @@ describe("python_repl without python3", () => {
     const h = await startToolHarness();
     try {
       const context = { ...h.context, python: { get: () => null } as never };
-      const result = await pythonReplTool.execute({ code: "1" }, context);
+      const result = await pythonReplTool.execute({ code: "1" }, context, NO_CALL);
       expect(result).toMatchObject({ ok: false, output: expect.stringContaining("python3 is not installed") });
     } finally {
       await h.close();

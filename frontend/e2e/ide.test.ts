@@ -391,6 +391,64 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     const toast = page.locator('[data-testid="toast"][data-level="warning"]');
     await expect.poll(() => toast.innerText(), { timeout: 4000 }).toContain('Skill "half_written" is skipped');
   });
+  it("delegates two tasks at once: the Agents view shows them running, the Stage nests each trace under its call, and a reload keeps them", async () => {
+    wb = await startWorkbench({ script: delegatingModel });
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    await page.getByTestId("nav-agents").click();
+    await expect.poll(() => page.getByTestId("role-item").allInnerTexts()).toEqual([expect.stringContaining("analyst"), expect.stringContaining("researcher")]);
+
+    await page.getByTestId("composer").fill("Find the note and do the sum");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.getByTestId("running-delegation").count(), { timeout: 5000 }).toBe(2);
+    await expect.poll(() => page.locator('[data-testid="sub-agent"][data-status="streaming"]').count(), { timeout: 5000 }).toBe(2);
+    await view.shot("delegation-running");
+    await page.locator('[data-testid="turn"][data-status="done"]').waitFor({ timeout: 15000 });
+    await expect.poll(() => page.getByTestId("no-delegations").count()).toBe(1);
+
+    const checkTraces = async () => {
+      const researcher = page.locator('[data-testid="sub-agent"][data-agent="researcher"]');
+      const analyst = page.locator('[data-testid="sub-agent"][data-agent="analyst"]');
+      await expect.poll(() => researcher.locator('[data-testid="tool-card"][data-tool="read_file"]').count()).toBe(1);
+      await expect.poll(() => researcher.getByTestId("answer").innerText()).toContain("The note says: buy flour.");
+      await expect.poll(() => analyst.getByTestId("answer").innerText()).toContain("6 × 7 = 42");
+      expect(await researcher.getAttribute("data-depth")).toBe("1");
+      await expect.poll(() => page.getByTestId("answer").last().innerText()).toContain("Done: buy flour, and 42.");
+    };
+    await checkTraces();
+    await view.shot("delegation");
+
+    await page.goto(wb.url);
+    await page.getByTestId("session-item").first().click();
+    await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
+    await checkTraces();
+  });
+
+  it("with the reviewer switched on, a review appears under the finished turn and its advice in the Agents view", async () => {
+    wb = await startWorkbench({
+      script: (body) => {
+        if (!systemPromptOf(body).startsWith("# Reviewer")) return { content: "It is 13 °C." };
+        if (!body.messages.some((m) => m.role === "tool")) {
+          const task = messageText(body.messages[1].content);
+          const [, offset, limit] = /offset (\d+), limit (\d+)/.exec(task) ?? [];
+          return { toolCalls: [{ name: "read_file", args: { path: /session file (\S+):/.exec(task)?.[1], offset: Number(offset), limit: Number(limit) } }] };
+        }
+        return { content: '{"advice": "Name the source of the temperature.", "record": "The answer gave a number without a source."}' };
+      },
+    });
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    await page.getByTestId("nav-agents").click();
+    await page.getByTestId("reviewer-toggle").click();
+    await expect.poll(() => page.getByTestId("reviewer-toggle").isChecked()).toBe(true);
+    await page.getByTestId("composer").fill("how warm is it?");
+    await page.keyboard.press("Enter");
+    await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
+    await expect.poll(() => page.getByTestId("review-record").innerText(), { timeout: 8000 }).toBe("The answer gave a number without a source.");
+    expect(await page.getByTestId("review-advice").innerText()).toContain("Name the source of the temperature.");
+    await expect.poll(() => page.getByTestId("reviewer-latest").innerText()).toContain("Name the source of the temperature.");
+    await view.shot("review");
+  });
 });
 
 /** What the scripted model answers for the pm-analysis skill: a map of a recipe app. */
@@ -426,4 +484,24 @@ function pmAnalysisModel(body: ChatRequestBody) {
       JSON.stringify(PM_MAP, null, 1) +
       "\n```\n\n## PRD outline\n1. **Summary**: a weekly meal planner for home cooks.\n2. **Users**: home cooks, busy parents.",
   };
+}
+
+/** A main agent that splits a task between the researcher and the analyst; each sub-agent takes its time. */
+function delegatingModel(body: ChatRequestBody) {
+  const role = /^You are the "([^"]+)" sub-agent/.exec(systemPromptOf(body))?.[1];
+  const results = body.messages.filter((m) => m.role === "tool").map((m) => messageText(m.content));
+  if (role === "researcher") {
+    if (results.length === 0) return { firstByteDelayMs: 1200, toolCalls: [{ name: "read_file", args: { path: "memory/MEMORY.md" } }] };
+    return { chunkDelayMs: 60, content: "The note says: buy flour." };
+  }
+  if (role === "analyst") return { firstByteDelayMs: 1200, chunkDelayMs: 60, content: "6 × 7 = 42, checked." };
+  if (results.length === 0) {
+    return {
+      toolCalls: [
+        { name: "delegate", args: { agent: "researcher", task: "What does the note say?" } },
+        { name: "delegate", args: { agent: "analyst", task: "What is 6 × 7?" } },
+      ],
+    };
+  }
+  return { content: "Done: buy flour, and 42." };
 }

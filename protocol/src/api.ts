@@ -26,8 +26,10 @@ export interface FileReply {
 /**
  * `snapshot`: the skills snapshot the session started with (its system prompt uses it for its whole life).
  * `compaction`: a summary that stands in for the session's first `covers_turns` turns in what the model is sent.
+ * `review`: the reviewer's look at the turn before it: `advice` goes to the next turn's model request, `record`
+ * (in `content`) is for the user and never sent to a model.
  */
-export type SessionEntryType = "user" | "assistant" | "thought" | "tool" | "skill" | "error" | "snapshot" | "compaction";
+export type SessionEntryType = "user" | "assistant" | "thought" | "tool" | "skill" | "error" | "snapshot" | "compaction" | "review";
 
 /** A skill's text as the model was given it; kept whole across compactions. */
 export interface LoadedSkillRecord {
@@ -69,6 +71,8 @@ export interface SessionEntry {
   skills?: LoadedSkillRecord[];
   /** For `compaction` entries: asked for by the user rather than forced by the context budget. */
   forced?: boolean;
+  /** For `review` entries: what the reviewer tells the main agent for its next turn. */
+  advice?: string;
 }
 
 /** `POST /api/sessions/:id/compact`. */
@@ -137,6 +141,50 @@ export interface PromptReply {
   budget_chars: number;
   sections: PromptSection[];
   text: string;
+}
+
+/** A sub-agent role from `agents/<name>.md`. */
+export interface RoleInfo {
+  name: string;
+  description: string;
+  /** Data-root-relative path of the role file. */
+  path: string;
+  /** The tools its sub-agents get: core tools, and `delegate` to delegate further. */
+  tools: string[];
+  /** A model name overriding the configured one for this role. */
+  model: string | null;
+  warnings: string[];
+}
+
+export interface RoleProblem {
+  path: string;
+  reason: string;
+}
+
+/** A delegation running now. */
+export interface RunningDelegation {
+  call_id: string;
+  session_id: string;
+  agent: string;
+  depth: number;
+  task: string;
+  started_at: string;
+}
+
+export interface ReviewInfo {
+  session_id: string;
+  ts: string;
+  advice: string;
+  record: string;
+}
+
+/** `GET /api/agents`: the status view. */
+export interface AgentsReply {
+  roles: RoleInfo[];
+  problems: RoleProblem[];
+  running: RunningDelegation[];
+  max_depth: number;
+  reviewer: { enabled: boolean; running: string[]; latest: ReviewInfo | null };
 }
 
 /** A file the Inspector can open. */

@@ -80,6 +80,20 @@ export interface CompactionEvent {
   forced: boolean;
 }
 
+/**
+ * Something a sub-agent did, streamed live under the `delegate` call that started it (`call_id`).
+ * Nested delegations nest: the inner event is itself a `delegate` event. The parent's model never
+ * sees these; it gets only the sub-agent's final answer as the call's result.
+ */
+export interface DelegateEvent {
+  type: "delegate";
+  call_id: string;
+  agent: string;
+  /** 1 for a sub-agent of the main agent, 2 for one of its sub-agents... */
+  depth: number;
+  event: ChatEvent;
+}
+
 /** Token usage of one model request, where the provider reports it. */
 export interface UsageEvent {
   type: "usage";
@@ -123,6 +137,7 @@ export type ChatEvent =
   | SkillEvent
   | PrefixEvent
   | CompactionEvent
+  | DelegateEvent
   | UsageEvent
   | FinalEvent
   | ErrorEvent;
@@ -134,6 +149,8 @@ export type ChatEventType = ChatEvent["type"];
  * a file changed on disk, a toast to show.
  */
 export type UiEvent =
-  | { type: "refresh"; target: "skills" | "files" }
+  | { type: "refresh"; target: "skills" | "files" | "agents" }
   | { type: "file_changed"; path: string }
+  /** The reviewer left a review in this session. */
+  | { type: "review"; session_id: string }
   | { type: "toast"; message: string; level: "info" | "warning" };

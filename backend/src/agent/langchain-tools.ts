@@ -3,7 +3,7 @@ import { tool } from "langchain";
 import type { ChatEvent } from "@mini-openclaw/protocol";
 import { isUserError } from "../lib/user-error.js";
 import { normalizeUserPath } from "../paths/confined-path.js";
-import type { ActiveSkill, CoreTool, ToolContext, ToolResult } from "../tools/core-tool.js";
+import type { ActiveSkill, CoreTool, ToolCall, ToolContext, ToolResult } from "../tools/core-tool.js";
 import { skillFolderOf } from "../tools/read-file.js";
 
 export interface ToolHooks {
@@ -41,9 +41,9 @@ function refusedBySkill(core: CoreTool, input: unknown, context: ToolContext, sk
 
 type Writer = (event: ChatEvent) => void;
 
-async function execute(core: CoreTool, input: unknown, context: ToolContext, hooks: ToolHooks): Promise<ToolResult> {
+async function execute(core: CoreTool, input: unknown, context: ToolContext, call: ToolCall, hooks: ToolHooks): Promise<ToolResult> {
   try {
-    return await core.execute(input, context);
+    return await core.execute(input, context, call);
   } catch (err) {
     if (isUserError(err)) return { ok: false, output: `Error: ${err.message}` };
     hooks.onCrash(core.name, err);
@@ -65,7 +65,7 @@ export function toLangChainTool(core: CoreTool, context: ToolContext, hooks: Too
       write({ type: "tool_call", id, name: core.name, input, step: hooks.currentStep(), started_at: startedAt });
       let result: ToolResult;
       try {
-        result = refusedBySkill(core, input, context, hooks.activeSkill.current) ?? (await execute(core, input, context, hooks));
+        result = refusedBySkill(core, input, context, hooks.activeSkill.current) ?? (await execute(core, input, context, { id, write }, hooks));
       } finally {
         hooks.onEnd();
       }

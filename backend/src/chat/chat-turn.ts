@@ -17,6 +17,11 @@ import { refreshSkillsSnapshot, renderSnapshot } from "../skills/skills-snapshot
 import { SNAPSHOT_FILE } from "../workspace/workspace-files.js";
 import type { ToolContext } from "../tools/core-tool.js";
 import { coreTools } from "../tools/core-tools.js";
+import { createDelegateTool } from "../delegation/delegate-tool.js";
+import type { DelegationRegistry } from "../delegation/delegation-runtime.js";
+import { scanRoles } from "../delegation/scan-roles.js";
+import { pendingAdvice, withAdvice } from "../review/reviewer-advice.js";
+import type { Reviewer } from "../review/reviewer.js";
 import type { UiEventBus } from "../ui-events/ui-event-bus.js";
 
 export interface ChatDeps {
@@ -29,6 +34,8 @@ export interface ChatDeps {
   runtime: Pick<ToolContext, "sandbox" | "python" | "fetchAgent" | "knowledge">;
   log: FastifyBaseLogger;
   ui: UiEventBus;
+  delegations: DelegationRegistry;
+  reviewer: Reviewer;
 }
 
 export interface TurnRequest {
@@ -139,7 +146,7 @@ async function executeTurn(
   if (changed.length > 0) emit({ type: "prefix", changed });
   prompts.record(sessionId, prompt);
 
-  const request = new HumanMessage(loaded?.modelMessage ?? message);
+  const request = new HumanMessage(withAdvice(pendingAdvice(previous), loaded?.modelMessage ?? message));
   let history = historyMessages(previous);
   if (estimateRequestTokens(prompt.text, [...history, request]) > config.limits.contextBudgetTokens) {
     const compaction = await compactForBudget(deps, previous, signal);
@@ -150,6 +157,7 @@ async function executeTurn(
     }
   }
 
+  const { roles } = await scanRoles(config.dataRoot);
   // The final answer is held until the session is written: a turn that could not be saved says so.
   let final: ChatEvent | null = null;
   await runAgentTurn({
@@ -157,8 +165,22 @@ async function executeTurn(
     systemPrompt: prompt.text,
     messages: [...history, request],
     activeSkill: loaded?.skill ?? null,
-    tools: coreTools(),
-    toolContext: { config, sessionId, ...runtime },
+    tools: [...coreTools(), createDelegateTool(roles)],
+    toolContext: {
+      config,
+      sessionId,
+      ...runtime,
+      agent: { depth: 0, roles: [] },
+      delegation: {
+        roles,
+        model: config.model,
+        maxDepth: config.delegation.maxDepth,
+        timeoutMs: config.delegation.timeoutMs,
+        maxSteps: config.limits.maxSteps,
+        registry: deps.delegations,
+        log,
+      },
+    },
     maxSteps: config.limits.maxSteps,
     signal,
     log,
@@ -175,6 +197,8 @@ async function executeTurn(
     emit({ type: "error", code: "storage", message: `This turn could not be saved to the session file (${reason}); what is shown here is not stored.` });
   } else if (final) {
     emit(final);
+    // After the answer is out, never before: the review must not hold the turn up.
+    deps.reviewer.afterTurn(sessionId);
   }
 }
 

@@ -63,6 +63,14 @@ export interface Config {
   /** Extra origins allowed to make state-changing requests (e.g. a UI dev server). */
   allowedOrigins: string[];
   limits: Limits;
+  delegation: {
+    /** How deep sub-agents may delegate (1: only the main agent delegates). */
+    maxDepth: number;
+    /** Wall time of one sub-agent, its own delegations included. */
+    timeoutMs: number;
+  };
+  /** The reviewer's setting at start (the UI can switch it). */
+  reviewerEnabled: boolean;
   /** Built UI to serve at `/`, if present. */
   frontendDir: string;
   logLevel: string;
@@ -146,6 +154,11 @@ export function loadConfig(
     },
     allowedOrigins: list(get("ALLOWED_ORIGINS")),
     limits: { ...DEFAULT_LIMITS, contextBudgetTokens: intFrom(get("CONTEXT_BUDGET_TOKENS"), DEFAULT_LIMITS.contextBudgetTokens, "CONTEXT_BUDGET_TOKENS") },
+    delegation: {
+      maxDepth: intFrom(get("DELEGATE_MAX_DEPTH"), 2, "DELEGATE_MAX_DEPTH"),
+      timeoutMs: intFrom(get("DELEGATE_TIMEOUT_MS"), 300_000, "DELEGATE_TIMEOUT_MS"),
+    },
+    reviewerEnabled: /^(on|1|true|yes)$/i.test(get("REVIEWER") ?? ""),
     frontendDir: resolve(get("FRONTEND_DIR") ?? defaultFrontendDir),
     logLevel: get("LOG_LEVEL") ?? "info",
   };

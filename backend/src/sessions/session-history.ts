@@ -1,6 +1,7 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import type { SessionEntry, SessionToolRecord } from "@mini-openclaw/protocol";
 import { compactionMessage } from "../context/compaction-message.js";
+import { withAdvice } from "../review/reviewer-advice.js";
 
 interface Step {
   text: string;
@@ -15,7 +16,8 @@ const argsOf = (input: unknown): Record<string, unknown> =>
  * its text and tool calls followed by their results. Thoughts, skill and error records are for
  * the user, not the model. Tool calls whose result was never written (a crash mid-call) are left
  * out, so the conversation stays valid for the provider. After a compaction, its summary (and the
- * skills it carries) stands in for the turns it covers.
+ * skills it carries) stands in for the turns it covers. A reviewer's advice goes ahead of the user
+ * message that followed it; its record is never sent.
  */
 export function historyMessages(entries: SessionEntry[]): BaseMessage[] {
   const messages: BaseMessage[] = [];
@@ -46,12 +48,21 @@ export function historyMessages(entries: SessionEntry[]): BaseMessage[] {
   const covered = compaction?.covers_turns ?? 0;
   if (compaction) messages.push(new HumanMessage(compactionMessage(compaction)));
   let turn = -1;
+  let advice: string | null = null;
   for (const entry of entries) {
+    if (entry.type === "review") {
+      advice = entry.advice || null;
+      continue;
+    }
     if (entry.type === "user") turn++;
-    if (turn < covered) continue;
+    if (turn < covered) {
+      if (entry.type === "user") advice = null;
+      continue;
+    }
     if (entry.type === "user") {
       flushTurn();
-      messages.push(new HumanMessage(entry.model_content ?? entry.content));
+      messages.push(new HumanMessage(withAdvice(advice, entry.model_content ?? entry.content)));
+      advice = null;
     } else if (entry.type === "assistant") {
       stepOf(entry.step ?? Number.MAX_SAFE_INTEGER).text += entry.content;
     } else if (entry.type === "tool" && entry.tool) {

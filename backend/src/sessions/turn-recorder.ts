@@ -55,6 +55,7 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
         case "usage":
         case "prefix":
         case "compaction": // written whole by compaction()
+        case "delegate": // a sub-agent's trace is kept whole in its call's result
           return;
         case "thought":
           thought += event.content;

@@ -4,3 +4,6 @@ export type CoreToolName = (typeof CORE_TOOL_NAMES)[number];
 
 export const isCoreToolName = (name: string): name is CoreToolName =>
   (CORE_TOOL_NAMES as readonly string[]).includes(name);
+
+/** Tools an agent can be given: the core tools, and `delegate` (hand a task to a sub-agent role). */
+export type ToolName = CoreToolName | "delegate";

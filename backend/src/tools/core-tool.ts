@@ -1,10 +1,12 @@
 import type { Agent } from "undici";
 import type { z } from "zod";
 import type { Config } from "../config/config.js";
+import type { ChatEvent } from "@mini-openclaw/protocol";
+import type { DelegationRuntime } from "../delegation/delegation-runtime.js";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.js";
 import type { PythonSessions } from "../sandbox/python-session.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
-import type { CoreToolName } from "./core-tool-names.js";
+import type { ToolName } from "./core-tool-names.js";
 
 export interface ToolContext {
   config: Config;
@@ -15,6 +17,16 @@ export interface ToolContext {
   fetchAgent: Agent;
   knowledge: KnowledgeBase;
   signal: AbortSignal;
+  /** Who calls: the main agent (depth 0, no roles) or a sub-agent, by the roles that led to it. */
+  agent: { depth: number; roles: string[] };
+  /** What `delegate` needs: roles, the model, limits, the registry of running delegations. */
+  delegation: DelegationRuntime;
+}
+
+/** The call being run: its id, and a writer for events that belong under it in the stream (a sub-agent's trace). */
+export interface ToolCall {
+  id: string;
+  write(event: ChatEvent): void;
 }
 
 /** What a tool returns: `output` is what the model sees; `details` is for the UI only. */
@@ -35,10 +47,10 @@ export interface ActiveSkill {
 }
 
 export interface CoreTool<Schema extends z.ZodType = z.ZodType> {
-  name: CoreToolName;
+  name: ToolName;
   description: string;
   schema: Schema;
-  execute(input: z.infer<Schema>, context: ToolContext): Promise<ToolResult>;
+  execute(input: z.infer<Schema>, context: ToolContext, call: ToolCall): Promise<ToolResult>;
 }
 
 /** Helper that keeps each tool's input type while collecting tools of different schemas. */

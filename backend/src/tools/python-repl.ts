@@ -15,8 +15,9 @@ export const pythonReplTool = defineTool({
     "a final expression is printed). Working directory: the data root. Sandboxed like terminal: no network, no " +
     "secrets, only the data folders writable. A call past its timeout restarts the interpreter and loses its state.",
   schema,
-  async execute(input, { config, sandbox, python, sessionId, signal }) {
-    const session = python.get(sessionId);
+  async execute(input, { config, sandbox, python, sessionId, signal, agent }) {
+    // Each sub-agent role keeps its own interpreter: parallel sub-agents must not share variables.
+    const session = python.get([sessionId, ...agent.roles].join("/"));
     if (!session) {
       return {
         ok: false,

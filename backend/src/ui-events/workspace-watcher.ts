@@ -56,7 +56,9 @@ export class WorkspaceWatcher {
       const changed = [...now].filter(([path, sig]) => before.get(path) !== sig).map(([path]) => path);
       const removed = [...before.keys()].filter((path) => !now.has(path));
       if (changed.length === 0 && removed.length === 0) return;
-      this.emit({ type: "refresh", target: [...changed, ...removed].some((p) => p.startsWith("skills/")) ? "skills" : "files" });
+      const paths = [...changed, ...removed];
+      this.emit({ type: "refresh", target: paths.some((p) => p.startsWith("skills/")) ? "skills" : "files" });
+      if (paths.some((p) => p.startsWith("agents/"))) this.emit({ type: "refresh", target: "agents" });
       for (const path of changed) if (before.has(path)) this.emit({ type: "file_changed", path });
       for (const path of changed) await this.checkSkill(path);
     } finally {

@@ -2,7 +2,7 @@ import { constants } from "node:fs";
 import { copyFile, mkdir, readdir, stat } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { defaultsDir } from "../config/project-paths.js";
-import { DATA_DIRS, SKILLS_DIR } from "./workspace-files.js";
+import { AGENTS_DIR, DATA_DIRS, SKILLS_DIR } from "./workspace-files.js";
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
@@ -21,17 +21,21 @@ async function* walkFiles(dir: string): AsyncGenerator<string> {
 
 /**
  * Gives an empty or partial data root the default files. Never overwrites: a file the user
- * changed stays as it is. Default skills are only seeded into a data root that has no skills
- * folder yet, so a skill the user deleted does not come back.
+ * changed stays as it is. Default skills and roles are only seeded into a data root that has no
+ * such folder yet, so a skill or role the user deleted does not come back.
  * Returns the data-root-relative paths it created.
  */
 export async function seedDataRoot(dataRoot: string, from = defaultsDir): Promise<string[]> {
-  const seedSkills = !(await exists(join(dataRoot, SKILLS_DIR)));
+  const seedFolder = {
+    [SKILLS_DIR]: !(await exists(join(dataRoot, SKILLS_DIR))),
+    [AGENTS_DIR]: !(await exists(join(dataRoot, AGENTS_DIR))),
+  };
   for (const dir of DATA_DIRS) await mkdir(join(dataRoot, dir), { recursive: true });
   const created: string[] = [];
   for await (const source of walkFiles(from)) {
     const rel = relative(from, source);
-    if (rel.startsWith(`${SKILLS_DIR}/`) && !seedSkills) continue;
+    const folder = rel.split("/")[0];
+    if (folder in seedFolder && !seedFolder[folder as keyof typeof seedFolder]) continue;
     const target = join(dataRoot, rel);
     await mkdir(dirname(target), { recursive: true });
     try {

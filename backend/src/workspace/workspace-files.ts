@@ -9,11 +9,14 @@ export const PROMPT_FILES = [
 ] as const;
 
 export const SKILLS_DIR = "skills";
+export const AGENTS_DIR = "agents";
+/** The reviewer's instructions (not part of the system prompt). */
+export const REVIEWER_FILE = "workspace/REVIEWER.md";
 export const SESSIONS_DIR = "sessions";
 export const SNAPSHOT_FILE = "SKILLS_SNAPSHOT.md";
 
 /** Folders every data root has. */
-export const DATA_DIRS = ["memory/logs", "sessions", "skills", "workspace", "knowledge", "storage"] as const;
+export const DATA_DIRS = ["memory/logs", "sessions", "skills", "agents", "workspace", "knowledge", "storage"] as const;
 
 /** Written by the workbench itself; the files API refuses to write here. */
 export const RUNTIME_DIRS = ["sessions", "storage"] as const;

@@ -1,6 +1,6 @@
 "use client";
 import type { HealthReply, SessionSummary, SkillsReply, UiEvent, WorkspaceFile } from "@mini-openclaw/protocol";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Group, Panel, Separator } from "react-resizable-panels";
 import { api } from "@/lib/api";
 import { useChat } from "@/lib/use-chat";
@@ -26,6 +26,7 @@ export function Workbench() {
   const [tab, setTab] = useState<InspectorTab>("files");
   const [openPath, setOpenPath] = useState<string | null>("memory/MEMORY.md");
   const [promptRefresh, setPromptRefresh] = useState(0);
+  const [agentsRefresh, setAgentsRefresh] = useState(0);
   /** Bumped per path when the backend reports the file changed on disk. */
   const [diskChanges, setDiskChanges] = useState<Record<string, number>>({});
 
@@ -40,6 +41,9 @@ export function Workbench() {
     setPromptRefresh((n) => n + 1);
   }, [refreshLists]);
   const chat = useChat(onTurnEnd);
+  // The event stream below outlives renders: it reads the open session through a ref.
+  const openSession = useRef({ id: chat.sessionId, streaming: chat.streaming, open: chat.open });
+  openSession.current = { id: chat.sessionId, streaming: chat.streaming, open: chat.open };
   const toasts = useToasts();
   const showToast = toasts.show;
   const compact = useCallback(async () => {
@@ -65,7 +69,15 @@ export function Workbench() {
     const source = new EventSource("/api/events");
     source.onmessage = (message) => {
       const event = JSON.parse(message.data) as UiEvent;
-      if (event.type === "refresh") refreshLists();
+      if (event.type === "refresh") {
+        refreshLists();
+        if (event.target === "agents") setAgentsRefresh((n) => n + 1);
+      } else if (event.type === "review") {
+        setAgentsRefresh((n) => n + 1);
+        const current = openSession.current;
+        // A review lands after the turn: show it in the open session, unless a new turn is streaming there.
+        if (event.session_id === current.id && !current.streaming) void current.open(event.session_id);
+      }
       else if (event.type === "file_changed") setDiskChanges((d) => ({ ...d, [event.path]: (d[event.path] ?? 0) + 1 }));
       else if (event.type === "toast") showToast(event.message, event.level);
     };
@@ -102,6 +114,7 @@ export function Workbench() {
             openPath={openPath}
             onOpenFile={openFile}
             locationPrefix={health?.location_prefix ?? "."}
+            agentsRefresh={agentsRefresh}
           />
         </Panel>
         <ResizeHandle />

@@ -1,5 +1,6 @@
 /** The backend's JSON API, typed by the shared protocol. Every failure becomes an ApiError with the server's words. */
 import type {
+  AgentsReply,
   CompactReply,
   FileReply,
   HealthReply,
@@ -54,6 +55,8 @@ export const api = {
   files: () => request<{ files: WorkspaceFile[] }>("/api/files/list").then((r) => r.files),
   readFile: (path: string) => request<FileReply>(`/api/files?path=${encodeURIComponent(path)}`),
   saveFile: (path: string, content: string) => request<{ path: string; bytes: number }>("/api/files", json({ path, content })),
+  agents: () => request<AgentsReply>("/api/agents"),
+  setReviewer: (enabled: boolean) => request<AgentsReply["reviewer"]>("/api/reviewer", json({ enabled })),
   compact: (sessionId: string) => request<CompactReply>(`/api/sessions/${encodeURIComponent(sessionId)}/compact`, json({})),
   prompt: (sessionId: string | null) =>
     request<PromptReply>(`/api/prompt${sessionId ? `?session_id=${encodeURIComponent(sessionId)}` : ""}`),

@@ -19,14 +19,24 @@ export type Block =
       durationMs?: number;
       details?: Record<string, unknown>;
       running: boolean;
+      /** For `delegate` calls: the sub-agent's own turn (its task, thoughts, tools and answer). */
+      sub?: SubAgent;
     }
   | { kind: "skill"; name: string; location: string; allowedTools?: string[] }
   | { kind: "error"; message: string; code: string }
   | { kind: "prefix"; changed: string[] }
+  /** The reviewer's look at this turn: `advice` went to the agent's next turn, `record` to no model. */
+  | { kind: "review"; advice: string; record: string }
   /** Earlier turns were summarized for the model (they stay on screen and in the file). */
   | { kind: "compaction"; turns: number; summary: string; skills: string[]; forced: boolean };
 
 export type TurnStatus = "streaming" | "done" | "error" | "stopped";
+
+export interface SubAgent {
+  agent: string;
+  depth: number;
+  turn: Turn;
+}
 
 export interface Turn {
   key: string;
@@ -49,6 +59,23 @@ function appendText(blocks: Block[], kind: "thought" | "text", text: string): Bl
   return [...blocks, { kind, text }];
 }
 
+/** A delegate call's stored trace (its result's details) as the sub-agent's turn, for replay. */
+function subAgentFromDetails(details: Record<string, unknown> | undefined, key: string): SubAgent | undefined {
+  if (!details || typeof details.agent !== "string" || !Array.isArray(details.trace)) return undefined;
+  const turn = (details.trace as ChatEvent[]).reduce(applyEvent, newTurn(String(details.task ?? ""), key));
+  return { agent: details.agent, depth: Number(details.depth ?? 1), turn: { ...turn, status: turn.status === "streaming" ? "done" : turn.status } };
+}
+
+/** A sub-agent's live event, applied under the delegate call it belongs to. */
+function applyDelegateEvent(blocks: Block[], event: Extract<ChatEvent, { type: "delegate" }>): Block[] {
+  return blocks.map((block) => {
+    if (block.kind !== "tool" || block.id !== event.call_id) return block;
+    const task = typeof (block.input as { task?: unknown })?.task === "string" ? (block.input as { task: string }).task : "";
+    const sub = block.sub ?? { agent: event.agent, depth: event.depth, turn: newTurn(task, `${block.id}-sub`) };
+    return { ...block, sub: { ...sub, turn: applyEvent(sub.turn, event.event) } };
+  });
+}
+
 /** One streamed event applied to the turn it belongs to. Pure: returns a new turn. */
 export function applyEvent(turn: Turn, event: ChatEvent): Turn {
   switch (event.type) {
@@ -69,7 +96,15 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
         blocks: turn.blocks.some((b) => b.kind === "tool" && b.id === event.id)
           ? turn.blocks.map((b) =>
               b.kind === "tool" && b.id === event.id
-                ? { ...b, output: event.output, ok: event.ok, durationMs: event.duration_ms, details: event.details, running: false }
+                ? {
+                    ...b,
+                    output: event.output,
+                    ok: event.ok,
+                    durationMs: event.duration_ms,
+                    details: event.details,
+                    running: false,
+                    sub: b.sub ?? subAgentFromDetails(event.details, `${b.id}-sub`),
+                  }
                 : b,
             )
           : [
@@ -81,6 +116,8 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
       return { ...turn, blocks: [...turn.blocks, { kind: "skill", name: event.name, location: event.location, allowedTools: event.allowed_tools }] };
     case "prefix":
       return { ...turn, blocks: [...turn.blocks, { kind: "prefix", changed: event.changed }] };
+    case "delegate":
+      return { ...turn, blocks: applyDelegateEvent(turn.blocks, event) };
     case "compaction":
       return { ...turn, blocks: [...turn.blocks, { kind: "compaction", turns: event.turns, summary: event.summary, skills: event.skills, forced: event.forced }] };
     case "usage": {
@@ -141,6 +178,7 @@ export function turnsFromEntries(entries: SessionEntry[]): Turn[] {
             durationMs: entry.tool.duration_ms,
             details: entry.tool.details,
             running: false,
+            sub: subAgentFromDetails(entry.tool.details, `${entry.tool.id}-sub`),
           });
         }
         break;
@@ -160,6 +198,9 @@ export function turnsFromEntries(entries: SessionEntry[]): Turn[] {
           forced: entry.forced === true,
         });
         compacted = Math.max(compacted, entry.covers_turns ?? 0);
+        break;
+      case "review":
+        turn.blocks.push({ kind: "review", advice: entry.advice ?? "", record: entry.content });
         break;
       case "snapshot":
         break;

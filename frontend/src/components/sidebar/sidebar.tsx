@@ -1,10 +1,12 @@
 "use client";
 import type { SessionSummary, SkillsReply, WorkspaceFile } from "@mini-openclaw/protocol";
-import { Brain, FileText, MessageSquare, Plus, Sparkles, TriangleAlert } from "lucide-react";
+import { Bot, Brain, FileText, MessageSquare, Plus, Sparkles, TriangleAlert } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { cn, relativeTime } from "@/lib/utils";
 
-export type SidebarView = "chat" | "memory" | "skills";
+import { AgentsView } from "./agents-view";
+
+export type SidebarView = "chat" | "memory" | "skills" | "agents";
 
 interface SidebarProps {
   view: SidebarView;
@@ -18,12 +20,15 @@ interface SidebarProps {
   openPath: string | null;
   onOpenFile: (path: string) => void;
   locationPrefix: string;
+  /** Bumped when roles, delegations or reviews change. */
+  agentsRefresh: number;
 }
 
 const NAV: Array<{ id: SidebarView; label: string; icon: typeof Brain }> = [
   { id: "chat", label: "Chat", icon: MessageSquare },
   { id: "memory", label: "Memory", icon: Brain },
   { id: "skills", label: "Skills", icon: Sparkles },
+  { id: "agents", label: "Agents", icon: Bot },
 ];
 
 function stripPrefix(location: string, prefix: string) {
@@ -36,7 +41,7 @@ export function Sidebar(props: SidebarProps) {
   const { view, onView } = props;
   return (
     <aside data-testid="sidebar" className="flex h-full min-h-0 flex-col bg-white">
-      <nav className="grid grid-cols-3 gap-1 border-b border-zinc-200/80 p-2">
+      <nav className="grid grid-cols-4 gap-1 border-b border-zinc-200/80 p-2">
         {NAV.map(({ id, label, icon: Icon }) => (
           <button
             key={id}
@@ -57,6 +62,7 @@ export function Sidebar(props: SidebarProps) {
         {view === "chat" && <SessionList {...props} />}
         {view === "memory" && <MemoryList {...props} />}
         {view === "skills" && <SkillList {...props} />}
+        {view === "agents" && <AgentsView refresh={props.agentsRefresh} openPath={props.openPath} onOpenFile={props.onOpenFile} />}
       </div>
     </aside>
   );

@@ -1,9 +1,10 @@
 "use client";
-import { Braces, Check, ChevronRight, FileText, Globe, Loader2, SquareTerminal, TriangleAlert, Wrench } from "lucide-react";
+import { Braces, Check, ChevronRight, FileText, Globe, Loader2, Search, SquareTerminal, TriangleAlert, Users, Wrench } from "lucide-react";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from "@/components/ui/collapsible";
 import type { Block } from "@/lib/turn-model";
+import { SubAgentTrace } from "./sub-agent-trace";
 import { cn, formatDuration } from "@/lib/utils";
 
 type ToolBlock = Extract<Block, { kind: "tool" }>;
@@ -13,6 +14,8 @@ const ICONS: Record<string, typeof Wrench> = {
   terminal: SquareTerminal,
   python_repl: Braces,
   fetch_url: Globe,
+  search_knowledge_base: Search,
+  delegate: Users,
 };
 
 const LONG = 600;
@@ -21,6 +24,7 @@ const LONG = 600;
 function summary(input: unknown): string {
   if (input === null || typeof input !== "object") return input == null ? "" : String(input);
   const record = input as Record<string, unknown>;
+  if (typeof record.agent === "string" && typeof record.task === "string") return `${record.agent}: ${record.task.split("\n")[0]}`;
   const first = record.path ?? record.command ?? record.url ?? record.code ?? record.query ?? Object.values(record)[0];
   return typeof first === "string" ? first.split("\n")[0] : JSON.stringify(input);
 }
@@ -54,7 +58,8 @@ export function ToolCard({ block }: { block: ToolBlock }) {
   const [raw, setRaw] = useState(false);
   const Icon = ICONS[block.name] ?? Wrench;
   const failed = block.ok === false;
-  const isOpen = open ?? (failed || (block.output !== undefined && block.output.length <= LONG && block.name !== "read_file"));
+  // A delegate call shows its sub-agent's trace instead; its input and answer stay one click away.
+  const isOpen = open ?? (failed || (block.output !== undefined && block.output.length <= LONG && block.name !== "read_file" && !block.sub));
   return (
     <Collapsible
       open={isOpen}
@@ -78,6 +83,7 @@ export function ToolCard({ block }: { block: ToolBlock }) {
         )}
         {block.durationMs !== undefined && <span className="text-xs tabular-nums text-zinc-400" data-testid="tool-duration">{formatDuration(block.durationMs)}</span>}
       </CollapsibleTrigger>
+      {block.sub && <SubAgentTrace sub={block.sub} />}
       <CollapsibleContent>
         <div className="space-y-2 border-t border-zinc-100 px-3 py-2">
           <div className="flex items-center justify-between">

@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { type CoreTool, defineTool } from "../tools/core-tool.js";
+import { DELEGATE_TOOL, type Role } from "./parse-role.js";
+import { runSubAgent } from "./run-sub-agent.js";
+
+const schema = z.object({
+  agent: z.string().describe("The role to hand the task to: one of the names listed in this tool's description."),
+  task: z
+    .string()
+    .min(1)
+    .describe("The whole task, self-contained: the sub-agent does not see this conversation, only what you write here."),
+});
+
+function describeRoles(roles: Role[]): string {
+  if (roles.length === 0) return "No roles exist yet (a role is a Markdown file agents/<name>.md).";
+  return `Roles:\n${roles.map((r) => `- ${r.name}: ${r.description} (tools: ${r.tools.join(", ") || "none"})`).join("\n")}`;
+}
+
+/**
+ * `delegate`: runs a sub-agent in a fresh context with its role's instructions and tools, and returns
+ * its final answer. Several calls in one step run at once. The roles are those of the turn's start.
+ */
+export function createDelegateTool(roles: Role[]): CoreTool {
+  return defineTool({
+    name: DELEGATE_TOOL,
+    description:
+      "Hand a self-contained task to a sub-agent with its own role, tools and a fresh context; you get back its final " +
+      "answer only. Call it several times in one step to run sub-agents in parallel. " +
+      describeRoles(roles),
+    schema,
+    async execute(input, context, call) {
+      const { delegation, agent } = context;
+      const role = delegation.roles.find((r) => r.name === input.agent);
+      if (!role) {
+        return {
+          ok: false,
+          output: `Error: there is no role "${input.agent}". ${delegation.roles.length ? `Roles: ${delegation.roles.map((r) => r.name).join(", ")}.` : "No roles exist."}`,
+        };
+      }
+      if (agent.depth + 1 > delegation.maxDepth) {
+        return {
+          ok: false,
+          output:
+            `Error: delegation refused: the depth limit is ${delegation.maxDepth} and this agent is already at depth ${agent.depth} ` +
+            `(${["main", ...agent.roles].join(" → ")}). Do the task yourself with your own tools.`,
+          details: { refused: "depth_limit", max_depth: delegation.maxDepth },
+        };
+      }
+      return runSubAgent(role, input.task, context, call);
+    },
+  }) as unknown as CoreTool;
+}

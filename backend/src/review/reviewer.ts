@@ -1,0 +1,106 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { HumanMessage } from "@langchain/core/messages";
+import type { ChatEvent, ReviewInfo, SessionEntry } from "@mini-openclaw/protocol";
+import { runAgentTurn } from "../agent/run-agent-turn.js";
+import type { Config } from "../config/config.js";
+import type { DelegationRegistry } from "../delegation/delegation-runtime.js";
+import type { SessionStore } from "../sessions/session-store.js";
+import type { ToolContext } from "../tools/core-tool.js";
+import { coreTools } from "../tools/core-tools.js";
+import type { UiEventBus } from "../ui-events/ui-event-bus.js";
+import { REVIEWER_FILE, SESSIONS_DIR } from "../workspace/workspace-files.js";
+import { parseReview } from "./parse-review.js";
+
+const OUTPUT_CONTRACT =
+  '\n\nAnswer with one JSON object and nothing else: {"advice": "<for the agent\'s next turn, or empty>", ' +
+  '"record": "<your assessment, for the user>"}.';
+
+interface ReviewerDeps {
+  config: Config;
+  sessions: SessionStore;
+  ui: UiEventBus;
+  runtime: Pick<ToolContext, "sandbox" | "python" | "fetchAgent" | "knowledge">;
+  delegations: DelegationRegistry;
+  log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+/** The 1-based line range of the session file that holds its last turn (from its user entry on). */
+function lastTurnLines(entries: SessionEntry[]): { from: number; to: number; turn: number } | null {
+  const starts = entries.flatMap((e, i) => (e.type === "user" ? [i] : []));
+  if (starts.length === 0) return null;
+  return { from: starts[starts.length - 1] + 1, to: entries.length, turn: starts.length };
+}
+
+/**
+ * After each finished turn (when switched on), a reviewer reads the turn with `read_file` alone and
+ * leaves `{ advice, record }`: the advice goes to the main agent's next turn, the record stays in
+ * the session for the user. It starts after the answer was sent and never holds the turn up.
+ */
+export class Reviewer {
+  enabled: boolean;
+  private readonly running = new Set<string>();
+  private latestReview: ReviewInfo | null = null;
+
+  constructor(private readonly deps: ReviewerDeps) {
+    this.enabled = deps.config.reviewerEnabled;
+  }
+
+  status() {
+    return { enabled: this.enabled, running: [...this.running], latest: this.latestReview };
+  }
+
+  /** Reviews the session's last turn in the background; a failure is logged and recorded, never thrown. */
+  afterTurn(sessionId: string): void {
+    if (!this.enabled || this.running.has(sessionId)) return;
+    this.running.add(sessionId);
+    this.deps.ui.publish({ type: "refresh", target: "agents" });
+    void this.review(sessionId)
+      .catch((err) => this.deps.log.error({ err, sessionId }, "review failed"))
+      .finally(() => {
+        this.running.delete(sessionId);
+        this.deps.ui.publish({ type: "refresh", target: "agents" });
+      });
+  }
+
+  private async review(sessionId: string): Promise<void> {
+    const { config, sessions, runtime, delegations, log, ui } = this.deps;
+    await sessions.flush(sessionId);
+    const lines = lastTurnLines((await sessions.read(sessionId)).entries);
+    if (!lines) return;
+    const instructions = await readFile(join(config.dataRoot, REVIEWER_FILE), "utf8").catch(() => "Review the turn for mistakes and missed steps.");
+    const path = `${SESSIONS_DIR}/${sessionId}.jsonl`;
+    const task =
+      `Review turn ${lines.turn} of the session file ${path}: it is lines ${lines.from}-${lines.to} (JSON Lines, one entry per line: ` +
+      `the user's message, the agent's thoughts, tool calls with their results, and its answer). Read exactly those lines with ` +
+      `read_file (offset ${lines.from}, limit ${lines.to - lines.from + 1}).`;
+    let end: ChatEvent | null = null;
+    await runAgentTurn({
+      model: config.model,
+      systemPrompt: instructions.trim() + OUTPUT_CONTRACT,
+      messages: [new HumanMessage(task)],
+      tools: coreTools().filter((tool) => tool.name === "read_file"),
+      toolContext: {
+        config,
+        sessionId,
+        ...runtime,
+        agent: { depth: 1, roles: ["reviewer"] },
+        delegation: { roles: [], model: config.model, maxDepth: 0, timeoutMs: config.delegation.timeoutMs, maxSteps: config.limits.maxSteps, registry: delegations, log },
+      },
+      maxSteps: config.limits.maxSteps,
+      signal: AbortSignal.timeout(config.delegation.timeoutMs),
+      log,
+      emit: (event) => {
+        if (event.type === "final" || event.type === "error") end = event;
+      },
+    });
+    const result = end as ChatEvent | null;
+    const review =
+      result?.type === "final" ? parseReview(result.content) : { advice: "", record: `The review failed: ${result?.type === "error" ? result.message : "no answer"}` };
+    const ts = new Date().toISOString();
+    await sessions.append(sessionId, { type: "review", ts, content: review.record, advice: review.advice });
+    this.latestReview = { session_id: sessionId, ts, advice: review.advice, record: review.record };
+    ui.publish({ type: "review", session_id: sessionId });
+    if (result?.type !== "final") log.warn({ sessionId }, "review ended without an answer");
+  }
+}

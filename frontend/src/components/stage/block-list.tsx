@@ -1,0 +1,65 @@
+"use client";
+import { Sparkles, TriangleAlert } from "lucide-react";
+import { Badge } from "@/components/ui/badge";
+import type { Block } from "@/lib/turn-model";
+import { assertNever } from "@/lib/utils";
+import { AnswerText } from "./answer-text";
+import { CompactionBlock } from "./compaction-block";
+import { ReviewBlock } from "./review-block";
+import { ThoughtBlock } from "./thought-block";
+import { ToolCard } from "./tool-card";
+
+/** What an agent did in a turn, in order: the main agent's, or a sub-agent's under its delegate call. */
+export function BlockList({ blocks, streaming }: { blocks: Block[]; streaming: boolean }) {
+  const lastIndex = blocks.length - 1;
+  return (
+    <>
+      {blocks.map((block, index) => {
+        switch (block.kind) {
+          case "thought":
+            return <ThoughtBlock key={index} text={block.text} streaming={streaming && index === lastIndex} />;
+          case "tool":
+            return <ToolCard key={block.id} block={block} />;
+          case "skill":
+            return (
+              <div key={index} data-testid="skill-activation">
+                <Badge title={`${block.location}${block.allowedTools ? ` · tools: ${block.allowedTools.join(", ")}` : ""}`}>
+                  <Sparkles />
+                  Skill active: {block.name}
+                </Badge>
+              </div>
+            );
+          case "text":
+            return (
+              <div key={index} data-testid="answer" data-partial={block.partial ? "true" : undefined}>
+                <AnswerText text={block.text} />
+              </div>
+            );
+          case "prefix":
+            return (
+              <div key={index} data-testid="prefix-changed" className="text-[11px] text-zinc-500">
+                System prompt changed since the last turn: {block.changed.join(", ")} (the provider's prompt cache starts over).
+              </div>
+            );
+          case "compaction":
+            return <CompactionBlock key={index} turns={block.turns} summary={block.summary} skills={block.skills} forced={block.forced} />;
+          case "error":
+            return (
+              <div
+                key={index}
+                data-testid="turn-error"
+                className={block.code === "aborted" ? "text-xs text-zinc-500" : "flex gap-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"}
+              >
+                {block.code !== "aborted" && <TriangleAlert className="mt-0.5 size-4 shrink-0" />}
+                <span>{block.message}</span>
+              </div>
+            );
+          case "review":
+            return <ReviewBlock key={index} advice={block.advice} record={block.record} />;
+          default:
+            return assertNever(block);
+        }
+      })}
+    </>
+  );
+}
