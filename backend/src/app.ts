@@ -80,6 +80,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const chat: ChatDeps = { config, sessions, prompts, busy: new Set(), runtime, log: app.log, ui, delegations, reviewer };
   const watcher = new WorkspaceWatcher(config.dataRoot);
   app.addHook("onClose", async () => {
+    reviewer.close();
     watcher.close();
     await knowledge.close();
     python.closeAll();

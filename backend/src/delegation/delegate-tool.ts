@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type CoreTool, defineTool } from "../tools/core-tool.js";
-import { DELEGATE_TOOL, type Role } from "./parse-role.js";
+import { DELEGATE_TOOL } from "../tools/core-tool-names.js";
+import type { Role } from "./parse-role.js";
 import { runSubAgent } from "./run-sub-agent.js";
 
 const schema = z.object({

@@ -1,8 +1,6 @@
 import type { RoleInfo } from "@mini-openclaw/protocol";
 import { checkNameAndDescription, readFrontmatter, stringList } from "../lib/frontmatter.js";
-import { isCoreToolName } from "../tools/core-tool-names.js";
-
-export const DELEGATE_TOOL = "delegate";
+import { isToolName } from "../tools/core-tool-names.js";
 const MAX_DESCRIPTION = 1024;
 
 export interface Role extends RoleInfo {
@@ -27,7 +25,7 @@ export function parseRole(text: string, stem: string, path: string): ParsedRole 
   if (name !== stem) warnings.push(`name "${name}" differs from its file name "${stem}.md"`);
   const listed = stringList(data.tools, "tools");
   if ("error" in listed) return { ok: false, reason: listed.error };
-  const unknown = listed.values.filter((t) => !isCoreToolName(t) && t !== DELEGATE_TOOL);
+  const unknown = listed.values.filter((t) => !isToolName(t));
   if (unknown.length) warnings.push(`tools names unknown tools (ignored): ${unknown.join(", ")}`);
   if (data.model !== undefined && (typeof data.model !== "string" || data.model.trim() === "")) {
     return { ok: false, reason: "'model' must be a model name" };
@@ -40,7 +38,7 @@ export function parseRole(text: string, stem: string, path: string): ParsedRole 
       name,
       description: (data.description as string).trim().replace(/\s+/g, " "),
       path,
-      tools: [...new Set(listed.values.filter((t) => isCoreToolName(t) || t === DELEGATE_TOOL))],
+      tools: [...new Set(listed.values.filter(isToolName))],
       model: typeof data.model === "string" ? data.model.trim() : null,
       warnings,
       instructions,

@@ -5,7 +5,8 @@ import { runAgentTurn } from "../agent/run-agent-turn.js";
 import type { CoreTool, ToolCall, ToolContext, ToolResult } from "../tools/core-tool.js";
 import { coreTools } from "../tools/core-tools.js";
 import { createDelegateTool } from "./delegate-tool.js";
-import { DELEGATE_TOOL, type Role } from "./parse-role.js";
+import { DELEGATE_TOOL } from "../tools/core-tool-names.js";
+import type { Role } from "./parse-role.js";
 import { appendToTrace } from "./sub-agent-trace.js";
 
 const TIMEOUT_REASON = "delegate_timeout";

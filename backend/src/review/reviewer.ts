@@ -41,6 +41,8 @@ export class Reviewer {
   enabled: boolean;
   private readonly running = new Set<string>();
   private latestReview: ReviewInfo | null = null;
+  /** Stops reviews still running when the server closes. */
+  private readonly closing = new AbortController();
 
   constructor(private readonly deps: ReviewerDeps) {
     this.enabled = deps.config.reviewerEnabled;
@@ -48,6 +50,10 @@ export class Reviewer {
 
   status() {
     return { enabled: this.enabled, running: [...this.running], latest: this.latestReview };
+  }
+
+  close(): void {
+    this.closing.abort("server closing");
   }
 
   /** Reviews the session's last turn in the background; a failure is logged and recorded, never thrown. */
@@ -88,12 +94,13 @@ export class Reviewer {
         delegation: { roles: [], model: config.model, maxDepth: 0, timeoutMs: config.delegation.timeoutMs, maxSteps: config.limits.maxSteps, registry: delegations, log },
       },
       maxSteps: config.limits.maxSteps,
-      signal: AbortSignal.timeout(config.delegation.timeoutMs),
+      signal: AbortSignal.any([AbortSignal.timeout(config.delegation.timeoutMs), this.closing.signal]),
       log,
       emit: (event) => {
         if (event.type === "final" || event.type === "error") end = event;
       },
     });
+    if (this.closing.signal.aborted) return;
     const result = end as ChatEvent | null;
     const review =
       result?.type === "final" ? parseReview(result.content) : { advice: "", record: `The review failed: ${result?.type === "error" ? result.message : "no answer"}` };

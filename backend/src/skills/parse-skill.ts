@@ -1,6 +1,6 @@
 import type { SkillInfo } from "@mini-openclaw/protocol";
 import { checkNameAndDescription, readFrontmatter, stringList } from "../lib/frontmatter.js";
-import { isCoreToolName } from "../tools/core-tool-names.js";
+import { isToolName } from "../tools/core-tool-names.js";
 
 const MAX_DESCRIPTION = 1024;
 
@@ -30,9 +30,9 @@ export function parseSkill(text: string, folder: string): ParsedSkill {
   if (data["allowed-tools"] !== undefined) {
     const tools = stringList(data["allowed-tools"], "allowed-tools");
     if ("error" in tools) return { ok: false, reason: tools.error };
-    const unknown = tools.values.filter((t) => !isCoreToolName(t));
+    const unknown = tools.values.filter((t) => !isToolName(t));
     if (unknown.length) warnings.push(`allowed-tools names unknown tools (ignored): ${unknown.join(", ")}`);
-    allowedTools = tools.values.filter(isCoreToolName);
+    allowedTools = tools.values.filter(isToolName);
   }
 
   return {

@@ -1,9 +1,10 @@
 "use client";
 import type { AgentsReply } from "@mini-openclaw/protocol";
-import { Bot, ClipboardCheck, Loader2, TriangleAlert } from "lucide-react";
+import { Bot, ClipboardCheck, Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { api } from "@/lib/api";
 import { cn, relativeTime } from "@/lib/utils";
+import { ProblemCard, WarningLine } from "./problem-card";
 
 interface AgentsViewProps {
   /** Bumped when the backend says roles, delegations or reviews changed. */
@@ -126,23 +127,12 @@ export function AgentsView({ refresh, openPath, onOpenFile }: AgentsViewProps) {
                 ))}
               </div>
               {role.warnings.map((w) => (
-                <div key={w} className="mt-1 flex gap-1 text-[11px] text-amber-700">
-                  <TriangleAlert className="mt-px size-3 shrink-0" /> {w}
-                </div>
+                <WarningLine key={w} text={w} />
               ))}
             </button>
           ))}
           {status.problems.map((p) => (
-            <button
-              key={p.path}
-              type="button"
-              data-testid="role-problem"
-              onClick={() => onOpenFile(p.path)}
-              className="block w-full rounded-lg border border-red-200 bg-red-50 px-2.5 py-2 text-left"
-            >
-              <div className="font-mono text-[13px] font-semibold text-red-800">{p.path}</div>
-              <div className="mt-1 text-xs text-red-700">Not loaded: {p.reason}</div>
-            </button>
+            <ProblemCard key={p.path} title={p.path} reason={p.reason} testId="role-problem" onOpen={() => onOpenFile(p.path)} />
           ))}
           <p className="px-1 text-[11px] leading-relaxed text-zinc-400">
             A role is agents/&lt;name&gt;.md: frontmatter name, description, tools (and optionally model); the body is its instructions. The agent

@@ -1,10 +1,11 @@
 "use client";
 import type { SessionSummary, SkillsReply, WorkspaceFile } from "@mini-openclaw/protocol";
-import { Bot, Brain, FileText, MessageSquare, Plus, Sparkles, TriangleAlert } from "lucide-react";
+import { Bot, Brain, FileText, MessageSquare, Plus, Sparkles } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { cn, relativeTime } from "@/lib/utils";
 
 import { AgentsView } from "./agents-view";
+import { ProblemCard, WarningLine } from "./problem-card";
 
 export type SidebarView = "chat" | "memory" | "skills" | "agents";
 
@@ -144,10 +145,7 @@ function SkillList({ skills, openPath, onOpenFile, locationPrefix }: SidebarProp
             </div>
             <div className="mt-1 line-clamp-3 text-xs text-zinc-500">{skill.description}</div>
             {skill.warnings.map((w) => (
-              <div key={w} className="mt-1 flex gap-1 text-[11px] text-amber-700" data-testid="skill-warning">
-                <TriangleAlert className="mt-px size-3 shrink-0" />
-                {w}
-              </div>
+              <WarningLine key={w} text={w} testId="skill-warning" />
             ))}
           </button>
             {skill.references.length > 0 && (
@@ -161,19 +159,7 @@ function SkillList({ skills, openPath, onOpenFile, locationPrefix }: SidebarProp
         );
       })}
       {skills.problems.map((p) => (
-        <button
-          key={p.folder}
-          type="button"
-          data-testid="skill-problem"
-          onClick={() => onOpenFile(stripPrefix(p.location, locationPrefix))}
-          className="block w-full rounded-lg border border-red-200 bg-red-50 px-2.5 py-2 text-left"
-        >
-          <div className="flex items-center gap-1.5 font-mono text-[13px] font-semibold text-red-800">
-            <TriangleAlert className="size-3.5" />
-            {p.folder}
-          </div>
-          <div className="mt-1 text-xs text-red-700">Not loaded: {p.reason}</div>
-        </button>
+        <ProblemCard key={p.folder} title={p.folder} reason={p.reason} testId="skill-problem" onOpen={() => onOpenFile(stripPrefix(p.location, locationPrefix))} />
       ))}
       <p className="px-1 pt-1 text-[11px] leading-relaxed text-zinc-400">
         Add a folder with a SKILL.md under skills/; new sessions pick it up.
