@@ -165,6 +165,17 @@ describe("delegation to sub-agents", () => {
     await expect.poll(() => wb!.model.requests.filter((r) => roleOf(r.body)).every((r) => r.closedEarly), { timeout: 2000 }).toBe(true);
   });
 
+  it("a session keeps the tool definitions it started with when a role is added", async () => {
+    wb = await startWorkbench({ script: () => ({ content: "ok" }) });
+    const id = sessionIdOf(await chat(wb, "first"));
+    await writeFile(join(wb.dataRoot, "agents/late.md"), "---\nname: late\ndescription: Arrived later.\ntools: read_file\n---\nBe late.\n");
+    await chat(wb, "second", id);
+    const [first, second] = wb.model.requests.map((r) => JSON.stringify(r.body.tools));
+    expect(second).toBe(first);
+    await chat(wb, "a new session");
+    expect(JSON.stringify(wb.model.requests[2].body.tools)).toContain("late: Arrived later.");
+  });
+
   it("lists roles and their problems in the status view", async () => {
     wb = await startWorkbench();
     await mkdir(join(wb.dataRoot, "agents"), { recursive: true });

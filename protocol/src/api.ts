@@ -71,6 +71,8 @@ export interface SessionEntry {
   skills?: LoadedSkillRecord[];
   /** For `compaction` entries: asked for by the user rather than forced by the context budget. */
   forced?: boolean;
+  /** For `snapshot` entries: the roles the `delegate` tool lists for the session's whole life. */
+  roles?: string;
   /** For `review` entries: what the reviewer tells the main agent for its next turn. */
   advice?: string;
 }

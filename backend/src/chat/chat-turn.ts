@@ -17,7 +17,7 @@ import { refreshSkillsSnapshot, renderSnapshot } from "../skills/skills-snapshot
 import { SNAPSHOT_FILE } from "../workspace/workspace-files.js";
 import type { ToolContext } from "../tools/core-tool.js";
 import { coreTools } from "../tools/core-tools.js";
-import { createDelegateTool } from "../delegation/delegate-tool.js";
+import { createDelegateTool, describeRoles } from "../delegation/delegate-tool.js";
 import type { DelegationRegistry } from "../delegation/delegation-runtime.js";
 import { scanRoles } from "../delegation/scan-roles.js";
 import { pendingAdvice, withAdvice } from "../review/reviewer-advice.js";
@@ -121,6 +121,8 @@ async function executeTurn(
   }
   const recorder = createTurnRecorder(sessions, sessionId, (err) => log.error({ err, sessionId }, "session write failed"));
   let snapshot: string | undefined;
+  let rolesCatalog: string | undefined;
+  const { roles } = await scanRoles(config.dataRoot);
   if (created) {
     await sessions.create(sessionId);
     // A new session sees the skills as they are on disk now, and keeps that snapshot for its whole life,
@@ -128,12 +130,15 @@ async function executeTurn(
     const scan = await refreshSkillsSnapshot(config.dataRoot, config.locationPrefix);
     for (const problem of scan.problems) log.warn({ skill: problem.folder, reason: problem.reason }, "skill skipped");
     snapshot = renderSnapshot(scan.skills);
-    recorder.snapshot(snapshot);
+    rolesCatalog = describeRoles(roles);
+    recorder.snapshot(snapshot, rolesCatalog);
   }
   emit({ type: "session", session_id: sessionId, created });
 
   const previous = created ? [] : (await sessions.read(sessionId)).entries;
-  snapshot ??= [...previous].reverse().find((entry) => entry.type === "snapshot")?.content;
+  const started = previous.findLast((entry) => entry.type === "snapshot");
+  snapshot ??= started?.content;
+  rolesCatalog ??= started?.roles;
   recorder.user(message, loaded?.modelMessage);
   if (loaded) {
     const { name, location, allowedTools } = loaded.skill;
@@ -157,7 +162,6 @@ async function executeTurn(
     }
   }
 
-  const { roles } = await scanRoles(config.dataRoot);
   // The final answer is held until the session is written: a turn that could not be saved says so.
   let final: ChatEvent | null = null;
   await runAgentTurn({
@@ -165,7 +169,7 @@ async function executeTurn(
     systemPrompt: prompt.text,
     messages: [...history, request],
     activeSkill: loaded?.skill ?? null,
-    tools: [...coreTools(), createDelegateTool(roles)],
+    tools: [...coreTools(), createDelegateTool(roles, rolesCatalog)],
     toolContext: {
       config,
       sessionId,

@@ -12,22 +12,24 @@ const schema = z.object({
     .describe("The whole task, self-contained: the sub-agent does not see this conversation, only what you write here."),
 });
 
-function describeRoles(roles: Role[]): string {
+/** The roles as the delegate tool lists them; a session keeps the list it started with (its tool set stays the same). */
+export function describeRoles(roles: Role[]): string {
   if (roles.length === 0) return "No roles exist yet (a role is a Markdown file agents/<name>.md).";
   return `Roles:\n${roles.map((r) => `- ${r.name}: ${r.description} (tools: ${r.tools.join(", ") || "none"})`).join("\n")}`;
 }
 
 /**
  * `delegate`: runs a sub-agent in a fresh context with its role's instructions and tools, and returns
- * its final answer. Several calls in one step run at once. The roles are those of the turn's start.
+ * its final answer. Several calls in one step run at once. It runs the roles as they are on disk at
+ * the turn's start; `catalog` is the list its description shows.
  */
-export function createDelegateTool(roles: Role[]): CoreTool {
+export function createDelegateTool(roles: Role[], catalog = describeRoles(roles)): CoreTool {
   return defineTool({
     name: DELEGATE_TOOL,
     description:
       "Hand a self-contained task to a sub-agent with its own role, tools and a fresh context; you get back its final " +
       "answer only. Call it several times in one step to run sub-agents in parallel. " +
-      describeRoles(roles),
+      catalog,
     schema,
     async execute(input, context, call) {
       const { delegation, agent } = context;

@@ -37,9 +37,9 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
     get writeError(): Error | null {
       return firstWriteError;
     },
-    /** Records the skills snapshot a new session starts with. */
-    snapshot(text: string) {
-      write({ type: "snapshot", content: text });
+    /** Records the skills snapshot and the roles catalog a new session starts with. */
+    snapshot(text: string, roles: string) {
+      write({ type: "snapshot", content: text, roles });
     },
     /** Records a compaction made at the start of this turn (the summary the model is sent from now on). */
     compaction(entry: SessionEntry) {
