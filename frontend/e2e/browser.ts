@@ -46,6 +46,8 @@ export async function openPage(browser: Browser, url: string): Promise<WatchedPa
     }
     return route.continue();
   });
+  // An element that never comes fails the step with its name, instead of the whole test timing out silently.
+  page.setDefaultTimeout(20_000);
   page.on("console", (msg) => msg.type() === "error" && errors.push(msg.text()));
   page.on("pageerror", (err) => errors.push(String(err)));
   await page.goto(url);

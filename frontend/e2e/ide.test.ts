@@ -444,7 +444,8 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     await page.getByTestId("composer").fill("how warm is it?");
     await page.keyboard.press("Enter");
     await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
-    await expect.poll(() => page.getByTestId("review-record").innerText(), { timeout: 8000 }).toBe("The answer gave a number without a source.");
+    await page.getByTestId("review").waitFor({ timeout: 8000 });
+    await expect.poll(() => page.getByTestId("review-record").innerText()).toBe("The answer gave a number without a source.");
     expect(await page.getByTestId("review-advice").innerText()).toContain("Name the source of the temperature.");
     await expect.poll(() => page.getByTestId("reviewer-latest").innerText()).toContain("Name the source of the temperature.");
     await view.shot("review");

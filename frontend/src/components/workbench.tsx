@@ -1,6 +1,6 @@
 "use client";
 import type { HealthReply, SessionSummary, SkillsReply, UiEvent, WorkspaceFile } from "@mini-openclaw/protocol";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { Group, Panel, Separator } from "react-resizable-panels";
 import { api } from "@/lib/api";
 import { useChat } from "@/lib/use-chat";
@@ -41,9 +41,16 @@ export function Workbench() {
     setPromptRefresh((n) => n + 1);
   }, [refreshLists]);
   const chat = useChat(onTurnEnd);
-  // The event stream below outlives renders: it reads the open session through a ref.
-  const openSession = useRef({ id: chat.sessionId, streaming: chat.streaming, open: chat.open });
-  openSession.current = { id: chat.sessionId, streaming: chat.streaming, open: chat.open };
+  /** The session a review just landed in; it is reloaded once no turn streams there. */
+  const [reviewed, setReviewed] = useState<{ sessionId: string; at: number } | null>(null);
+  useEffect(() => {
+    if (!reviewed || (chat.streaming && reviewed.sessionId === chat.sessionId)) return;
+    setReviewed(null);
+    if (reviewed.sessionId !== chat.sessionId) return; // another session: it shows the review when opened
+    void chat.open(reviewed.sessionId);
+    // chat.open is stable.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [reviewed, chat.streaming, chat.sessionId]);
   const toasts = useToasts();
   const showToast = toasts.show;
   const compact = useCallback(async () => {
@@ -74,9 +81,7 @@ export function Workbench() {
         if (event.target === "agents") setAgentsRefresh((n) => n + 1);
       } else if (event.type === "review") {
         setAgentsRefresh((n) => n + 1);
-        const current = openSession.current;
-        // A review lands after the turn: show it in the open session, unless a new turn is streaming there.
-        if (event.session_id === current.id && !current.streaming) void current.open(event.session_id);
+        setReviewed({ sessionId: event.session_id, at: Date.now() });
       }
       else if (event.type === "file_changed") setDiskChanges((d) => ({ ...d, [event.path]: (d[event.path] ?? 0) + 1 }));
       else if (event.type === "toast") showToast(event.message, event.level);
