@@ -105,6 +105,8 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     expect(await page.locator('[data-testid="tool-card"][data-tool="read_file"][data-status="ok"]').count()).toBe(1);
     expect(await page.getByTestId("skill-activation").count()).toBe(1);
     await expect.poll(() => page.getByTestId("answer").last().innerText()).toContain("Paris: sunny, 21 °C.");
+    // How long the turn took is stored with it.
+    await expect.poll(() => page.getByTestId("turn-footer").innerText()).toMatch(/^\d+(\.\d)? s/);
   });
 
   it("edits MEMORY.md in Monaco, saves with Ctrl+S, finds it after a reload, and the next turn carries it", async () => {

@@ -57,6 +57,8 @@ export interface SessionEntry {
   tool?: SessionToolRecord;
   /** Model step of the turn (1-based) for assistant, thought and tool entries: calls of one step ran together. */
   step?: number;
+  /** For the `assistant` entry that ends a turn: how long the turn took. */
+  duration_ms?: number;
   /** For `assistant` entries cut short by an error or an abort: the text shown so far. */
   partial?: boolean;
   /** For `skill` entries: the SKILL.md that was read. */

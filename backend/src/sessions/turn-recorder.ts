@@ -99,7 +99,7 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
         case "final":
           flushThought();
           text = "";
-          write({ type: "assistant", content: event.content, step: currentStep() });
+          write({ type: "assistant", content: event.content, step: currentStep(), duration_ms: event.duration_ms });
           return;
         case "error":
           flushThought();

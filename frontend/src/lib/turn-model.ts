@@ -165,6 +165,7 @@ export function turnsFromEntries(entries: SessionEntry[]): Turn[] {
         break;
       case "assistant":
         turn.blocks.push({ kind: "text", text: entry.content, ...(entry.partial ? { partial: true } : {}) });
+        if (entry.duration_ms !== undefined) turn.durationMs = entry.duration_ms;
         break;
       case "tool":
         if (entry.tool) {

@@ -27,7 +27,7 @@ export const TurnView = memo(function TurnView({ turn }: { turn: Turn }) {
         <BlockList blocks={turn.blocks} streaming={streaming} />
         {streaming && turn.blocks.length === 0 && <div className="h-5 w-16 animate-pulse rounded bg-zinc-100" data-testid="waiting" />}
         {!streaming && turn.durationMs !== undefined && (
-          <div className="text-[11px] text-zinc-400">
+          <div className="text-[11px] text-zinc-400" data-testid="turn-footer">
             {formatDuration(turn.durationMs)}
             {turn.usage && ` · ${turn.usage.input.toLocaleString()} in / ${turn.usage.output.toLocaleString()} out tokens${turn.usage.cached ? ` (${turn.usage.cached.toLocaleString()} cached)` : ""}`}
           </div>
