@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    setupFiles: ["test-support/no-internet.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Integration tests start real servers on port 0; two workers fit these 2-core machines.
