@@ -12,7 +12,7 @@ import { createGuardedAgent, type Lookup } from "../src/net/guarded-agent.js";
 import { findOnPath, Sandbox } from "../src/sandbox/sandbox.js";
 import { grantDataDirsToSandbox } from "../src/sandbox/sandbox-ownership.js";
 import { findPython, PythonSessions } from "../src/sandbox/python-session.js";
-import { DelegationRegistry } from "../src/delegation/delegation-runtime.js";
+import { DelegationRegistry, delegationRuntime } from "../src/delegation/delegation-runtime.js";
 import type { CoreTool, ToolCall, ToolContext, ToolResult } from "../src/tools/core-tool.js";
 import { seedDataRoot } from "../src/workspace/seed-data-root.js";
 
@@ -52,7 +52,7 @@ export async function startToolHarness(options: { env?: Record<string, string>; 
     knowledge,
     signal: new AbortController().signal,
     agent: { depth: 0, roles: [] },
-    delegation: { roles: [], model: config.model, maxDepth: 0, timeoutMs: 1000, maxSteps: 1, registry: new DelegationRegistry(), log: console },
+    delegation: delegationRuntime(config, [], new DelegationRegistry(), console, 0),
   };
   return {
     project,

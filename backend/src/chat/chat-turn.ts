@@ -18,7 +18,7 @@ import { SNAPSHOT_FILE } from "../workspace/workspace-files.js";
 import type { ToolContext } from "../tools/core-tool.js";
 import { coreTools } from "../tools/core-tools.js";
 import { createDelegateTool, describeRoles } from "../delegation/delegate-tool.js";
-import type { DelegationRegistry } from "../delegation/delegation-runtime.js";
+import { type DelegationRegistry, delegationRuntime } from "../delegation/delegation-runtime.js";
 import { scanRoles } from "../delegation/scan-roles.js";
 import { pendingAdvice, withAdvice } from "../review/reviewer-advice.js";
 import type { Reviewer } from "../review/reviewer.js";
@@ -175,15 +175,7 @@ async function executeTurn(
       sessionId,
       ...runtime,
       agent: { depth: 0, roles: [] },
-      delegation: {
-        roles,
-        model: config.model,
-        maxDepth: config.delegation.maxDepth,
-        timeoutMs: config.delegation.timeoutMs,
-        maxSteps: config.limits.maxSteps,
-        registry: deps.delegations,
-        log,
-      },
+      delegation: delegationRuntime(config, roles, deps.delegations, log),
     },
     maxSteps: config.limits.maxSteps,
     signal,

@@ -1,5 +1,5 @@
 import type { RunningDelegation } from "@mini-openclaw/protocol";
-import type { ModelConfig } from "../config/config.js";
+import type { Config, ModelConfig } from "../config/config.js";
 import type { Role } from "./parse-role.js";
 
 /** Delegations running now, across sessions, for the status view; `onChange` tells the UI to look again. */
@@ -33,4 +33,15 @@ export interface DelegationRuntime {
   maxSteps: number;
   registry: DelegationRegistry;
   log: { error(obj: object, msg: string): void };
+}
+
+/** The runtime for a turn's agents, from the configuration: `maxDepth` 0 for agents that must not delegate. */
+export function delegationRuntime(
+  config: Config,
+  roles: Role[],
+  registry: DelegationRegistry,
+  log: DelegationRuntime["log"],
+  maxDepth = config.delegation.maxDepth,
+): DelegationRuntime {
+  return { roles, model: config.model, maxDepth, timeoutMs: config.delegation.timeoutMs, maxSteps: config.limits.maxSteps, registry, log };
 }

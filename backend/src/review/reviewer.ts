@@ -4,7 +4,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import type { ChatEvent, ReviewInfo, SessionEntry } from "@mini-openclaw/protocol";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
 import type { Config } from "../config/config.js";
-import type { DelegationRegistry } from "../delegation/delegation-runtime.js";
+import { type DelegationRegistry, delegationRuntime } from "../delegation/delegation-runtime.js";
 import type { SessionStore } from "../sessions/session-store.js";
 import type { ToolContext } from "../tools/core-tool.js";
 import { coreTools } from "../tools/core-tools.js";
@@ -91,7 +91,7 @@ export class Reviewer {
         sessionId,
         ...runtime,
         agent: { depth: 1, roles: ["reviewer"] },
-        delegation: { roles: [], model: config.model, maxDepth: 0, timeoutMs: config.delegation.timeoutMs, maxSteps: config.limits.maxSteps, registry: delegations, log },
+        delegation: delegationRuntime(config, [], delegations, log, 0),
       },
       maxSteps: config.limits.maxSteps,
       signal: AbortSignal.any([AbortSignal.timeout(config.delegation.timeoutMs), this.closing.signal]),
