@@ -1,6 +1,5 @@
 import type { LoadedSkillRecord, SessionEntry } from "@mini-openclaw/protocol";
-
-const SLASH_SKILL = /<skill name="[^"]*" location="([^"]*)">\n([\s\S]*?)\n<\/skill>/;
+import { readSkillBlock } from "../skills/skill-block.js";
 
 /** The text the model was given when a skill was loaded: the SKILL.md it read, or a slash command's expansion. */
 function loadedText(entries: SessionEntry[], before: number, location: string): string | null {
@@ -11,8 +10,8 @@ function loadedText(entries: SessionEntry[], before: number, location: string): 
       if (typeof path === "string" && (location === path || location.endsWith(`/${path}`))) return entry.tool.output;
     }
     if (entry.type === "user" && entry.model_content) {
-      const match = SLASH_SKILL.exec(entry.model_content);
-      if (match && match[1] === location) return match[2];
+      const block = readSkillBlock(entry.model_content);
+      if (block?.location === location) return block.text;
     }
   }
   return null;

@@ -5,6 +5,7 @@ import { UserError } from "../lib/user-error.js";
 import type { ActiveSkill } from "../tools/core-tool.js";
 import { SKILLS_DIR } from "../workspace/workspace-files.js";
 import { scanSkills } from "./scan-skills.js";
+import { skillBlock } from "./skill-block.js";
 
 const SLASH = /^\/([A-Za-z0-9][A-Za-z0-9_.-]*)(?:\s+([\s\S]*))?$/;
 
@@ -39,7 +40,7 @@ export async function loadSlashCommand(dataRoot: string, locationPrefix: string,
   return {
     skill: { name: skill.name, location: skill.location, allowedTools: skill.allowed_tools },
     modelMessage:
-      `<skill name="${skill.name}" location="${skill.location}">\n${instructions}\n</skill>\n\n` +
+      `${skillBlock(skill.name, skill.location, instructions)}\n\n` +
       `The user ran /${skill.name}${args ? ` with: ${args}` : ""}. Follow the skill above.`,
   };
 }
