@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { ChatDeps } from "./chat/chat-turn.js";
 import type { Config } from "./config/config.js";
 import { backendDir } from "./config/project-paths.js";
+import { registerSecurityHeaders } from "./http/content-security-policy.js";
 import { registerErrorHandler } from "./http/error-handler.js";
 import { registerLocalGuard } from "./http/local-guard.js";
 import { chatRoutes } from "./http/routes/chat-routes.js";
@@ -59,6 +60,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.removeContentTypeParser("text/plain");
 
   registerErrorHandler(app);
+  registerSecurityHeaders(app, config.frontendDir);
   registerLocalGuard(app, {
     bindHost: config.host,
     allowedOrigins: config.allowedOrigins,

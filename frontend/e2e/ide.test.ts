@@ -191,6 +191,11 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
   it("shows the prompt section by section and the health banner when no model is configured", async () => {
     wb = await startWorkbench({ noModel: true });
     await import("node:fs/promises").then((fs) => fs.writeFile(join(wb.dataRoot, "memory/MEMORY.md"), "m".repeat(25_000)));
+    // A link planted where USER.md was: named as refused, never followed.
+    await import("node:fs/promises").then(async (fs) => {
+      await fs.rm(join(wb.dataRoot, "workspace/USER.md"));
+      await fs.symlink("/proc/self/environ", join(wb.dataRoot, "workspace/USER.md"));
+    });
     view = await openPage(browser, wb.url);
     const { page } = view;
     expect(await page.getByTestId("health-banner").innerText()).toContain("No model configured");
@@ -200,6 +205,7 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     const names = await page.getByTestId("prompt-section").evaluateAll((els) => els.map((e) => e.getAttribute("data-name")));
     expect(names).toEqual(["SKILLS_SNAPSHOT.md", "SOUL.md", "IDENTITY.md", "USER.md", "AGENTS.md", "MEMORY.md"]);
     expect(await page.locator('[data-name="MEMORY.md"]').innerText()).toMatch(/truncated[\s\S]*25,000 → /);
+    expect(await page.locator('[data-name="USER.md"] [data-testid=prompt-section-problem]').innerText()).toBe("symlink refused");
     await view.shot("prompt-view");
   });
 

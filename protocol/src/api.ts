@@ -128,6 +128,8 @@ export interface PromptSection {
   /** Data-root-relative path of the source file. */
   path: string;
   missing: boolean;
+  /** Why the file was refused (e.g. "symlink refused", "not a regular file"); it was not read. */
+  problem?: string;
   truncated: boolean;
   raw_chars: number;
   injected_chars: number;

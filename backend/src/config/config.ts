@@ -39,6 +39,10 @@ export interface SandboxConfig {
   uid: number;
   /** Processes the sandbox user may have at once (a fork bomb's ceiling). */
   maxProcesses: number;
+  /** Address space of each sandboxed process (RLIMIT_AS): a larger allocation fails (MemoryError). */
+  memoryBytes: number;
+  /** Bytes one call's processes may write in all (files, pipes), and the largest file they may make. */
+  maxWriteBytes: number;
   /** Default and longest wall time of one terminal or Python call. */
   timeoutMs: number;
   maxTimeoutMs: number;
@@ -147,6 +151,8 @@ export function loadConfig(
       network: /^(on|1|true|yes)$/i.test(get("SANDBOX_NETWORK") ?? ""),
       uid: intFrom(get("SANDBOX_UID"), 65534, "SANDBOX_UID"),
       maxProcesses: intFrom(get("SANDBOX_MAX_PROCESSES"), 256, "SANDBOX_MAX_PROCESSES"),
+      memoryBytes: intFrom(get("SANDBOX_MEMORY_MB"), 2048, "SANDBOX_MEMORY_MB") * 1024 * 1024,
+      maxWriteBytes: intFrom(get("SANDBOX_MAX_WRITE_MB"), 256, "SANDBOX_MAX_WRITE_MB") * 1024 * 1024,
       timeoutMs: intFrom(get("TOOL_TIMEOUT_MS"), 60_000, "TOOL_TIMEOUT_MS"),
       maxTimeoutMs: 600_000,
       outputChars: intFrom(get("TOOL_OUTPUT_CHARS"), 30_000, "TOOL_OUTPUT_CHARS"),

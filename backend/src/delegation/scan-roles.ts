@@ -1,6 +1,6 @@
-import { readdir, readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
 import type { RoleProblem } from "@mini-openclaw/protocol";
+import { isUnreadable, readConfinedText } from "../paths/read-confined-file.js";
+import { readConfinedDir } from "../paths/walk-confined-dir.js";
 import { AGENTS_DIR } from "../workspace/workspace-files.js";
 import { parseRole, type Role } from "./parse-role.js";
 
@@ -15,23 +15,22 @@ export interface RolesScan {
 export async function scanRoles(dataRoot: string): Promise<RolesScan> {
   const roles: Role[] = [];
   const problems: RoleProblem[] = [];
-  let names: string[];
-  try {
-    names = (await readdir(join(dataRoot, AGENTS_DIR))).filter((n) => n.endsWith(".md") && !n.startsWith(".")).sort();
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { roles, problems };
-    throw err;
-  }
+  const entries = (await readConfinedDir(dataRoot, AGENTS_DIR)) ?? [];
+  const names = entries
+    .filter((e) => e.name.endsWith(".md") && !e.name.startsWith(".") && e.kind !== "dir")
+    .map((e) => e.name)
+    .sort();
   for (const name of names) {
     const path = `${AGENTS_DIR}/${name}`;
-    const file = join(dataRoot, path);
-    const info = await stat(file).catch(() => null);
-    if (!info?.isFile()) continue;
-    if (info.size > MAX_ROLE_BYTES) {
-      problems.push({ path, reason: `the file is ${info.size} bytes, over the ${MAX_ROLE_BYTES}-byte limit` });
+    let text: string;
+    try {
+      text = (await readConfinedText(dataRoot, path, MAX_ROLE_BYTES)).content;
+    } catch (err) {
+      if (isUnreadable(err) && err.reason === "missing") continue;
+      problems.push({ path, reason: (err as Error).message });
       continue;
     }
-    const parsed = parseRole(await readFile(file, "utf8"), name.slice(0, -3), path);
+    const parsed = parseRole(text, name.slice(0, -3), path);
     if (!parsed.ok) problems.push({ path, reason: parsed.reason });
     else if (roles.some((r) => r.name === parsed.role.name)) problems.push({ path, reason: `another role is already named "${parsed.role.name}"` });
     else roles.push(parsed.role);

@@ -10,6 +10,11 @@ export interface Bm25Params {
 /** k1 = 1.5 measured best on SciFact among 0.9-1.5 (docs/benchmarks.md); b is the standard 0.75. */
 export const DEFAULT_BM25: Bm25Params = { k1: 1.5, b: 0.75 };
 
+export interface Bm25Json {
+  params: Bm25Params;
+  docs: Array<[number, Array<[string, number]>]>;
+}
+
 export interface Scored {
   id: number;
   score: number;
@@ -84,11 +89,16 @@ export class Bm25Index {
   }
 
   /** Compact form for storage: each chunk's term counts. Postings are rebuilt on load. */
-  toJSON(): { params: Bm25Params; docs: Array<[number, Array<[string, number]>]> } {
-    return { params: this.params, docs: [...this.docTerms].map(([id, counts]) => [id, [...counts]]) };
+  toJSON(): Bm25Json {
+    return { params: this.params, docs: [...this.storedDocs()] };
   }
 
-  static fromJSON(data: ReturnType<Bm25Index["toJSON"]>): Bm25Index {
+  /** The `docs` of the stored form one by one, so a large index can be written in slices. */
+  *storedDocs(): Generator<[number, Array<[string, number]>]> {
+    for (const [id, counts] of this.docTerms) yield [id, [...counts]];
+  }
+
+  static fromJSON(data: Bm25Json): Bm25Index {
     const index = new Bm25Index(data.params);
     for (const [id, counts] of data.docs) {
       const map = new Map(counts);

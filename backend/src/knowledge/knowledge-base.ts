@@ -5,12 +5,14 @@
  * embedder, and when the endpoint fails BM25 keeps answering (and says so).
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { lstat, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { walkConfinedDir } from "../paths/walk-confined-dir.js";
 import { Bm25Index, type Scored } from "./bm25-index.js";
-import type { Embedder } from "./embedders.js";
+import { DocumentReader } from "./document-reader.js";
+import { type Embedder, offlineEmbedder } from "./embedders.js";
 import { DEFAULT_ALPHA, fuseScores } from "./fusion.js";
-import { KNOWLEDGE_EXTENSIONS, loadDocument, MAX_DOCUMENT_BYTES } from "./load-document.js";
+import { KNOWLEDGE_EXTENSIONS, MAX_DOCUMENT_BYTES } from "./load-document.js";
 import { textTerms } from "./text-terms.js";
 import { VectorRows } from "./vector-rows.js";
 
@@ -20,6 +22,31 @@ const FRESH_MS = 1000;
 const CANDIDATES = 100;
 /** How often the folder is looked at while nobody searches, so changes are noticed anyway. */
 const WATCH_MS = 2000;
+/** Most documents indexed from knowledge/, and how deep its folders are looked into. */
+const MAX_DOCUMENTS = 20_000;
+const MAX_FOLDER_DEPTH = 16;
+/** One document's reading and chunking time, in the worker, before it is skipped. */
+const DOCUMENT_BUDGET_MS = 60_000;
+/** Chunks filed into the indexes between two yields to the event loop. */
+const FILE_BATCH = 200;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** JSON of a long array, made a slice at a time with the event loop let in between (20 MB took 140 ms in one go). */
+async function jsonArrayInSlices(items: Iterable<unknown>, slice = 1000): Promise<string> {
+  const parts: string[] = [];
+  let batch: unknown[] = [];
+  for (const item of items) {
+    batch.push(item);
+    if (batch.length === slice) {
+      parts.push(JSON.stringify(batch).slice(1, -1));
+      batch = [];
+      await yieldToEventLoop();
+    }
+  }
+  if (batch.length > 0) parts.push(JSON.stringify(batch).slice(1, -1));
+  return `[${parts.join(",")}]`;
+}
 
 export interface StoredChunk {
   id: number;
@@ -34,6 +61,8 @@ interface DocumentEntry {
   size: number;
   mtimeMs: number;
   chunks: number[];
+  /** Why the document is not indexed (unreadable, too large, too slow); retried when it changes. */
+  skipped?: string;
 }
 
 interface Manifest {
@@ -70,6 +99,10 @@ export interface KnowledgeStatus {
   embedder: { mode: Embedder["mode"]; label: string; error: string | null };
   last_update: string | null;
   indexing: { running: boolean; done: number; total: number; current: string | null };
+  /** Documents and entries that are not indexed, with the reason. */
+  skipped: Array<{ path: string; reason: string }>;
+  /** Set when knowledge/ holds more than the indexer looks at. */
+  truncated: string | null;
   /** Set when the stored index could not be read and was rebuilt. */
   recovered: string | null;
 }
@@ -88,6 +121,11 @@ export class KnowledgeBase {
   private lastSync = 0;
   private progress = { running: false, done: 0, total: 0, current: null as string | null };
   private watcher: NodeJS.Timeout | null = null;
+  private readonly reader = new DocumentReader(DOCUMENT_BUDGET_MS);
+  private closed = false;
+  /** Entries the last walk refused (links, special files, documents over the size limit). */
+  private walkSkipped: Array<{ path: string; reason: string }> = [];
+  private walkTruncated: string | null = null;
 
   constructor(
     private readonly dataRoot: string,
@@ -154,8 +192,8 @@ export class KnowledgeBase {
       await writeFile(temp, data);
       await rename(temp, join(this.store, name));
     };
-    await write("chunks.json", JSON.stringify([...this.chunks.values()]));
-    await write("bm25.json", JSON.stringify(this.bm25.toJSON()));
+    await write("chunks.json", await jsonArrayInSlices(this.chunks.values()));
+    await write("bm25.json", `{"params":${JSON.stringify(this.bm25.params)},"docs":${await jsonArrayInSlices(this.bm25.storedDocs())}}`);
     if (this.vectors) {
       const { ids, vectors } = this.vectors.toBuffers();
       await write("vectors.ids", ids);
@@ -165,26 +203,21 @@ export class KnowledgeBase {
     await write("manifest.json", JSON.stringify(this.manifest));
   }
 
+  /** The documents under knowledge/, without following links; oversized ones are noted, not listed. */
   private async listDocuments(): Promise<Map<string, { size: number; mtimeMs: number }>> {
+    const walk = await walkConfinedDir(this.dataRoot, "knowledge", {
+      maxDepth: MAX_FOLDER_DEPTH,
+      maxFiles: MAX_DOCUMENTS,
+      accept: (name) => KNOWLEDGE_EXTENSIONS.test(name),
+    });
     const found = new Map<string, { size: number; mtimeMs: number }>();
-    const walk = async (dir: string) => {
-      let entries;
-      try {
-        entries = await readdir(dir, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const entry of entries) {
-        if (entry.name.startsWith(".")) continue;
-        const full = join(dir, entry.name);
-        if (entry.isDirectory()) await walk(full);
-        else if (entry.isFile() && KNOWLEDGE_EXTENSIONS.test(entry.name)) {
-          const info = await stat(full).catch(() => null);
-          if (info && info.size <= MAX_DOCUMENT_BYTES) found.set(relative(this.dataRoot, full).split("\\").join("/"), { size: info.size, mtimeMs: info.mtimeMs });
-        }
-      }
-    };
-    await walk(this.folder);
+    const skipped = [...walk.skipped];
+    for (const file of walk.files) {
+      if (file.size > MAX_DOCUMENT_BYTES) skipped.push({ path: file.path, reason: `${file.size} bytes, over the ${MAX_DOCUMENT_BYTES}-byte limit for a document` });
+      else found.set(file.path, { size: file.size, mtimeMs: file.mtimeMs });
+    }
+    this.walkSkipped = skipped;
+    this.walkTruncated = walk.truncated;
     return found;
   }
 
@@ -222,26 +255,26 @@ export class KnowledgeBase {
     });
     this.progress = { running: todo.length > 0, done: 0, total: todo.length, current: null };
     for (const [path, info] of todo) {
+      if (this.closed) break;
       this.progress.current = path;
       this.removeDocument(path);
-      let pieces: Awaited<ReturnType<typeof loadDocument>> = [];
-      try {
-        pieces = await loadDocument(join(this.dataRoot, path));
-      } catch (err) {
-        this.log.warn({ err, path }, "knowledge document unreadable; skipped");
+      const result = await this.reader.read({
+        dataRoot: this.dataRoot,
+        path,
+        maxBytes: MAX_DOCUMENT_BYTES,
+        offlineVectors: this.embedder.id === offlineEmbedder.id,
+      });
+      if (this.closed) break;
+      const entry: DocumentEntry = { size: info.size, mtimeMs: info.mtimeMs, chunks: [] };
+      if (result.ok) await this.fileChunks(path, result, entry.chunks);
+      else {
+        entry.skipped = result.reason;
+        this.log.warn({ path, reason: result.reason }, "knowledge document skipped");
       }
-      const ids: number[] = [];
-      for (const piece of pieces) {
-        const id = this.manifest.nextId++;
-        ids.push(id);
-        this.chunks.set(id, { id, path, index: piece.index, line: piece.line, text: piece.text });
-        this.bm25.add(id, textTerms(piece.text));
-      }
-      this.manifest.documents[path] = { size: info.size, mtimeMs: info.mtimeMs, chunks: ids };
+      this.manifest.documents[path] = entry;
       this.progress.done++;
       changed = true;
-      // Yield now and then so a large folder does not hold the server.
-      if (this.progress.done % 25 === 0) await new Promise((r) => setImmediate(r));
+      await yieldToEventLoop();
     }
     if (await this.embedMissing()) changed = true;
     this.progress = { ...this.progress, running: false, current: null };
@@ -251,13 +284,33 @@ export class KnowledgeBase {
     }
   }
 
+  /** Files one document's chunks (read and chunked by the worker) into the indexes, yielding as it goes. */
+  private async fileChunks(path: string, read: Extract<Awaited<ReturnType<DocumentReader["read"]>>, { ok: true }>, ids: number[]): Promise<void> {
+    for (let i = 0; i < read.chunks.length; i++) {
+      const piece = read.chunks[i];
+      const id = this.manifest.nextId++;
+      ids.push(id);
+      this.chunks.set(id, { id, path, index: piece.index, line: piece.line, text: piece.text });
+      this.bm25.add(id, piece.terms === "" ? [] : piece.terms.split(" "));
+      if (read.vectors) {
+        this.vectors ??= new VectorRows(read.dims, Math.max(1024, read.chunks.length));
+        this.manifest.dims = read.dims;
+        this.manifest.embedder = this.embedder.id;
+        this.vectors.set(id, read.vectors.subarray(i * read.dims, (i + 1) * read.dims));
+      }
+      if (i % FILE_BATCH === FILE_BATCH - 1) await yieldToEventLoop();
+    }
+  }
+
   /** Embeds every chunk that has no vector yet. A failing endpoint leaves them for the next sync. */
   private async embedMissing(): Promise<boolean> {
     const missing = [...this.chunks.values()].filter((c) => !this.vectors?.has(c.id));
     if (missing.length === 0) return false;
     try {
-      const batch = 256;
+      // Small batches with a yield between them: the offline embedder computes on this thread.
+      const batch = this.embedder.mode === "offline" ? 32 : 256;
       for (let i = 0; i < missing.length; i += batch) {
+        if (i > 0) await yieldToEventLoop();
         const slice = missing.slice(i, i + batch);
         const vectors = await this.embedder.embedDocuments(slice.map((c) => c.text));
         if (!this.vectors) {
@@ -287,6 +340,8 @@ export class KnowledgeBase {
   async close(): Promise<void> {
     if (this.watcher) clearInterval(this.watcher);
     this.watcher = null;
+    this.closed = true;
+    await this.reader.close();
     await this.syncing?.catch(() => {});
   }
 
@@ -321,7 +376,7 @@ export class KnowledgeBase {
     const candidates = fused.slice(0, k * 3).map(({ id, score }) => ({ chunk: this.chunks.get(id), id, score }));
     const paths = [...new Set(candidates.flatMap((c) => (c.chunk ? [c.chunk.path] : [])))];
     const present = new Set(
-      (await Promise.all(paths.map((p) => stat(join(this.dataRoot, p)).then(() => p, () => null)))).filter((p): p is string => p !== null),
+      (await Promise.all(paths.map((p) => lstat(join(this.dataRoot, p)).then((info) => (info.isFile() ? p : null), () => null)))).filter((p): p is string => p !== null),
     );
     const results: SearchHit[] = [];
     for (const { chunk, id, score } of candidates) {
@@ -349,6 +404,11 @@ export class KnowledgeBase {
       embedder: { mode: this.embedder.mode, label: this.embedder.label, error: this.embedError },
       last_update: this.manifest.updatedAt,
       indexing: { ...this.progress },
+      skipped: [
+        ...this.walkSkipped,
+        ...Object.entries(this.manifest.documents).flatMap(([path, doc]) => (doc.skipped ? [{ path, reason: doc.skipped }] : [])),
+      ],
+      truncated: this.walkTruncated,
       recovered: this.recovered,
     };
   }

@@ -1,15 +1,16 @@
 /**
- * Confinement of user- and model-supplied paths to the data root.
+ * Confinement of user- and model-supplied paths to the data root, and the one way the server
+ * writes there. Reads are in read-confined-file.ts.
  *
  * A lexical check alone is not enough (a symlink inside the root can point anywhere), and
- * neither is a realpath check alone (the file can be swapped between check and open). So:
+ * neither is a realpath check alone (a folder can be swapped between check and open). So:
  * refuse suspicious spellings, resolve the real path of the deepest existing ancestor, open
  * with O_NOFOLLOW, then confirm where the opened descriptor really is. Writes go to a temp
  * file in the (checked) target folder and are renamed into place, so they are also atomic.
  */
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { chown, type FileHandle, mkdir, open, readlink, realpath, rename, rm, stat } from "node:fs/promises";
+import { type FileHandle, lstat, mkdir, open, readlink, realpath, rename, rm } from "node:fs/promises";
 import { basename, dirname, join, sep } from "node:path";
 import { runningAsRoot } from "../lib/running-as-root.js";
 import { UserError } from "../lib/user-error.js";
@@ -71,71 +72,53 @@ function leaves(): UserError {
   return new UserError(403, "The path leaves the data root (through a symlink); refused.");
 }
 
-export interface ConfinedRead {
-  /** Data-root-relative path. */
-  path: string;
-  content: string;
-  bytes: number;
-}
-
-/** Reads a UTF-8 text file under `root`. Throws UserError (400/403/404/413/415) for anything else. */
-export async function readConfinedText(
-  root: string,
-  relPath: string,
-  maxBytes: number,
-): Promise<ConfinedRead> {
-  const rootReal = await realRoot(root);
-  const { real, missing } = await deepestExisting(join(rootReal, relPath));
-  if (!isInside(rootReal, real)) throw leaves();
-  if (missing.length > 0) throw new UserError(404, `No such file: ${relPath}`);
-
-  let handle;
-  try {
-    handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ELOOP") throw leaves();
-    if (code === "ENOENT") throw new UserError(404, `No such file: ${relPath}`);
-    if (code === "EACCES") throw new UserError(403, `Permission denied: ${relPath}`);
-    throw err;
-  }
-  try {
-    // The file could have been swapped for a symlink between realpath and open: ask the kernel.
-    const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => real);
-    if (!isInside(rootReal, opened)) throw leaves();
-    const info = await handle.stat();
-    if (info.isDirectory()) throw new UserError(400, `${relPath} is a folder, not a file.`);
-    if (!info.isFile()) throw new UserError(400, `${relPath} is not a regular file.`);
-    if (info.size > maxBytes) {
-      throw new UserError(413, `${relPath} is ${info.size} bytes, over the ${maxBytes}-byte limit.`);
-    }
-    const buffer = await handle.readFile();
-    if (buffer.subarray(0, 8192).includes(0)) {
-      throw new UserError(415, `${relPath} is a binary file; only text files can be read.`);
-    }
-    return { path: relPath, content: buffer.toString("utf8"), bytes: buffer.length };
-  } finally {
-    await handle.close();
-  }
-}
-
 /**
  * As root, new files and folders take the owner of the folder they are created in, so data
  * folders handed to the sandbox user stay writable for it after the server writes there.
+ * Only ever on a descriptor (fchown): a path could be swapped for a link by the sandbox.
  */
-async function inheritOwner(target: string | FileHandle, parentDir: string): Promise<void> {
+async function inheritOwner(target: FileHandle, parent: FileHandle): Promise<void> {
   if (!runningAsRoot) return;
-  const parent = await stat(parentDir);
-  if (parent.uid === 0 && parent.gid === 0) return;
-  if (typeof target === "string") await chown(target, parent.uid, parent.gid);
-  else await target.chown(parent.uid, parent.gid);
+  const owner = await parent.stat();
+  if (owner.uid === 0 && owner.gid === 0) return;
+  await target.chown(owner.uid, owner.gid);
 }
+
+/** The real path of an open descriptor, as the kernel sees it. */
+const openedPath = (handle: FileHandle) => readlink(`/proc/self/fd/${handle.fd}`).catch(() => null);
+
+/** Opens a folder that must be exactly `expected` (no link followed on the way), or throws. */
+async function openExactDir(expected: string): Promise<FileHandle> {
+  const handle = await open(expected, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  if ((await openedPath(handle)) !== expected) {
+    await handle.close();
+    throw leaves();
+  }
+  return handle;
+}
+
+/** Errors that mean the path changed under the save (a folder removed, or swapped for a file or a link). */
+const CHANGED_UNDERFOOT = new Set(["ENOENT", "ENOTDIR", "ELOOP"]);
 
 /**
  * Writes a text file under `root` atomically: the previous content stays intact if anything fails.
  * Missing folders are created, but only below an ancestor that is confirmed inside the root.
+ * A path that changes during the save (the sandbox can change the data folders at any time) is a
+ * 409 with nothing saved.
  */
 export async function writeConfinedAtomic(root: string, relPath: string, content: string): Promise<void> {
+  try {
+    await writeNow(root, relPath, content);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code && CHANGED_UNDERFOOT.has(code)) {
+      throw new UserError(409, `${relPath}: a folder on its path changed during the save (${code}); nothing was saved. Try again.`);
+    }
+    throw err;
+  }
+}
+
+async function writeNow(root: string, relPath: string, content: string): Promise<void> {
   const rootReal = await realRoot(root);
   const target = join(rootReal, relPath);
   const parent = dirname(target);
@@ -144,11 +127,20 @@ export async function writeConfinedAtomic(root: string, relPath: string, content
   let created = existingAncestor;
   for (const part of missing) {
     const next = join(created, part);
-    try {
-      await mkdir(next);
-      await inheritOwner(next, created);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    const made = await mkdir(next).then(
+      () => true,
+      (err: NodeJS.ErrnoException) => {
+        if (err.code !== "EEXIST") throw err;
+        return false;
+      },
+    );
+    if (made && runningAsRoot) {
+      const [dir, above] = [await openExactDir(next), await openExactDir(created)];
+      try {
+        await inheritOwner(dir, above);
+      } finally {
+        await Promise.all([dir.close(), above.close()]);
+      }
     }
     created = next;
   }
@@ -156,13 +148,20 @@ export async function writeConfinedAtomic(root: string, relPath: string, content
   if (!isInside(rootReal, parentReal)) throw leaves();
 
   const finalPath = join(parentReal, basename(target));
-  const existing = await stat(finalPath).catch(() => null);
+  const existing = await lstat(finalPath).catch(() => null);
   if (existing?.isDirectory()) throw new UserError(400, `${relPath} is a folder, not a file.`);
 
   const temp = join(parentReal, `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
   const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
   try {
-    await inheritOwner(handle, parentReal);
+    // The folder could have been swapped for a link since realpath: write only where we meant to.
+    if ((await openedPath(handle)) !== temp) throw leaves();
+    const folder = await openExactDir(parentReal);
+    try {
+      await inheritOwner(handle, folder);
+    } finally {
+      await folder.close();
+    }
     await handle.writeFile(content, "utf8");
     await handle.sync();
   } catch (err) {

@@ -1,9 +1,11 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { PromptSection } from "@mini-openclaw/protocol";
 import type { Limits } from "../config/config.js";
 import { estimateTokens } from "../context/context-budget.js";
+import { isUnreadable, readConfinedText } from "../paths/read-confined-file.js";
 import { PROMPT_FILES } from "../workspace/workspace-files.js";
+
+/** A prompt file is read up to this size; past it, it is refused (the prompt shows only 20,000 characters anyway). */
+export const PROMPT_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
 export const TRUNCATION_MARK = "...[truncated]";
 
@@ -18,8 +20,10 @@ interface Section {
   name: string;
   path: string;
   location: string;
-  /** null when the file is missing. */
+  /** null when the file is missing or refused. */
   raw: string | null;
+  /** Why a file that exists was refused (symlink, FIFO, too large...). */
+  problem: string | null;
   /** Characters of `raw` kept. */
   keep: number;
 }
@@ -28,6 +32,9 @@ interface Section {
 const GIVE_WAY_ORDER = ["MEMORY.md", "AGENTS.md", "USER.md", "IDENTITY.md", "SOUL.md", "SKILLS_SNAPSHOT.md"];
 
 function body(section: Section): string {
+  if (section.problem !== null) {
+    return `[unreadable: ${section.location} was refused (${section.problem}). Tell the user if this file matters to the request.]`;
+  }
   if (section.raw === null) {
     return `[missing: ${section.location} does not exist. Tell the user if this file matters to the request.]`;
   }
@@ -40,8 +47,41 @@ function body(section: Section): string {
 }
 
 function render(section: Section): string {
-  const missing = section.raw === null ? ' missing="true"' : "";
+  const missing = section.problem !== null ? ' unreadable="true"' : section.raw === null ? ' missing="true"' : "";
   return `<file name="${section.name}" path="${section.location}"${missing}>\n${body(section)}\n</file>`;
+}
+
+/**
+ * Reads one prompt file by the data root's rules. A missing file (or a folder in its place) is
+ * named missing; a link, a FIFO, a device, a hard link or an oversized file is refused with its
+ * reason, never followed or read.
+ */
+async function readPromptFile(dataRoot: string, path: string): Promise<{ raw: string | null; problem: string | null }> {
+  try {
+    return { raw: (await readConfinedText(dataRoot, path, PROMPT_FILE_MAX_BYTES)).content, problem: null };
+  } catch (err) {
+    if (!isUnreadable(err)) throw err;
+    if (err.reason === "missing" || err.reason === "folder") return { raw: null, problem: null };
+    return { raw: null, problem: problemLabel(err.reason) };
+  }
+}
+
+/** Short, stable words for the prompt (no sizes or timings: the prompt must stay byte-identical). */
+function problemLabel(reason: string): string {
+  switch (reason) {
+    case "symlink":
+      return "symlink refused";
+    case "not-regular":
+      return "not a regular file";
+    case "hard-link":
+      return "hard link refused";
+    case "too-large":
+      return `over the ${PROMPT_FILE_MAX_BYTES}-byte limit`;
+    case "binary":
+      return "a binary file";
+    default:
+      return reason;
+  }
 }
 
 const SEPARATOR = "\n\n";
@@ -63,17 +103,13 @@ export async function assemblePrompt(
   const sections: Section[] = await Promise.all(
     PROMPT_FILES.map(async ({ name, path }) => {
       const override = overrides[name];
-      const raw =
-        override ??
-        (await readFile(join(dataRoot, path), "utf8").catch((err: NodeJS.ErrnoException) => {
-          if (err.code === "ENOENT" || err.code === "EISDIR") return null;
-          throw err;
-        }));
+      const { raw, problem } = override !== undefined ? { raw: override, problem: null } : await readPromptFile(dataRoot, path);
       return {
         name,
         path,
         location: `${locationPrefix}/${path}`,
         raw,
+        problem,
         keep: raw === null ? 0 : Math.min(raw.length, limits.promptFileChars),
       };
     }),
@@ -98,7 +134,8 @@ export async function assemblePrompt(
     sections: sections.map((s) => ({
       name: s.name,
       path: s.path,
-      missing: s.raw === null,
+      missing: s.raw === null && s.problem === null,
+      ...(s.problem !== null ? { problem: s.problem } : {}),
       truncated: s.raw !== null && s.keep < s.raw.length,
       raw_chars: s.raw?.length ?? 0,
       injected_chars: body(s).length,

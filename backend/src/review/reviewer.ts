@@ -1,16 +1,18 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
 import type { ChatEvent, ReviewInfo, SessionEntry } from "@mini-openclaw/protocol";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
 import type { Config } from "../config/config.js";
 import { type DelegationRegistry, delegationRuntime } from "../delegation/delegation-runtime.js";
+import { readConfinedTextIfPresent } from "../paths/read-confined-file.js";
 import type { SessionStore } from "../sessions/session-store.js";
 import type { ToolContext } from "../tools/core-tool.js";
 import { coreTools } from "../tools/core-tools.js";
 import type { UiEventBus } from "../ui-events/ui-event-bus.js";
 import { REVIEWER_FILE, SESSIONS_DIR } from "../workspace/workspace-files.js";
 import { parseReview } from "./parse-review.js";
+
+const DEFAULT_INSTRUCTIONS = "Review the turn for mistakes and missed steps.";
+const MAX_INSTRUCTIONS_BYTES = 256 * 1024;
 
 const OUTPUT_CONTRACT =
   '\n\nAnswer with one JSON object and nothing else: {"advice": "<for the agent\'s next turn, or empty>", ' +
@@ -74,7 +76,11 @@ export class Reviewer {
     await sessions.flush(sessionId);
     const lines = lastTurnLines((await sessions.read(sessionId)).entries);
     if (!lines) return;
-    const instructions = await readFile(join(config.dataRoot, REVIEWER_FILE), "utf8").catch(() => "Review the turn for mistakes and missed steps.");
+    const instructions =
+      (await readConfinedTextIfPresent(config.dataRoot, REVIEWER_FILE, MAX_INSTRUCTIONS_BYTES).catch((err) => {
+        log.warn({ reason: (err as Error).message }, "REVIEWER.md refused; reviewing with the default instructions");
+        return null;
+      })) ?? DEFAULT_INSTRUCTIONS;
     const path = `${SESSIONS_DIR}/${sessionId}.jsonl`;
     const task =
       `Review turn ${lines.turn} of the session file ${path}: it is lines ${lines.from}-${lines.to} (JSON Lines, one entry per line: ` +

@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { backendDir } from "../config/project-paths.js";
+import { killStrays } from "./process-tree.js";
+import { watchWrites } from "./run-process.js";
 import { findOnPath, type Sandbox } from "./sandbox.js";
 
 const FRAME = "\x1eMOC-REPL ";
@@ -23,7 +25,8 @@ export function findPython(sandbox: Sandbox, searchPath: string): string | null 
 
 /**
  * One persistent python3 per chat session, under the sandbox: variables survive between calls.
- * A call past its timeout kills the whole process (its state is lost, and the next call says so).
+ * A call past its timeout or its write budget kills the whole process (its state is lost, and the
+ * next call says so). Processes a call started (subprocess.Popen, os.fork) end with the call.
  */
 export class PythonSession {
   private child: ChildProcess | null = null;
@@ -40,7 +43,7 @@ export class PythonSession {
     private readonly pythonPath: string,
   ) {}
 
-  run(code: string, limits: { timeoutMs: number; maxOutputChars: number; signal?: AbortSignal }): Promise<PythonRun> {
+  run(code: string, limits: PythonLimits): Promise<PythonRun> {
     const next = this.queue.then(() => this.runNow(code, limits));
     this.queue = next.catch(() => {});
     return next;
@@ -101,7 +104,7 @@ export class PythonSession {
     }
   }
 
-  private async runNow(code: string, limits: { timeoutMs: number; maxOutputChars: number; signal?: AbortSignal }): Promise<PythonRun> {
+  private async runNow(code: string, limits: PythonLimits): Promise<PythonRun> {
     this.lastUsed = Date.now();
     const stateLost = this.lostState;
     this.lostState = false;
@@ -111,9 +114,24 @@ export class PythonSession {
     const result = await new Promise<PythonRun>((resolve) => {
       const finish = (run: PythonRun) => {
         clearTimeout(timer);
+        stopWatching();
         limits.signal?.removeEventListener("abort", onAbort);
         resolve(run);
       };
+      const stopWatching =
+        limits.maxWriteBytes && child.pid
+          ? watchWrites(child.pid, limits.maxWriteBytes, () => {
+              this.kill();
+              finish({
+                ok: false,
+                output:
+                  `${this.takeStray()}Error: the code wrote more than ${Math.round(limits.maxWriteBytes! / 1048576)} MB, the limit for one call. ` +
+                  "The Python process was stopped and will restart on the next call: its state was lost.",
+                timedOut: false,
+                stateLost: true,
+              });
+            })
+          : () => {};
       const timer = setTimeout(() => {
         this.kill();
         finish({
@@ -134,7 +152,9 @@ export class PythonSession {
       child.stdin!.write(`${JSON.stringify({ id, code, limit: limits.maxOutputChars })}\n`);
     });
     this.pending = null;
-    return { ...result, stateLost: result.stateLost || stateLost };
+    const stopped = this.child === child && child.pid ? killStrays(child.pid, { wrapped: this.sandbox.isolated }) : 0;
+    const note = stopped > 0 ? `\n[stopped ${stopped} process${stopped === 1 ? "" : "es"} this call left running: nothing outlives a call]` : "";
+    return { ...result, output: result.output + note, stateLost: result.stateLost || stateLost };
   }
 
   kill(): void {
@@ -149,6 +169,13 @@ export class PythonSession {
       }
     }
   }
+}
+
+export interface PythonLimits {
+  timeoutMs: number;
+  maxOutputChars: number;
+  maxWriteBytes?: number;
+  signal?: AbortSignal;
 }
 
 const IDLE_MS = 30 * 60_000;

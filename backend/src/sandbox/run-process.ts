@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { OutputCap } from "./output-cap.js";
+import { treeWrittenBytes } from "./process-tree.js";
 
 export interface RunOptions {
   argv: string[];
@@ -7,6 +8,8 @@ export interface RunOptions {
   env: Record<string, string>;
   timeoutMs: number;
   maxOutputChars: number;
+  /** Bytes the process tree may write in all before it is stopped. */
+  maxWriteBytes?: number;
   signal?: AbortSignal;
 }
 
@@ -18,11 +21,32 @@ export interface RunResult {
   totalChars: number;
   timedOut: boolean;
   aborted: boolean;
+  /** Stopped for writing more than `maxWriteBytes`. */
+  writeLimited: boolean;
   durationMs: number;
 }
 
 /** After the main process exits, how long to wait for its pipes to drain. */
 const DRAIN_MS = 200;
+/** How often a call's written bytes are counted: the budget can be passed by at most this long's writing. */
+export const WRITE_SAMPLE_MS = 100;
+
+/**
+ * Calls `onOver` once the tree under `pid` has written more than `maxBytes` since now. Returns a
+ * stop function. Counted from /proc, so a burst between two samples overshoots by that much at most.
+ */
+export function watchWrites(pid: number, maxBytes: number, onOver: (written: number) => void): () => void {
+  const base = treeWrittenBytes(pid);
+  const timer = setInterval(() => {
+    const written = treeWrittenBytes(pid) - base;
+    if (written > maxBytes) {
+      clearInterval(timer);
+      onOver(written);
+    }
+  }, WRITE_SAMPLE_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
 
 /**
  * Runs a program in its own process group and kills the whole group at the timeout. Inside the
@@ -40,6 +64,7 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
     });
     let timedOut = false;
     let aborted = false;
+    let writeLimited = false;
     let settled = false;
     const killGroup = () => {
       try {
@@ -57,6 +82,13 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
       killGroup();
     };
     options.signal?.addEventListener("abort", onAbort, { once: true });
+    const stopWatching =
+      options.maxWriteBytes && child.pid
+        ? watchWrites(child.pid, options.maxWriteBytes, () => {
+            writeLimited = true;
+            killGroup();
+          })
+        : () => {};
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => cap.push(chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => cap.push(chunk));
 
@@ -64,6 +96,7 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      stopWatching();
       options.signal?.removeEventListener("abort", onAbort);
       if (spawnError) cap.push(`failed to start ${options.argv[0]}: ${spawnError.message}`);
       resolve({
@@ -73,6 +106,7 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
         totalChars: cap.totalChars,
         timedOut,
         aborted,
+        writeLimited,
         durationMs: Date.now() - started,
       });
     };

@@ -1,4 +1,4 @@
-import { lchown, lstat, readdir } from "node:fs/promises";
+import { lchown, lstat, readdir, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { runningAsRoot } from "../lib/running-as-root.js";
 import { WRITABLE_DATA_DIRS } from "./sandbox-profile.js";
@@ -12,7 +12,9 @@ async function chownTree(path: string, uid: number): Promise<number> {
     changed++;
   }
   // Never follow symlinks: a link planted here must not hand its target to the sandbox user.
-  if (info.isDirectory() && !info.isSymbolicLink()) {
+  // lchown never follows the last component; a folder on the way swapped for a link is caught by
+  // comparing its real path before its entries are touched.
+  if (info.isDirectory() && !info.isSymbolicLink() && (await realpath(path).catch(() => null)) === path) {
     for (const name of await readdir(path)) changed += await chownTree(join(path, name), uid);
   }
   return changed;
@@ -26,6 +28,7 @@ async function chownTree(path: string, uid: number): Promise<number> {
 export async function grantDataDirsToSandbox(dataRoot: string, uid: number): Promise<number> {
   if (!runningAsRoot) return 0;
   let changed = 0;
-  for (const dir of WRITABLE_DATA_DIRS) changed += await chownTree(join(dataRoot, dir), uid);
+  const root = await realpath(dataRoot);
+  for (const dir of WRITABLE_DATA_DIRS) changed += await chownTree(join(root, dir), uid);
   return changed;
 }

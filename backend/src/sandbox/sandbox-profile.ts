@@ -126,10 +126,26 @@ function privilegeDropArgv(drop: NonNullable<ProfileOptions["privilegeDrop"]>, d
 }
 
 /** argv (command first) that runs `program` inside the sandbox with the data root as cwd. */
-export function sandboxArgv(options: ProfileOptions, program: string[], limits: { maxProcesses: number | null }): string[] {
+export interface ProcessLimits {
+  /** RLIMIT_NPROC; null where it would count the workbench's own processes too. */
+  maxProcesses: number | null;
+  /** RLIMIT_AS of each process. */
+  memoryBytes: number;
+  /** RLIMIT_FSIZE: the largest file a process may write. */
+  maxFileBytes: number;
+}
+
+export function sandboxArgv(options: ProfileOptions, program: string[], limits: ProcessLimits): string[] {
   const privilegeDrop = options.privilegeDrop ? privilegeDropArgv(options.privilegeDrop, options.dataRoot) : [];
   const env = Object.entries(SANDBOX_ENV).flatMap(([k, v]) => ["--setenv", k, v]);
-  const rlimits = ["/usr/bin/prlimit", "--fsize=268435456", "--nofile=1024", ...(limits.maxProcesses ? [`--nproc=${limits.maxProcesses}`] : []), "--"];
+  const rlimits = [
+    "/usr/bin/prlimit",
+    `--fsize=${limits.maxFileBytes}`,
+    `--as=${limits.memoryBytes}`,
+    "--nofile=1024",
+    ...(limits.maxProcesses ? [`--nproc=${limits.maxProcesses}`] : []),
+    "--",
+  ];
   return [
     ...privilegeDrop,
     options.bwrapPath,

@@ -93,8 +93,12 @@ export class Sandbox {
     return sandboxArgv(
       { ...this.bwrap, dataRoot, network: this.status.network, hidden: keyInside ? [keyFilePath] : [] },
       program,
-      // RLIMIT_NPROC counts per uid system-wide: only meaningful for the dedicated sandbox uid.
-      { maxProcesses: this.bwrap.privilegeDrop ? this.config.sandbox.maxProcesses : null },
+      {
+        // RLIMIT_NPROC counts per uid system-wide: only meaningful for the dedicated sandbox uid.
+        maxProcesses: this.bwrap.privilegeDrop ? this.config.sandbox.maxProcesses : null,
+        memoryBytes: this.config.sandbox.memoryBytes,
+        maxFileBytes: this.config.sandbox.maxWriteBytes,
+      },
     );
   }
 
@@ -104,7 +108,7 @@ export class Sandbox {
   }
 
   run(program: string[], limits: { timeoutMs: number; maxOutputChars: number; signal?: AbortSignal }): Promise<RunResult> {
-    return runProcess({ argv: this.argv(program), cwd: this.config.dataRoot, env: this.env(), ...limits });
+    return runProcess({ argv: this.argv(program), cwd: this.config.dataRoot, env: this.env(), maxWriteBytes: this.config.sandbox.maxWriteBytes, ...limits });
   }
 }
 

@@ -1,43 +1,33 @@
-import { readdir, readFile, stat } from "node:fs/promises";
-import { relative } from "node:path";
-import { join } from "node:path";
 import type { SkillInfo, SkillProblem, SkillsReply } from "@mini-openclaw/protocol";
 import { SKILLS_DIR } from "../workspace/workspace-files.js";
+import { isUnreadable, readConfinedText } from "../paths/read-confined-file.js";
+import { readConfinedDir, walkConfinedDir } from "../paths/walk-confined-dir.js";
 import { parseSkill } from "./parse-skill.js";
 
-const MAX_SKILL_BYTES = 256 * 1024;
+export const MAX_SKILL_BYTES = 256 * 1024;
 const MAX_REFERENCES = 50;
 
 /** Files beside SKILL.md (references/, templates...), as data-root-relative paths. */
 async function listReferences(dataRoot: string, folder: string): Promise<string[]> {
-  const found: string[] = [];
-  const walk = async (dir: string, depth: number) => {
-    if (depth > 2 || found.length >= MAX_REFERENCES) return;
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      if (entry.name.startsWith(".") || found.length >= MAX_REFERENCES) continue;
-      const full = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(full, depth + 1);
-      else if (entry.isFile() && !(depth === 0 && entry.name === "SKILL.md")) found.push(relative(dataRoot, full).split("\\").join("/"));
-    }
-  };
-  await walk(join(dataRoot, SKILLS_DIR, folder), 0);
-  return found;
+  const dir = `${SKILLS_DIR}/${folder}`;
+  const { files } = await walkConfinedDir(dataRoot, dir, { maxDepth: 2, maxFiles: MAX_REFERENCES + 1 });
+  return files
+    .map((f) => f.path)
+    .filter((path) => path !== `${dir}/SKILL.md`)
+    .slice(0, MAX_REFERENCES);
 }
 
 export function skillLocation(locationPrefix: string, folder: string): string {
   return `${locationPrefix}/${SKILLS_DIR}/${folder}/SKILL.md`;
 }
 
-async function readSkillFile(file: string): Promise<{ text: string } | { problem: string }> {
+/** SKILL.md by the data root's rules: a link, a FIFO or an oversized file is a problem with its reason. */
+async function readSkillFile(dataRoot: string, folder: string): Promise<{ text: string } | { problem: string }> {
   try {
-    const info = await stat(file);
-    if (!info.isFile()) return { problem: "SKILL.md is not a regular file" };
-    if (info.size > MAX_SKILL_BYTES) return { problem: `SKILL.md is ${info.size} bytes, over the ${MAX_SKILL_BYTES}-byte limit` };
-    return { text: await readFile(file, "utf8") };
+    return { text: (await readConfinedText(dataRoot, `${SKILLS_DIR}/${folder}/SKILL.md`, MAX_SKILL_BYTES)).content };
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return { problem: code === "ENOENT" ? "the folder has no SKILL.md" : `SKILL.md cannot be read (${code ?? "error"})` };
+    if (!isUnreadable(err)) return { problem: `SKILL.md cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})` };
+    return { problem: err.reason === "missing" ? "the folder has no SKILL.md" : err.message };
   }
 }
 
@@ -48,19 +38,16 @@ async function readSkillFile(file: string): Promise<{ text: string } | { problem
 export async function scanSkills(dataRoot: string, locationPrefix: string): Promise<SkillsReply> {
   const skills: SkillInfo[] = [];
   const problems: SkillProblem[] = [];
-  let folders: string[];
-  try {
-    folders = (await readdir(join(dataRoot, SKILLS_DIR), { withFileTypes: true }))
-      .filter((e) => (e.isDirectory() || e.isSymbolicLink()) && !e.name.startsWith("."))
-      .map((e) => e.name)
-      .sort();
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { skills, problems };
-    throw err;
+  const entries = (await readConfinedDir(dataRoot, SKILLS_DIR)) ?? [];
+  const visible = entries.filter((e) => !e.name.startsWith(".")).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // A linked skill folder could bring in anything from outside: reported, never followed.
+  for (const link of visible.filter((e) => e.kind === "symlink")) {
+    problems.push({ folder: link.name, location: skillLocation(locationPrefix, link.name), reason: `symlink refused: ${SKILLS_DIR}/${link.name} is a symbolic link` });
   }
+  const folders = visible.filter((e) => e.kind === "dir").map((e) => e.name);
 
   // Read every SKILL.md at once (I/O overlaps), then validate in folder order, so results are stable.
-  const reads = await Promise.all(folders.map((folder) => readSkillFile(join(dataRoot, SKILLS_DIR, folder, "SKILL.md"))));
+  const reads = await Promise.all(folders.map((folder) => readSkillFile(dataRoot, folder)));
   const seen = new Map<string, string>();
   folders.forEach((folder, i) => {
     const location = skillLocation(locationPrefix, folder);

@@ -1,8 +1,7 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { SkillInfo, SkillsReply } from "@mini-openclaw/protocol";
 import { escapeXml } from "../lib/xml-escape.js";
 import { writeConfinedAtomic } from "../paths/confined-path.js";
+import { readConfinedTextIfPresent } from "../paths/read-confined-file.js";
 import { SNAPSHOT_FILE } from "../workspace/workspace-files.js";
 import { scanSkills } from "./scan-skills.js";
 
@@ -29,7 +28,8 @@ export function renderSnapshot(skills: SkillInfo[]): string {
 export async function refreshSkillsSnapshot(dataRoot: string, locationPrefix: string): Promise<SkillsReply> {
   const scan = await scanSkills(dataRoot, locationPrefix);
   const next = renderSnapshot(scan.skills);
-  const current = await readFile(join(dataRoot, SNAPSHOT_FILE), "utf8").catch(() => null);
+  // Anything unreadable there (a planted link) is simply replaced by the rename.
+  const current = await readConfinedTextIfPresent(dataRoot, SNAPSHOT_FILE, 4 * 1024 * 1024).catch(() => null);
   if (current !== next) await writeConfinedAtomic(dataRoot, SNAPSHOT_FILE, next);
   return scan;
 }

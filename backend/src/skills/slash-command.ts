@@ -1,10 +1,9 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import matter from "gray-matter";
 import { UserError } from "../lib/user-error.js";
+import { readConfinedText } from "../paths/read-confined-file.js";
 import type { ActiveSkill } from "../tools/core-tool.js";
 import { SKILLS_DIR } from "../workspace/workspace-files.js";
-import { scanSkills } from "./scan-skills.js";
+import { MAX_SKILL_BYTES, scanSkills } from "./scan-skills.js";
 import { skillBlock } from "./skill-block.js";
 
 const SLASH = /^\/([A-Za-z0-9][A-Za-z0-9_.-]*)(?:\s+([\s\S]*))?$/;
@@ -34,7 +33,7 @@ export async function loadSlashCommand(dataRoot: string, locationPrefix: string,
     throw new UserError(404, `Unknown skill /${name}. Available: ${known}.`);
   }
   const folder = skill.location.split("/").slice(-2, -1)[0];
-  const text = await readFile(join(dataRoot, SKILLS_DIR, folder, "SKILL.md"), "utf8");
+  const { content: text } = await readConfinedText(dataRoot, `${SKILLS_DIR}/${folder}/SKILL.md`, MAX_SKILL_BYTES);
   const body = matter(text, {}).content.trim();
   const instructions = body.includes("$ARGUMENTS") ? body.replaceAll("$ARGUMENTS", args) : `${body}\n\nARGUMENTS: ${args}`;
   return {

@@ -25,7 +25,7 @@ export const pythonReplTool = defineTool({
       };
     }
     const timeoutMs = callTimeoutMs(input.timeout_s, config);
-    const run = await session.run(input.code, { timeoutMs, maxOutputChars: config.sandbox.outputChars, signal });
+    const run = await session.run(input.code, { timeoutMs, maxOutputChars: config.sandbox.outputChars, maxWriteBytes: config.sandbox.maxWriteBytes, signal });
     const lines: string[] = [];
     if (!sandbox.isolated) lines.push(DEGRADED_NOTE);
     if (run.stateLost && !run.timedOut) lines.push("[note: the previous Python process had stopped; this call started a fresh one and earlier state was lost]");

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { normalizeUserPath, readConfinedText } from "../paths/confined-path.js";
+import { normalizeUserPath } from "../paths/confined-path.js";
+import { readConfinedText } from "../paths/read-confined-file.js";
 import { parseSkill } from "../skills/parse-skill.js";
 import { SKILLS_DIR } from "../workspace/workspace-files.js";
 import { defineTool } from "./core-tool.js";

@@ -35,14 +35,17 @@ export const terminalTool = defineTool({
     if (!sandbox.isolated) lines.push(DEGRADED_NOTE);
     lines.push(result.output.length > 0 ? result.output.replace(/\n$/, "") : "(no output)");
     if (result.timedOut) lines.push(`[killed: the command ran past its ${Math.round(timeoutMs / 1000)} s timeout; every process it started was stopped]`);
-    else if (result.aborted) lines.push("[stopped: the turn was cancelled]");
+    else if (result.writeLimited) {
+      lines.push(`[killed: the command wrote more than ${Math.round(config.sandbox.maxWriteBytes / 1048576)} MB, the limit for one call; every process it started was stopped]`);
+    } else if (result.aborted) lines.push("[stopped: the turn was cancelled]");
     else lines.push(`[exit code ${result.exitCode}]`);
     return {
-      ok: !result.timedOut && !result.aborted && result.exitCode === 0,
+      ok: !result.timedOut && !result.aborted && !result.writeLimited && result.exitCode === 0,
       output: lines.join("\n"),
       details: {
         exit_code: result.exitCode,
         timed_out: result.timedOut,
+        write_limited: result.writeLimited,
         truncated: result.truncated,
         output_chars: result.totalChars,
         sandbox: sandbox.status.mode,

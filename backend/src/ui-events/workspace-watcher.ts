@@ -1,9 +1,9 @@
-import { readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
 import type { UiEvent } from "@mini-openclaw/protocol";
 import { skillFolderOf } from "../tools/read-file.js";
 import { parseSkill } from "../skills/parse-skill.js";
-import { listWorkspaceFiles } from "../workspace/list-workspace-files.js";
+import { readConfinedText } from "../paths/read-confined-file.js";
+import { MAX_SKILL_BYTES } from "../skills/scan-skills.js";
+import { scanWorkspaceFiles } from "../workspace/list-workspace-files.js";
 
 const POLL_MS = 500;
 
@@ -46,10 +46,7 @@ export class WorkspaceWatcher {
     this.polling = true;
     try {
       const now = new Map<string, string>();
-      for (const file of await listWorkspaceFiles(this.dataRoot)) {
-        const info = await stat(join(this.dataRoot, file.path)).catch(() => null);
-        if (info) now.set(file.path, `${info.mtimeMs}:${info.size}`);
-      }
+      for (const file of await scanWorkspaceFiles(this.dataRoot)) now.set(file.path, `${file.mtimeMs}:${file.bytes}`);
       const before = this.known;
       this.known = now;
       if (!before) return;
@@ -69,7 +66,7 @@ export class WorkspaceWatcher {
   private async checkSkill(path: string): Promise<void> {
     const folder = skillFolderOf(path);
     if (!folder) return;
-    const text = await readFile(join(this.dataRoot, path), "utf8").catch(() => null);
+    const text = await readConfinedText(this.dataRoot, path, MAX_SKILL_BYTES).then((f) => f.content, () => null);
     const parsed = text === null ? null : parseSkill(text, folder);
     if (parsed && !parsed.ok) this.emit({ type: "toast", level: "warning", message: `Skill "${folder}" is skipped: ${parsed.reason}.` });
   }

@@ -1,6 +1,5 @@
-import { readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
 import type { WorkspaceFile } from "@mini-openclaw/protocol";
+import { walkConfinedDir } from "../paths/walk-confined-dir.js";
 
 const TEXT_FILE = /\.(md|markdown|txt|json|ya?ml|toml|csv|py|sh|js|ts)$/i;
 const MAX_FILES = 2000;
@@ -13,28 +12,30 @@ const GROUPS: Array<{ dir: WorkspaceFile["group"]; depth: number }> = [
   { dir: "knowledge", depth: 4 },
 ];
 
-async function walk(root: string, rel: string, depth: number, out: WorkspaceFile[], group: WorkspaceFile["group"]) {
-  if (depth < 0 || out.length >= MAX_FILES) return;
-  let entries;
-  try {
-    entries = await readdir(join(root, rel), { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    if (entry.name.startsWith(".")) continue;
-    const path = `${rel}/${entry.name}`;
-    if (entry.isDirectory()) await walk(root, path, depth - 1, out, group);
-    else if (entry.isFile() && TEXT_FILE.test(entry.name) && !/^key\.md$/i.test(entry.name)) {
-      const info = await stat(join(root, path)).catch(() => null);
-      if (info) out.push({ path, group, bytes: info.size });
-    }
-  }
+export interface ScannedWorkspaceFile extends WorkspaceFile {
+  mtimeMs: number;
 }
 
-/** The text files a user edits in the Inspector: workspace, memory, skills (with references), roles, knowledge. */
-export async function listWorkspaceFiles(dataRoot: string): Promise<WorkspaceFile[]> {
-  const files: WorkspaceFile[] = [];
-  for (const { dir, depth } of GROUPS) await walk(dataRoot, dir, depth, files, dir);
+/**
+ * The text files a user edits in the Inspector (workspace, memory, skills with references, roles,
+ * knowledge), with their change time. Links and special files are left out, never followed.
+ */
+export async function scanWorkspaceFiles(dataRoot: string): Promise<ScannedWorkspaceFile[]> {
+  const files: ScannedWorkspaceFile[] = [];
+  for (const { dir, depth } of GROUPS) {
+    const room = MAX_FILES - files.length;
+    if (room <= 0) break;
+    const walked = await walkConfinedDir(dataRoot, dir, {
+      maxDepth: depth,
+      maxFiles: room,
+      accept: (name) => TEXT_FILE.test(name) && !/^key\.md$/i.test(name),
+    });
+    for (const file of walked.files) files.push({ path: file.path, group: dir, bytes: file.size, mtimeMs: file.mtimeMs });
+  }
   return files;
+}
+
+/** The Inspector's file list. */
+export async function listWorkspaceFiles(dataRoot: string): Promise<WorkspaceFile[]> {
+  return (await scanWorkspaceFiles(dataRoot)).map(({ path, group, bytes }) => ({ path, group, bytes }));
 }

@@ -2,7 +2,8 @@ import type { FileReply } from "@mini-openclaw/protocol";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../../config/config.js";
 import { UserError } from "../../lib/user-error.js";
-import { normalizeUserPath, readConfinedText, writeConfinedAtomic } from "../../paths/confined-path.js";
+import { normalizeUserPath, writeConfinedAtomic } from "../../paths/confined-path.js";
+import { readConfinedText } from "../../paths/read-confined-file.js";
 import { listWorkspaceFiles } from "../../workspace/list-workspace-files.js";
 import { RUNTIME_DIRS, SNAPSHOT_FILE } from "../../workspace/workspace-files.js";
 

@@ -44,6 +44,11 @@ export function PromptView({ sessionId, refreshKey }: { sessionId: string | null
               <ChevronRight className="size-3.5 text-zinc-400 transition-transform group-data-[state=open]:rotate-90" />
               <span className="flex-1 font-mono text-xs font-semibold text-zinc-800">{section.name}</span>
               {section.missing && <Badge variant="danger">missing</Badge>}
+              {section.problem && (
+                <Badge variant="danger" title={`${section.path} was not read: ${section.problem}`} data-testid="prompt-section-problem">
+                  {section.problem}
+                </Badge>
+              )}
               {section.truncated && <Badge variant="warning">truncated</Badge>}
               <span className="text-[11px] tabular-nums text-zinc-500" title="raw → injected characters (≈ tokens)">
                 {section.raw_chars.toLocaleString()} → {section.injected_chars.toLocaleString()} · ≈{section.token_estimate.toLocaleString()} tok

@@ -1,18 +1,55 @@
 "use client";
-import { memo } from "react";
-import ReactMarkdown from "react-markdown";
+import { ImageOff } from "lucide-react";
+import { type ComponentProps, memo } from "react";
+import ReactMarkdown, { type Components } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
+import { urlHost, urlPlace } from "@/lib/url-origin";
+
+const pageOrigin = () => (typeof window === "undefined" ? "http://127.0.0.1" : window.location.origin);
+
+/** An image from another origin is never fetched by itself: it becomes a link the user may open. */
+function SafeImage({ src, alt }: ComponentProps<"img">) {
+  const url = typeof src === "string" ? src : undefined;
+  const place = urlPlace(url, pageOrigin());
+  if (place === "same-origin" || place === "inline") return <img src={url} alt={alt ?? ""} />;
+  if (place === "invalid") return <span className="text-zinc-500">[image: {alt || "invalid address"}]</span>;
+  return (
+    <a
+      href={url}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="remote-image inline-flex items-center gap-1 rounded border border-dashed border-zinc-300 px-1.5 py-0.5 text-[13px] text-zinc-600"
+      title={`Not loaded: ${url}`}
+      data-remote-image=""
+    >
+      <ImageOff className="h-3.5 w-3.5" aria-hidden />
+      {alt ? `${alt}: ` : ""}load image from {urlHost(url!)}?
+    </a>
+  );
+}
+
+/** Links to other origins open in a new tab that cannot reach back into this one. */
+function SafeLink({ href, children, node: _node, ...rest }: ComponentProps<"a"> & { node?: unknown }) {
+  const external = urlPlace(href, pageOrigin()) === "external";
+  return (
+    <a href={href} {...rest} {...(external ? { target: "_blank", rel: "noopener noreferrer" } : {})}>
+      {children}
+    </a>
+  );
+}
+
+const components: Components = { img: SafeImage, a: SafeLink };
 
 /**
  * The answer as Markdown, with GitHub tables and highlighted code. Raw HTML in the text is not
- * rendered. Only fenced blocks that name their language are highlighted: guessing the language
- * of every block costs seconds in long sessions.
+ * rendered; remote images are not fetched. Only fenced blocks that name their language are
+ * highlighted: guessing the language of every block costs seconds in long sessions.
  */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
     <div className="markdown text-[14.5px] text-zinc-800">
-      <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[[rehypeHighlight, { detect: false }]]}>
+      <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[[rehypeHighlight, { detect: false }]]} components={components}>
         {text}
       </ReactMarkdown>
     </div>

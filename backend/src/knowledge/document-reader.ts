@@ -1,0 +1,109 @@
+/**
+ * Reads knowledge documents off the server's thread: one worker thread, one document at a time,
+ * each within a time budget (past it the worker is terminated and the document skipped with its
+ * reason) and a heap limit. The server keeps answering whatever a document holds.
+ */
+import { Worker } from "node:worker_threads";
+import type { Chunk } from "./chunk-text.js";
+
+export interface DocumentJob {
+  id: number;
+  dataRoot: string;
+  /** Data-root-relative. */
+  path: string;
+  maxBytes: number;
+  /** Compute offline-embedder vectors in the worker too. */
+  offlineVectors: boolean;
+}
+
+/** `terms`: the chunk's BM25 terms joined by spaces (one string crosses threads far faster than thousands). */
+export type ReadChunk = Chunk & { terms: string };
+
+export type DocumentResult =
+  | { id: number; ok: true; chunks: ReadChunk[]; vectors: Float32Array | null; dims: number }
+  | { id: number; ok: false; reason: string };
+
+/** The worker's module: its compiled .js beside this one, or the .ts source under tsx and vitest. */
+function startWorker(): Worker {
+  const fromSource = import.meta.url.endsWith(".ts");
+  const url = new URL(fromSource ? "./document-worker.ts" : "./document-worker.js", import.meta.url);
+  const resourceLimits = { maxOldGenerationSizeMb: 1536 };
+  if (!fromSource) return new Worker(url, { resourceLimits });
+  // Worker threads do not inherit tsx's loader on Node 20: register it, then load the source.
+  const boot = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`;
+  return new Worker(boot, { eval: true, resourceLimits });
+}
+
+export class DocumentReader {
+  private worker: Worker | null = null;
+  private ready: Promise<void> | null = null;
+  private nextId = 1;
+  private current: { id: number; settle: (result: DocumentResult) => void } | null = null;
+
+  constructor(private readonly budgetMs: number) {}
+
+  private spawn(): Promise<void> {
+    const worker = startWorker();
+    this.worker = worker;
+    worker.unref();
+    this.ready = new Promise<void>((resolve, reject) => {
+      worker.once("error", reject);
+      const onReady = (message: unknown) => {
+        if ((message as { ready?: boolean }).ready) {
+          worker.off("error", reject);
+          resolve();
+        }
+      };
+      worker.once("message", onReady);
+    });
+    worker.on("message", (message: DocumentResult | { ready: true }) => {
+      if ("id" in message && this.current?.id === message.id) this.current.settle(message);
+    });
+    const lost = (why: string) => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      this.ready = null;
+      this.current?.settle({ id: this.current.id, ok: false, reason: why });
+    };
+    worker.on("error", (err) => lost(`the reader failed (${err.message})`));
+    worker.on("exit", (code) => lost(`the reader stopped (exit code ${code})`));
+    return this.ready;
+  }
+
+  /** Reads one document; never throws (a failure is a result with its reason). */
+  async read(job: Omit<DocumentJob, "id">): Promise<DocumentResult> {
+    const id = this.nextId++;
+    try {
+      if (!this.worker) await this.spawn();
+      else await this.ready;
+    } catch (err) {
+      this.worker = null;
+      return { id, ok: false, reason: `the reader could not start (${(err as Error).message})` };
+    }
+    const worker = this.worker!;
+    return new Promise<DocumentResult>((resolve) => {
+      const timer = setTimeout(() => {
+        settle({ id, ok: false, reason: `reading and chunking took over ${Math.round(this.budgetMs / 1000)} s; skipped` });
+        this.worker = null;
+        this.ready = null;
+        void worker.terminate();
+      }, this.budgetMs);
+      const settle = (result: DocumentResult) => {
+        if (this.current?.id !== id) return;
+        this.current = null;
+        clearTimeout(timer);
+        resolve(result);
+      };
+      this.current = { id, settle };
+      worker.postMessage({ ...job, id } satisfies DocumentJob);
+
+    });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    this.current?.settle({ id: this.current.id, ok: false, reason: "the knowledge base closed" });
+    await worker?.terminate();
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The processes a tool call started, seen from the host through /proc: for the per-call write
+ * budget (bytes written by the whole tree) and for stopping what a call left running.
+ * /proc never blocks, so these small synchronous reads are cheap (about 10 µs a file).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+
+interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  /** Start time in clock ticks since boot: orders siblings by age. */
+  start: number;
+  /** Exited, waiting for its parent to reap it: nothing left to stop. */
+  zombie: boolean;
+}
+
+function readStat(pid: number): ProcessInfo | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name (field 2) may hold spaces and parentheses: fields are counted after the last ')'.
+    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    return { pid, ppid: Number(fields[1]), start: Number(fields[19]), zombie: fields[0] === "Z" };
+  } catch {
+    return null; // gone
+  }
+}
+
+function allProcesses(): ProcessInfo[] {
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const out: ProcessInfo[] = [];
+  for (const name of names) {
+    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
+    const info = readStat(Number(name));
+    if (info) out.push(info);
+  }
+  return out;
+}
+
+/** `root` and every process below it, parents before children. */
+export function processTree(root: number): ProcessInfo[] {
+  const all = allProcesses();
+  const children = new Map<number, ProcessInfo[]>();
+  for (const p of all) {
+    const list = children.get(p.ppid);
+    if (list) list.push(p);
+    else children.set(p.ppid, [p]);
+  }
+  const top = all.find((p) => p.pid === root);
+  if (!top) return [];
+  const out = [top];
+  for (let i = 0; i < out.length; i++) out.push(...(children.get(out[i].pid) ?? []));
+  return out;
+}
+
+/**
+ * Bytes the tree under `root` has written (write() calls of any kind, `wchar`). A process's count
+ * includes the children it has reaped, so with the live processes' counts this covers the tree.
+ */
+export function treeWrittenBytes(root: number): number {
+  let total = 0;
+  for (const p of processTree(root)) {
+    try {
+      const match = /^wchar: (\d+)$/m.exec(readFileSync(`/proc/${p.pid}/io`, "utf8"));
+      if (match) total += Number(match[1]);
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return total;
+}
+
+/**
+ * Stops everything under a long-lived program but the program itself (the Python REPL, whose calls
+ * must not leave children behind). `wrapped`: `root` is the outer bwrap, its child the namespace's
+ * init, and the init's oldest child the program; otherwise `root` is the program. Returns how many
+ * processes were stopped.
+ */
+export function killStrays(root: number, options: { wrapped: boolean }): number {
+  let stopped = 0;
+  // A process forking in a loop can add children between a look and the kills: look again.
+  for (let round = 0; round < 5; round++) {
+    const tree = processTree(root);
+    const keep = new Set([root]);
+    if (options.wrapped) {
+      const init = tree.find((p) => p.ppid === root);
+      if (!init) return stopped;
+      keep.add(init.pid);
+      const program = tree.filter((p) => p.ppid === init.pid).sort((a, b) => a.start - b.start)[0];
+      if (program) keep.add(program.pid);
+    }
+    const strays = tree.filter((p) => !keep.has(p.pid) && !p.zombie);
+    if (strays.length === 0) break;
+    for (const p of strays) {
+      try {
+        process.kill(p.pid, "SIGKILL");
+        stopped++;
+      } catch {
+        // already gone
+      }
+    }
+  }
+  return stopped;
+}

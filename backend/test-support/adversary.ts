@@ -1,0 +1,148 @@
+/**
+ * A workbench under attack from its own sandbox. The server runs as its own process (the built
+ * `dist/main.js`) with `OPENAI_API_KEY` in its environment and in its KEY.md, so
+ * `/proc/self/environ` and KEY.md really hold the key; its log is its real stdout. The attacker is
+ * the real sandbox (same profile, same unprivileged user, same data root) running bash, as a
+ * prompt-injected agent's `terminal` would. After each attack the suite looks for the key
+ * everywhere it must never be: HTTP responses, model requests, the log, sessions/ and storage/.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { loadConfig } from "../src/config/config.js";
+import type { RunResult } from "../src/sandbox/run-process.js";
+import { Sandbox } from "../src/sandbox/sandbox.js";
+import { freePort } from "./free-port.js";
+import { type ModelScript, type ScriptedModelServer, startScriptedModelServer } from "./scripted-model-server.js";
+
+export const SERVER_SECRET = "sk-ADVERSARY-server-key-5c2e91";
+
+export const builtMain = resolve(__dirname, "..", "dist", "main.js");
+
+export interface AttackedServer {
+  url: string;
+  /** The data root the sandbox writes and the server reads. */
+  dataRoot: string;
+  keyFile: string;
+  model: ScriptedModelServer;
+  sandbox: Sandbox;
+  /** Runs a bash command in the sandbox, as the agent's terminal tool would. */
+  plant(command: string, timeoutMs?: number): Promise<RunResult>;
+  /** A request to the server; its body is kept for the leak check. */
+  request(path: string, init?: RequestInit): Promise<{ status: number; text: string; headers: Headers }>;
+  /** Time for one GET /api/health, in ms (a failed or late answer counts as the time waited). */
+  healthMs(limitMs?: number): Promise<number>;
+  /** Every place the key was found (empty: no leak). */
+  leaks(): Promise<string[]>;
+  /** Whether the server process is still running. */
+  alive(): boolean;
+  close(): Promise<void>;
+}
+
+async function filesUnder(dir: string, out: string[] = []): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    const path = join(dir, name);
+    const info = await lstat(path).catch(() => null);
+    if (info?.isDirectory()) await filesUnder(path, out);
+    else if (info?.isFile()) out.push(path);
+  }
+  return out;
+}
+
+export async function startAttackedServer(options: { script?: ModelScript; env?: Record<string, string> } = {}): Promise<AttackedServer> {
+  if (!existsSync(builtMain)) throw new Error("backend/dist is missing: the backend's test script builds it first");
+  const project = await mkdtemp(join(tmpdir(), "moc-adversary-"));
+  const dataRoot = join(project, "root");
+  const keyFile = join(project, "KEY.md");
+  await mkdir(dataRoot);
+  await writeFile(keyFile, `OPENAI_API_KEY=${SERVER_SECRET}\n`);
+  const model = await startScriptedModelServer(options.script ?? [{ content: "ok" }]);
+  const port = await freePort();
+  const log: string[] = [];
+  const child: ChildProcess = spawn(process.execPath, [builtMain], {
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: process.env.HOME ?? "/tmp",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      WORKBENCH_ROOT: dataRoot,
+      KEY_FILE: keyFile,
+      OPENAI_API_KEY: SERVER_SECRET,
+      OPENAI_BASE_URL: model.baseUrl,
+      OPENAI_MODEL: "scripted",
+      MODEL_MAX_RETRIES: "0",
+      LOG_LEVEL: "debug",
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => log.push(chunk));
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => log.push(chunk));
+  let exited = false;
+  child.on("exit", () => (exited = true));
+  const url = `http://127.0.0.1:${port}`;
+  let up = false;
+  for (let i = 0; i < 200 && !up && !exited; i++) {
+    up = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    if (!up) await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!up) {
+    child.kill("SIGKILL");
+    throw new Error(`the server did not start:\n${log.join("")}`);
+  }
+  // The attacker: the sandbox the server's tools run in, on the same data root.
+  const sandbox = await Sandbox.create(loadConfig({ WORKBENCH_ROOT: dataRoot, PATH: process.env.PATH ?? "" }, keyFile));
+  const responses: string[] = [];
+
+  const request: AttackedServer["request"] = async (path, init) => {
+    const response = await fetch(`${url}${path}`, init);
+    const text = await response.text();
+    responses.push(`${path}\n${text}`);
+    return { status: response.status, text, headers: response.headers };
+  };
+
+  return {
+    url,
+    dataRoot,
+    keyFile,
+    model,
+    sandbox,
+    plant: (command, timeoutMs = 30_000) => sandbox.run(["/bin/bash", "-c", command], { timeoutMs, maxOutputChars: 20_000 }),
+    request,
+    async healthMs(limitMs = 5000) {
+      const started = performance.now();
+      await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(limitMs) })
+        .then((r) => r.text())
+        .catch(() => {});
+      return performance.now() - started;
+    },
+    async leaks() {
+      const found: string[] = [];
+      responses.forEach((body, i) => body.includes(SERVER_SECRET) && found.push(`HTTP response #${i}: ${body.split("\n")[0]}`));
+      if (log.join("").includes(SERVER_SECRET)) found.push("the server's log");
+      model.requests.forEach((r, i) => JSON.stringify(r.body).includes(SERVER_SECRET) && found.push(`model request #${i}`));
+      for (const dir of ["sessions", "storage"]) {
+        for (const file of await filesUnder(join(dataRoot, dir))) {
+          if ((await readFile(file, "utf8").catch(() => "")).includes(SERVER_SECRET)) found.push(file);
+        }
+      }
+      return found;
+    },
+    alive: () => !exited,
+    async close() {
+      child.kill("SIGKILL");
+      sandbox.close();
+      await model.close();
+      // Files the sandbox user made may be read-only to us only when not root; force anyway.
+      await rm(project, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * The agent as the adversary, after the machine's resources: memory, disk and processes. Each
+ * attack runs through the real terminal and python_repl tools in the real sandbox.
+ */
+import { execFileSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pythonReplTool } from "../../src/tools/python-repl.js";
+import { terminalTool } from "../../src/tools/terminal.js";
+import { sandboxExpected, startToolHarness, type ToolHarness } from "../../test-support/tool-harness.js";
+
+const { available, required } = sandboxExpected();
+if (!available) console.warn("\n!!! SKIPPING the sandbox limit attacks: bubblewrap (bwrap) is not installed. Install it: apt-get install bubblewrap !!!\n");
+
+/** This file's own sandbox user, so the process checks below see only its processes. */
+const LIMITS_UID = "65531";
+const WRITE_MB = 64;
+
+function processesOfSandboxUser(): string[] {
+  try {
+    return execFileSync("ps", ["-u", LIMITS_UID, "-o", "stat=,args="], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .filter((line) => line.trim() !== "" && !line.trim().startsWith("Z"));
+  } catch {
+    return []; // ps exits 1 when there is no such process
+  }
+}
+
+function diskUsageMb(path: string): number {
+  return Number(execFileSync("du", ["-sm", path], { encoding: "utf8" }).split("\t")[0]);
+}
+
+describe("the sandbox is there when it must be", () => {
+  it.runIf(required)("CI has bubblewrap, so the limit attacks below run", () => expect(available).toBe(true));
+});
+
+describe.skipIf(!available)("sandbox limits (bubblewrap)", () => {
+  let h: ToolHarness;
+  const sh = (command: string, timeout_s = 60) => h.run(terminalTool, { command, timeout_s });
+  const py = (code: string, timeout_s = 60) => h.run(pythonReplTool, { code, timeout_s });
+
+  beforeAll(async () => {
+    h = await startToolHarness({ env: { SANDBOX_UID: LIMITS_UID, SANDBOX_MAX_WRITE_MB: String(WRITE_MB), SANDBOX_MEMORY_MB: "1024" } });
+    expect(h.context.sandbox.status.mode).toBe("bubblewrap");
+  });
+  afterAll(async () => h?.close());
+
+  it("a 3 GiB allocation in python_repl fails with MemoryError, and the session goes on", async () => {
+    const result = await py("big = bytearray(3 * 1024**3)");
+    expect(result.output).toMatch(/MemoryError/);
+    expect((await py("21 * 2")).output).toContain("42");
+  });
+
+  it("a terminal command writing 1 GB is stopped near the per-call budget, the disk spared", async () => {
+    const result = await sh("for i in 1 2 3 4 5 6 7 8; do dd if=/dev/zero of=memory/fill$i bs=1M count=128 status=none; done; echo finished");
+    expect(result.ok).toBe(false);
+    expect(result.output).toMatch(/wrote more than 64 MB, the limit for one call/);
+    expect(result.output).not.toContain("finished");
+    // The budget is checked every 100 ms: what passes it is at most that long's writing.
+    expect(diskUsageMb(`${h.dataRoot}/memory`)).toBeLessThan(WRITE_MB * 4);
+    await sh("rm -f memory/fill*");
+  });
+
+  it("python_repl writing past the budget in many files is stopped, its state said lost", async () => {
+    const result = await py("for i in range(40):\n    with open(f'memory/part{i}', 'wb') as f: f.write(b'x' * 8 * 1024 * 1024)");
+    expect(result.ok).toBe(false);
+    expect(result.output).toMatch(/wrote more than 64 MB, the limit for one call/);
+    expect(diskUsageMb(`${h.dataRoot}/memory`)).toBeLessThan(WRITE_MB * 4);
+    await sh("rm -f memory/part*");
+  });
+
+  it("one file larger than the budget is refused by the file size limit", async () => {
+    const result = await sh(`head -c ${(WRITE_MB + 1) * 1024 * 1024} /dev/zero > memory/one-big; echo "exit $?"`);
+    expect(result.output).toMatch(/File too large|exit 153|wrote more than/);
+    await sh("rm -f memory/one-big");
+  });
+
+  it("children started by python_repl (Popen, a double fork) are gone when the call ends", async () => {
+    const result = await py(
+      "import subprocess, os\n" +
+        "subprocess.Popen(['sleep', '6101'])\n" +
+        "if os.fork() == 0:\n    if os.fork() == 0:\n        os.execvp('sleep', ['sleep', '6102'])\n    os._exit(0)\n" +
+        "'started'",
+    );
+    expect(result.output).toContain("started");
+    expect(result.output).toMatch(/stopped \d+ process(es)? this call left running/);
+    expect(processesOfSandboxUser().filter((p) => /sleep 610[12]/.test(p))).toEqual([]);
+    // The interpreter itself lives on, with its state.
+    expect((await py("x = 5\nx + 1")).output).toContain("6");
+  });
+
+  it("background processes of a terminal call (nohup, setsid, a subshell) are gone when it ends", async () => {
+    await sh("nohup sleep 6201 >/dev/null 2>&1 & setsid sleep 6202 & (sleep 6203 &); echo started");
+    await expect.poll(() => processesOfSandboxUser().filter((p) => /sleep 620[123]/.test(p)), { timeout: 3000 }).toEqual([]);
+  });
+});

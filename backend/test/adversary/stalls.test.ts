@@ -1,0 +1,157 @@
+/**
+ * The agent as the adversary, after the server's availability: special files where the server
+ * reads, endless files, a huge document, a huge or deep tree. Through each, /api/health must answer
+ * within 1 s (measured from outside the server's process), and the key must leak nowhere.
+ */
+import type { PromptReply } from "@mini-openclaw/protocol";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type AttackedServer, startAttackedServer } from "../../test-support/adversary.js";
+
+let s: AttackedServer;
+
+beforeAll(async () => {
+  s = await startAttackedServer();
+});
+afterAll(async () => s?.close());
+afterEach(async () => {
+  expect(await s.leaks()).toEqual([]);
+  expect(s.alive()).toBe(true);
+});
+
+async function planted(command: string, timeoutMs?: number) {
+  const result = await s.plant(command, timeoutMs);
+  expect(result.exitCode, result.output).toBe(0);
+}
+
+/** Samples /api/health every `everyMs` while `work` runs; returns the slowest answer in ms. */
+async function slowestHealthDuring(work: Promise<unknown>, everyMs = 100): Promise<number> {
+  let done = false;
+  void work.finally(() => (done = true));
+  let slowest = 0;
+  do {
+    slowest = Math.max(slowest, await s.healthMs(3000));
+    await new Promise((r) => setTimeout(r, everyMs));
+  } while (!done);
+  await work;
+  console.log(`slowest /api/health answer: ${slowest.toFixed(0)} ms`);
+  return slowest;
+}
+
+interface KnowledgeStatus {
+  documents: number;
+  chunks: number;
+  indexing: { running: boolean };
+  skipped: Array<{ path: string; reason: string }>;
+  truncated: string | null;
+}
+const knowledgeStatus = async () => JSON.parse((await s.request("/api/knowledge/status")).text) as KnowledgeStatus;
+
+describe("special files where the server reads", () => {
+  it("a FIFO as AGENTS.md: the prompt view names it, and nothing hangs", async () => {
+    await planted("rm -f workspace/AGENTS.md && mkfifo workspace/AGENTS.md");
+    const views = await Promise.all(Array.from({ length: 8 }, () => s.request("/api/prompt")));
+    for (const view of views) {
+      expect(view.status).toBe(200);
+      const section = (JSON.parse(view.text) as PromptReply).sections.find((x) => x.name === "AGENTS.md");
+      expect(section).toMatchObject({ problem: "not a regular file" });
+    }
+    const file = await s.request("/api/files?path=workspace/AGENTS.md");
+    expect(file.status).toBe(400);
+    expect(file.text).toMatch(/not a regular file \(a FIFO\)/);
+    for (const path of ["/api/sessions", "/api/files/list", "/api/skills", "/api/agents", "/api/files?path=memory/MEMORY.md"]) {
+      expect((await s.request(path)).status, path).toBe(200);
+    }
+    const chat = await s.request("/api/chat", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ message: "still there?", stream: false }),
+    });
+    expect(chat.status).toBe(200);
+    expect(await s.healthMs()).toBeLessThan(1000);
+  });
+
+  it("FIFOs as a SKILL.md, a role, REVIEWER.md and a knowledge document are problems, not hangs", async () => {
+    await planted(
+      "mkdir -p skills/fifo && mkfifo skills/fifo/SKILL.md agents/fifo.md knowledge/fifo.md && rm -f workspace/REVIEWER.md && mkfifo workspace/REVIEWER.md",
+    );
+    const skills = await s.request("/api/skills");
+    expect(skills.text).toMatch(/"folder":"fifo"[^}]*not a regular file/);
+    expect((await s.request("/api/agents")).text).toMatch(/agents\/fifo\.md[^}]*not a regular file/);
+    await expect.poll(async () => (await knowledgeStatus()).skipped, { timeout: 8000 }).toContainEqual({ path: "knowledge/fifo.md", reason: "not a regular file" });
+    expect(await s.healthMs()).toBeLessThan(1000);
+  });
+
+  it("a link to /dev/zero as MEMORY.md: six prompt views at once answer fast and the server lives", async () => {
+    await planted("ln -sfn /dev/zero memory/MEMORY.md && ln -sfn /dev/urandom knowledge/random.md");
+    const started = performance.now();
+    const views = await Promise.all(Array.from({ length: 6 }, () => s.request("/api/prompt")));
+    expect(performance.now() - started).toBeLessThan(2000);
+    for (const view of views) {
+      expect((JSON.parse(view.text) as PromptReply).sections.find((x) => x.name === "MEMORY.md")).toMatchObject({ problem: "symlink refused" });
+    }
+    expect(await s.healthMs()).toBeLessThan(1000);
+  });
+});
+
+describe("big and many", () => {
+  it("a 20 MB document is indexed off the server's thread: /api/health stays under 1 s throughout", async () => {
+    // Prose with a word near its end that occurs nowhere else, to find it once indexed.
+    await planted(
+      "python3 - <<'EOF'\n" +
+        "import random\nrandom.seed(7)\n" +
+        "words = 'the cabbage ferments slowly in brine while lactic bacteria turn sugar into acid and flavour'.split()\n" +
+        "with open('knowledge/book.md', 'w') as f:\n" +
+        "    size = 0\n" +
+        "    while size < 20 * 1024 * 1024 - 200:\n" +
+        "        line = ' '.join(random.choice(words) for _ in range(random.randint(8, 30))).capitalize() + '.\\n'\n" +
+        "        if random.random() < 0.1: line += '\\n'\n" +
+        "        f.write(line); size += len(line)\n" +
+        "    f.write('The last page mentions zymurgyfinale once.\\n')\n" +
+        "EOF",
+      60_000,
+    );
+    const indexed = (async () => {
+      const deadline = Date.now() + 120_000;
+      while (Date.now() < deadline) {
+        const reply = await s.request("/api/knowledge/search?q=zymurgyfinale&k=1");
+        if (reply.text.includes("knowledge/book.md")) return true;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      return false;
+    })();
+    const slowest = await slowestHealthDuring(indexed);
+    expect(await indexed, "the 20 MB document was indexed").toBe(true);
+    expect(slowest).toBeLessThan(1000);
+  }, 180_000);
+
+  it("5,000 documents: all indexed while /api/health stays under 1 s", async () => {
+    await planted("python3 -c \"import os\nos.makedirs('knowledge/many', exist_ok=True)\nfor i in range(5000): open(f'knowledge/many/n{i}.md', 'w').write(f'note {i} about pickles number{i}\\n')\"");
+    const done = (async () => {
+      const deadline = Date.now() + 150_000;
+      while (Date.now() < deadline) {
+        const status = await knowledgeStatus();
+        if (status.documents >= 5000 && !status.indexing.running) return true;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      return false;
+    })();
+    const slowest = await slowestHealthDuring(done);
+    expect(await done, "all 5,000 documents indexed").toBe(true);
+    expect(slowest).toBeLessThan(1000);
+    expect((await s.request("/api/knowledge/search?q=number4321&k=1")).text).toContain("knowledge/many/n4321.md");
+  }, 200_000);
+
+  it("100,000 files and folders 1,000 deep: the walk is capped, says so, and the server keeps answering", async () => {
+    await planted(
+      "python3 -c \"import os\nos.makedirs('knowledge/flood', exist_ok=True)\nfor i in range(100000): open(f'knowledge/flood/f{i}.txt', 'w').close()\" && " +
+        "p=knowledge/deep; for i in $(seq 1000); do p=$p/d; done; mkdir -p $p && echo bottom > $p/bottom.md",
+      120_000,
+    );
+    const watch = new Promise((r) => setTimeout(r, 8000));
+    const slowest = await slowestHealthDuring(watch);
+    expect(slowest).toBeLessThan(1000);
+    await expect.poll(async () => (await knowledgeStatus()).truncated, { timeout: 20_000 }).toMatch(/more than 20000 files under knowledge\//);
+    expect((await s.request("/api/files/list")).status).toBe(200);
+    await planted("rm -rf knowledge/flood knowledge/deep", 120_000);
+  }, 240_000);
+});
