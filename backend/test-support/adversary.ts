@@ -34,7 +34,11 @@ export interface AttackedServer {
   request(path: string, init?: RequestInit): Promise<{ status: number; text: string; headers: Headers }>;
   /** Time for one GET /api/health, in ms (a failed or late answer counts as the time waited). */
   healthMs(limitMs?: number): Promise<number>;
-  /** Every place the key was found (empty: no leak). */
+  /**
+   * Every place the key was found since the last call (empty: no leak): responses, log lines and
+   * model requests that came since then, and files under sessions/ and storage/ that hold it and
+   * were not reported before.
+   */
   leaks(): Promise<string[]>;
   /** Whether the server process is still running. */
   alive(): boolean;
@@ -101,6 +105,8 @@ export async function startAttackedServer(options: { script?: ModelScript; env?:
   // The attacker: the sandbox the server's tools run in, on the same data root.
   const sandbox = await Sandbox.create(loadConfig({ WORKBENCH_ROOT: dataRoot, PATH: process.env.PATH ?? "" }, keyFile));
   const responses: string[] = [];
+  let checkedRequests = 0;
+  const reportedFiles = new Set<string>();
 
   const request: AttackedServer["request"] = async (path, init) => {
     const response = await fetch(`${url}${path}`, init);
@@ -126,12 +132,18 @@ export async function startAttackedServer(options: { script?: ModelScript; env?:
     },
     async leaks() {
       const found: string[] = [];
-      responses.forEach((body, i) => body.includes(SERVER_SECRET) && found.push(`HTTP response #${i}: ${body.split("\n")[0]}`));
-      if (log.join("").includes(SERVER_SECRET)) found.push("the server's log");
-      model.requests.forEach((r, i) => JSON.stringify(r.body).includes(SERVER_SECRET) && found.push(`model request #${i}`));
+      for (const body of responses.splice(0)) if (body.includes(SERVER_SECRET)) found.push(`HTTP response: ${body.split("\n")[0]}`);
+      if (log.splice(0).join("").includes(SERVER_SECRET)) found.push("the server's log");
+      const requests = model.requests.slice(checkedRequests);
+      checkedRequests = model.requests.length;
+      requests.forEach((r, i) => JSON.stringify(r.body).includes(SERVER_SECRET) && found.push(`model request #${checkedRequests - requests.length + i}`));
       for (const dir of ["sessions", "storage"]) {
         for (const file of await filesUnder(join(dataRoot, dir))) {
-          if ((await readFile(file, "utf8").catch(() => "")).includes(SERVER_SECRET)) found.push(file);
+          if (reportedFiles.has(file)) continue;
+          if ((await readFile(file, "utf8").catch(() => "")).includes(SERVER_SECRET)) {
+            reportedFiles.add(file);
+            found.push(file);
+          }
         }
       }
       return found;

@@ -29,7 +29,7 @@ export interface RunResult {
 /** After the main process exits, how long to wait for its pipes to drain. */
 const DRAIN_MS = 200;
 /** How often a call's written bytes are counted: the budget can be passed by at most this long's writing. */
-export const WRITE_SAMPLE_MS = 100;
+export const WRITE_SAMPLE_MS = 50;
 
 /**
  * Calls `onOver` once the tree under `pid` has written more than `maxBytes` since now. Returns a

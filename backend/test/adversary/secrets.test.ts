@@ -54,6 +54,22 @@ async function chatTurn(message: string): Promise<string> {
   return reply.text;
 }
 
+/** Python in the sandbox that swaps `path` between a file and a link to /proc/self/environ as fast as syscalls go. */
+function flipper(path: string, text: string, seconds: number): string {
+  return (
+    "python3 - <<'EOF'\n" +
+    "import os, time\n" +
+    `end, i, path = time.time() + ${seconds}, 0, '${path}'\n` +
+    "while time.time() < end:\n" +
+    "    i += 1\n" +
+    `    with open(path + '.f', 'w') as f: f.write('${text} %d\\n' % i)\n` +
+    "    os.rename(path + '.f', path)\n" +
+    "    os.symlink('/proc/self/environ', path + '.l')\n" +
+    "    os.rename(path + '.l', path)\n" +
+    "EOF"
+  );
+}
+
 async function planted(command: string) {
   const result = await s.plant(command);
   expect(result.exitCode, result.output).toBe(0);
@@ -142,15 +158,10 @@ describe("skills, roles and the reviewer", () => {
 describe("the knowledge index", () => {
   it("a document flipped between a file and a link to /proc/self/environ never puts the key into the index", async () => {
     // Flip for about 8 s while the server indexes (every 2 s, and on each search).
-    const flipping = s.plant(
-      "for i in $(seq 1 400); do " +
-        "echo \"cabbage notes $i\" > knowledge/.f && mv -f knowledge/.f knowledge/flip.md; sleep 0.01; " +
-        "ln -sfn /proc/self/environ knowledge/.l && mv -Tf knowledge/.l knowledge/flip.md; sleep 0.01; done",
-      60_000,
-    );
-    for (let i = 0; i < 40; i++) {
+    const flipping = s.plant(flipper("knowledge/flip.md", "cabbage notes", 8), 60_000);
+    for (let i = 0; i < 60; i++) {
       await s.request("/api/knowledge/search?q=cabbage%20PATH%20OPENAI&k=5");
-      await new Promise((r) => setTimeout(r, 150));
+      await new Promise((r) => setTimeout(r, 120));
     }
     expect((await flipping).exitCode).toBe(0);
     const status = JSON.parse((await s.request("/api/knowledge/status")).text) as { documents: number };
@@ -167,13 +178,9 @@ describe("the knowledge index", () => {
 
 describe("a file swapped during reads", () => {
   it("the file API gives the file or a refusal, never what a link points to", async () => {
-    const flipping = s.plant(
-      "for i in $(seq 1 300); do echo plain > memory/.f && mv -f memory/.f memory/flip.md; " +
-        "ln -sfn /proc/self/environ memory/.l && mv -Tf memory/.l memory/flip.md; done",
-      60_000,
-    );
+    const flipping = s.plant(flipper("memory/flip.md", "plain", 4), 60_000);
     const statuses = new Set<number>();
-    for (let i = 0; i < 150; i++) statuses.add((await s.request("/api/files?path=memory/flip.md")).status);
+    for (let i = 0; i < 300; i++) statuses.add((await s.request("/api/files?path=memory/flip.md")).status);
     await flipping;
     expect([...statuses].every((code) => code === 200 || code === 403 || code === 404)).toBe(true);
   });
