@@ -2,16 +2,33 @@ import { ChatOpenAI } from "@langchain/openai";
 import type { ModelConfig } from "../config/config.js";
 
 /**
+ * A fetch whose every request also ends when `signal` does. LangChain races a run's signal against
+ * the model call but, before the first byte, leaves the HTTP request itself running: a client that
+ * left before the first token kept the model generating to the end.
+ */
+function fetchBoundTo(signal: AbortSignal): typeof fetch {
+  return (input, init) => fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
+}
+
+/**
  * ChatOpenAI against any OpenAI-compatible endpoint. `onRequestStart` fires once per model
  * request, in graph order, which is how the turn counts its steps. `streaming: false` is for
- * requests whose answer is only used whole (a compaction summary).
+ * requests whose answer is only used whole (a compaction summary). `signal` ends every request the
+ * model makes, at any stage.
  */
-export function createChatModel(model: ModelConfig, onRequestStart: () => void, { streaming = true } = {}): ChatOpenAI {
+export function createChatModel(
+  model: ModelConfig,
+  onRequestStart: () => void,
+  { streaming = true, signal }: { streaming?: boolean; signal?: AbortSignal } = {},
+): ChatOpenAI {
   return new ChatOpenAI({
     model: model.model,
     // ChatOpenAI insists on a key even for local servers that ignore it.
     apiKey: model.apiKey ?? "not-needed",
-    configuration: model.baseUrl ? { baseURL: model.baseUrl } : undefined,
+    configuration: {
+      ...(model.baseUrl ? { baseURL: model.baseUrl } : {}),
+      ...(signal ? { fetch: fetchBoundTo(signal) } : {}),
+    },
     maxRetries: model.maxRetries,
     timeout: model.timeoutMs,
     streaming,

@@ -68,10 +68,14 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<void> {
       activeSkill,
     }),
   );
-  const model = createChatModel(input.model, () => {
-    step++;
-    receivedAnyChunk = false;
-  });
+  const model = createChatModel(
+    input.model,
+    () => {
+      step++;
+      receivedAnyChunk = false;
+    },
+    { signal: controller.signal },
+  );
   const agent = createAgent({ model, tools, systemPrompt: new SystemMessage(input.systemPrompt) });
 
   try {

@@ -12,8 +12,16 @@ export interface SseStream {
 
 /**
  * Opens a `text/event-stream` on a raw response: one `data: {json}` frame per event, and a
- * comment line as heartbeat so idle proxies keep the connection. Disconnects are detected on
- * the response's "close" (the request's fires as soon as its body is read).
+ * comment line as heartbeat so idle proxies keep the connection.
+ *
+ * A client that goes away is noticed at once, whatever the turn is doing: on the response's
+ * "close" (the request's fires as soon as its body is read), and on the socket's "end": Node's
+ * HTTP server keeps half-closed sockets open, so a client's FIN would otherwise only surface at
+ * the next write (after the model's first token, or never during a long tool call).
+ *
+ * The stream ends only after its last byte: `Connection: close` makes Node end the socket once
+ * the response is flushed (destroying it right after `end()` dropped what a slower reader had not
+ * yet taken, `final` included).
  */
 export function openSse(res: ServerResponse, onClientGone: (controller: AbortController) => void): SseStream {
   const controller = new AbortController();
@@ -21,17 +29,19 @@ export function openSse(res: ServerResponse, onClientGone: (controller: AbortCon
   res.writeHead(200, {
     "content-type": "text/event-stream; charset=utf-8",
     "cache-control": "no-cache, no-transform",
-    connection: "keep-alive",
+    connection: "close",
     "x-accel-buffering": "no",
   });
   res.flushHeaders();
   const heartbeat = setInterval(() => res.write(": ping\n\n"), HEARTBEAT_MS);
   heartbeat.unref();
-  res.on("close", () => {
+  const gone = () => {
     clearInterval(heartbeat);
     if (!ended) onClientGone(controller);
     ended = true;
-  });
+  };
+  res.on("close", gone);
+  res.socket?.once("end", gone);
   return {
     signal: controller.signal,
     send(event) {
@@ -41,8 +51,8 @@ export function openSse(res: ServerResponse, onClientGone: (controller: AbortCon
       if (ended) return;
       ended = true;
       clearInterval(heartbeat);
+      res.socket?.off("end", gone);
       res.end();
-      res.socket?.destroy();
     },
   };
 }

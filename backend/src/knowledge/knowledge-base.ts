@@ -123,6 +123,7 @@ export class KnowledgeBase {
   private watcher: NodeJS.Timeout | null = null;
   private readonly reader = new DocumentReader(DOCUMENT_BUDGET_MS);
   private closed = false;
+  private rebuilding = 0;
   /** Entries the last walk refused (links, special files, documents over the size limit). */
   private walkSkipped: Array<{ path: string; reason: string }> = [];
   private walkTruncated: string | null = null;
@@ -345,14 +346,21 @@ export class KnowledgeBase {
     await this.syncing?.catch(() => {});
   }
 
-  /** Drops the stored index and builds it again from the documents. */
+  /**
+   * Drops the stored index and builds it again from the documents. The status says "running" from
+   * the call to the end (a sync already under way, which it waits for, must not say otherwise).
+   */
   async rebuild(): Promise<void> {
-    this.progress = { running: true, done: 0, total: 0, current: null };
-    await this.load();
-    await this.syncing;
-    this.reset();
-    await rm(this.store, { recursive: true, force: true });
-    await this.sync();
+    this.rebuilding++;
+    try {
+      await this.load();
+      await this.syncing?.catch(() => {});
+      this.reset();
+      await rm(this.store, { recursive: true, force: true });
+      await this.sync();
+    } finally {
+      this.rebuilding--;
+    }
   }
 
   async search(query: string, k: number, options: { sync?: boolean } = {}): Promise<SearchReply> {
@@ -403,7 +411,7 @@ export class KnowledgeBase {
       mode: hybrid ? "hybrid" : "bm25",
       embedder: { mode: this.embedder.mode, label: this.embedder.label, error: this.embedError },
       last_update: this.manifest.updatedAt,
-      indexing: { ...this.progress },
+      indexing: { ...this.progress, running: this.progress.running || this.rebuilding > 0 },
       skipped: [
         ...this.walkSkipped,
         ...Object.entries(this.manifest.documents).flatMap(([path, doc]) => (doc.skipped ? [{ path, reason: doc.skipped }] : [])),
