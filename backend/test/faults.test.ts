@@ -82,6 +82,58 @@ describe("the server killed with SIGKILL in the middle of a streamed turn", () =
   }, 40_000);
 });
 
+describe("the server killed with SIGKILL while an answer streams", () => {
+  it("the reopened session holds the streamed text up to the last second, marked interrupted, and takes new turns", async () => {
+    expect(existsSync(builtMain), "backend/dist is missing: the backend's test script builds it first").toBe(true);
+    const answer = Array.from({ length: 800 }, (_, i) => `w${i}`).join(" ");
+    const model = await startScriptedModelServer([{ reasoning: "Thinking it over.", content: answer, chunkDelayMs: 10 }]);
+    const root = await mkdtemp(join(tmpdir(), "moc-kill-stream-"));
+    cleanups.push(() => model.close(), () => rm(root, { recursive: true, force: true }));
+    const env = { WORKBENCH_ROOT: root, OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "k", OPENAI_MODEL: "m", KEY_FILE: join(root, "none.md"), MODEL_MAX_RETRIES: "0" };
+    const first = await startServerProcess(env);
+    cleanups.push(() => first.child.kill("SIGKILL"));
+
+    const response = await postJson(`${first.url}/api/chat`, { message: "talk", stream: true });
+    let sessionId = "";
+    let seen = "";
+    const seenAt: Array<{ at: number; length: number }> = [];
+    let killedAt = 0;
+    try {
+      for await (const event of sseEvents(response)) {
+        if (event.type === "session") sessionId = event.session_id;
+        if (event.type !== "token") continue;
+        seen += event.content;
+        seenAt.push({ at: performance.now(), length: seen.length });
+        if (performance.now() - seenAt[0].at > 2500 && killedAt === 0) {
+          killedAt = performance.now();
+          first.child.kill("SIGKILL");
+        }
+      }
+    } catch {
+      // the connection dies with the server
+    }
+    expect(killedAt).toBeGreaterThan(0);
+    await new Promise((r) => (first.child.exitCode !== null || first.child.signalCode !== null ? r(null) : first.child.once("exit", r)));
+
+    const second = await startServerProcess(env);
+    cleanups.push(() => second.child.kill("SIGKILL"));
+    const session = (await (await fetch(`${second.url}/api/sessions/${sessionId}`)).json()) as SessionDetail;
+    const last = session.entries[session.entries.length - 1];
+    expect(last).toMatchObject({ type: "assistant", partial: true, interrupted: true });
+    expect(answer.startsWith(last.content)).toBe(true);
+    // Everything shown more than a second (plus scheduling slack) before the kill is there.
+    const shownBefore = seenAt.filter((s) => s.at <= killedAt - 1300).at(-1)?.length ?? 0;
+    expect(last.content.length).toBeGreaterThanOrEqual(shownBefore);
+    expect(session.entries.find((e) => e.type === "thought")?.content).toBe("Thinking it over.");
+
+    model.setScript([{ content: "back again" }]);
+    const reply = await postJson(`${second.url}/api/chat`, { message: "go on", session_id: sessionId, stream: false });
+    expect(((await reply.json()) as { content: string }).content).toBe("back again");
+    // The model is sent what the user saw of the interrupted answer.
+    expect(JSON.stringify(model.requests.at(-1)!.body.messages)).toContain(last.content.slice(0, 200));
+  }, 40_000);
+});
+
 describe.skipIf(!isRoot)("a disk that fills up (a 64 KB tmpfs; needs root)", () => {
   async function smallDisk(path: string) {
     await mkdir(path, { recursive: true });

@@ -243,6 +243,24 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     expect(await page.getByTestId("turn").count()).toBe(500);
   });
 
+  it("a turn cut short by a crash shows what was saved of its answer, marked interrupted", async () => {
+    wb = await startWorkbench();
+    const ts = new Date().toISOString();
+    const lines = [
+      { type: "user", ts, content: "Tell me a long story" },
+      { type: "streaming", ts, channel: "text", step: 1, content: "Once upon a time " },
+      { type: "streaming", ts, channel: "text", step: 1, content: "there was a workbench" },
+    ];
+    await import("node:fs/promises").then((fs) =>
+      fs.writeFile(join(wb.dataRoot, "sessions", "crashed-session.jsonl"), `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`),
+    );
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    await page.getByTestId("session-item").first().click();
+    await expect.poll(() => page.getByTestId("answer").first().innerText()).toContain("Once upon a time there was a workbench");
+    expect(await page.getByTestId("answer-interrupted").innerText()).toMatch(/Interrupted/);
+  });
+
   it("typing / lists the skills; picking one and sending runs the skill with its arguments", async () => {
     wb = await startWorkbench({ script: () => ({ content: "Loaded the weather skill for Paris." }) });
     view = await openPage(browser, wb.url);

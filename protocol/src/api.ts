@@ -29,7 +29,17 @@ export interface FileReply {
  * `review`: the reviewer's look at the turn before it: `advice` goes to the next turn's model request, `record`
  * (in `content`) is for the user and never sent to a model.
  */
-export type SessionEntryType = "user" | "assistant" | "thought" | "tool" | "skill" | "error" | "snapshot" | "compaction" | "review";
+export type SessionEntryType =
+  | "user"
+  | "assistant"
+  | "thought"
+  | "tool"
+  | "skill"
+  | "error"
+  | "snapshot"
+  | "compaction"
+  | "review"
+  | "streaming";
 
 /** A skill's text as the model was given it; kept whole across compactions. */
 export interface LoadedSkillRecord {
@@ -61,6 +71,17 @@ export interface SessionEntry {
   duration_ms?: number;
   /** For `assistant` entries cut short by an error or an abort: the text shown so far. */
   partial?: boolean;
+  /**
+   * For `assistant` and `thought` entries rebuilt from `streaming` checkpoints: the server stopped
+   * (a crash, a kill) while this step streamed, so its end was never written.
+   */
+  interrupted?: boolean;
+  /**
+   * For `streaming` entries (written at most once a second while a step streams, so a crash loses at
+   * most the last second): which text the `content` continues. Readers of the store never see them:
+   * they are folded into the step's entry, or dropped once that entry was written.
+   */
+  channel?: "text" | "thought";
   /** For `skill` entries: the SKILL.md that was read. */
   location?: string;
   /** For `error` entries: the error code. */

@@ -74,7 +74,8 @@ export class Reviewer {
   private async review(sessionId: string): Promise<void> {
     const { config, sessions, runtime, delegations, log, ui } = this.deps;
     await sessions.flush(sessionId);
-    const lines = lastTurnLines((await sessions.read(sessionId)).entries);
+    // Line numbers of the file itself: raw entries, one per line.
+    const lines = lastTurnLines((await sessions.read(sessionId, { raw: true })).entries);
     if (!lines) return;
     const instructions =
       (await readConfinedTextIfPresent(config.dataRoot, REVIEWER_FILE, MAX_INSTRUCTIONS_BYTES).catch((err) => {

@@ -9,6 +9,7 @@ import type { SessionDetail, SessionEntry, SessionSummary } from "@mini-openclaw
 import { UserError } from "../lib/user-error.js";
 import { SESSIONS_DIR } from "../workspace/workspace-files.js";
 import { assertSessionId, isValidSessionId } from "./session-id.js";
+import { foldStreamingEntries } from "./streaming-checkpoints.js";
 
 const EXT = ".jsonl";
 const TITLE_CHARS = 80;
@@ -119,7 +120,11 @@ export class SessionStore {
     }
   }
 
-  async read(id: string): Promise<SessionDetail> {
+  /**
+   * The session's entries, with streaming checkpoints folded (streaming-checkpoints.ts). `raw`: one
+   * entry per line of the file, checkpoints included, for whoever counts lines.
+   */
+  async read(id: string, { raw = false }: { raw?: boolean } = {}): Promise<SessionDetail> {
     const file = this.file(id);
     let text: string;
     let mtime: Date;
@@ -130,9 +135,10 @@ export class SessionStore {
       throw err;
     }
     const parsed = parseSessionText(text);
+    const entries = raw ? parsed.entries : foldStreamingEntries(parsed.entries);
     return {
-      ...summarize(id, parsed.entries, mtime),
-      entries: parsed.entries,
+      ...summarize(id, entries, mtime),
+      entries,
       ...(parsed.tornLastLine ? { recovered_torn_line: true } : {}),
     };
   }

@@ -1,10 +1,15 @@
 import type { ChatEvent, SessionEntry, ToolCallEvent } from "@mini-openclaw/protocol";
 import type { SessionStore } from "./session-store.js";
 
+/** While a step streams, its new text is checkpointed at most this often. */
+export const CHECKPOINT_MS = 1000;
+
 /**
  * Writes a turn's events into its session as they happen: thoughts and text are gathered per
  * model step and written when the step moves on (a tool starts, the answer is final, or the
  * turn fails); each tool is written when its result arrives. Enough to replay the turn.
+ * Meanwhile, what streamed is checkpointed at most once a second (`streaming` entries), so a
+ * crash loses at most the last second of what the user saw (streaming-checkpoints.ts).
  */
 export function createTurnRecorder(store: SessionStore, sessionId: string, onWriteError: (err: unknown) => void) {
   let firstWriteError: Error | null = null;
@@ -16,6 +21,10 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
   let toolsInFlight = 0;
   const calls = new Map<string, ToolCallEvent>();
   const currentStep = () => lastToolStep + 1;
+  // What streamed since the last checkpoint, and the timer that will write it.
+  let newThought = "";
+  let newText = "";
+  let checkpointTimer: NodeJS.Timeout | null = null;
 
   const write = (entry: Omit<SessionEntry, "ts">) => {
     store.append(sessionId, { ts: new Date().toISOString(), ...entry } as SessionEntry).catch((err: Error) => {
@@ -23,13 +32,31 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
       onWriteError(err);
     });
   };
+  const checkpoint = () => {
+    checkpointTimer = null;
+    if (newThought) write({ type: "streaming", channel: "thought", content: newThought, step: currentStep() });
+    if (newText) write({ type: "streaming", channel: "text", content: newText, step: currentStep() });
+    newThought = "";
+    newText = "";
+  };
+  const scheduleCheckpoint = () => {
+    if (checkpointTimer) return;
+    checkpointTimer = setTimeout(checkpoint, CHECKPOINT_MS);
+    checkpointTimer.unref();
+  };
   const flushThought = () => {
     if (thought) write({ type: "thought", content: thought, step: currentStep() });
     thought = "";
+    newThought = "";
   };
   const flushText = (partial = false) => {
     if (text) write({ type: "assistant", content: text, step: currentStep(), ...(partial ? { partial: true } : {}) });
     text = "";
+    newText = "";
+  };
+  const stopCheckpoints = () => {
+    if (checkpointTimer) clearTimeout(checkpointTimer);
+    checkpointTimer = null;
   };
 
   return {
@@ -59,10 +86,14 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
           return;
         case "thought":
           thought += event.content;
+          newThought += event.content;
+          scheduleCheckpoint();
           return;
         case "token":
           flushThought();
           text += event.content;
+          newText += event.content;
+          scheduleCheckpoint();
           return;
         case "tool_call":
           flushThought();
@@ -97,11 +128,14 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
           else write({ type: "skill", content: event.name, location: event.location });
           return;
         case "final":
+          stopCheckpoints();
           flushThought();
           text = "";
+          newText = "";
           write({ type: "assistant", content: event.content, step: currentStep(), duration_ms: event.duration_ms });
           return;
         case "error":
+          stopCheckpoints();
           flushThought();
           flushText(true);
           write({ type: "error", content: event.message, code: event.code });

@@ -8,7 +8,7 @@ import { assertNever } from "./utils";
 
 export type Block =
   | { kind: "thought"; text: string }
-  | { kind: "text"; text: string; partial?: boolean }
+  | { kind: "text"; text: string; partial?: boolean; interrupted?: boolean }
   | {
       kind: "tool";
       id: string;
@@ -164,7 +164,12 @@ export function turnsFromEntries(entries: SessionEntry[]): Turn[] {
         turn.blocks.push({ kind: "thought", text: entry.content });
         break;
       case "assistant":
-        turn.blocks.push({ kind: "text", text: entry.content, ...(entry.partial ? { partial: true } : {}) });
+        turn.blocks.push({
+          kind: "text",
+          text: entry.content,
+          ...(entry.partial ? { partial: true } : {}),
+          ...(entry.interrupted ? { interrupted: true } : {}),
+        });
         if (entry.duration_ms !== undefined) turn.durationMs = entry.duration_ms;
         break;
       case "tool":
@@ -205,6 +210,8 @@ export function turnsFromEntries(entries: SessionEntry[]): Turn[] {
         break;
       case "snapshot":
         break;
+      case "streaming":
+        break; // the server folds checkpoints into the step's text before anything reads them
       default:
         assertNever(entry.type);
     }
