@@ -36,6 +36,7 @@ afterAll(async () => s?.close());
 afterEach(async () => {
   expect(await s.leaks()).toEqual([]);
   expect(s.alive()).toBe(true);
+  expect(await s.healthMs()).toBeLessThan(1000);
 });
 
 async function prompt(): Promise<PromptReply> {
