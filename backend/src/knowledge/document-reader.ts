@@ -39,6 +39,7 @@ export class DocumentReader {
   private ready: Promise<void> | null = null;
   private nextId = 1;
   private current: { id: number; settle: (result: DocumentResult) => void } | null = null;
+  private closed = false;
 
   constructor(private readonly budgetMs: number) {}
 
@@ -46,15 +47,18 @@ export class DocumentReader {
     const worker = startWorker();
     this.worker = worker;
     worker.unref();
+    // Settles however the boot ends: ready, failed, or terminated meanwhile (close() during a slow start).
     this.ready = new Promise<void>((resolve, reject) => {
-      worker.once("error", reject);
-      const onReady = (message: unknown) => {
-        if ((message as { ready?: boolean }).ready) {
-          worker.off("error", reject);
-          resolve();
-        }
-      };
-      worker.once("message", onReady);
+      const failed = (err: Error) => reject(err);
+      const exited = (code: number) => reject(new Error(`it stopped while starting (exit code ${code})`));
+      worker.once("error", failed);
+      worker.once("exit", exited);
+      worker.once("message", (message: unknown) => {
+        if (!(message as { ready?: boolean }).ready) return;
+        worker.off("error", failed);
+        worker.off("exit", exited);
+        resolve();
+      });
     });
     worker.on("message", (message: DocumentResult | { ready: true }) => {
       if ("id" in message && this.current?.id === message.id) this.current.settle(message);
@@ -73,6 +77,7 @@ export class DocumentReader {
   /** Reads one document; never throws (a failure is a result with its reason). */
   async read(job: Omit<DocumentJob, "id">): Promise<DocumentResult> {
     const id = this.nextId++;
+    if (this.closed) return { id, ok: false, reason: "the knowledge base closed" };
     try {
       if (!this.worker) await this.spawn();
       else await this.ready;
@@ -80,7 +85,8 @@ export class DocumentReader {
       this.worker = null;
       return { id, ok: false, reason: `the reader could not start (${(err as Error).message})` };
     }
-    const worker = this.worker!;
+    const worker = this.worker;
+    if (this.closed || !worker) return { id, ok: false, reason: "the knowledge base closed" };
     return new Promise<DocumentResult>((resolve) => {
       const timer = setTimeout(() => {
         settle({ id, ok: false, reason: `reading and chunking took over ${Math.round(this.budgetMs / 1000)} s; skipped` });
@@ -101,6 +107,7 @@ export class DocumentReader {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const worker = this.worker;
     this.worker = null;
     this.current?.settle({ id: this.current.id, ok: false, reason: "the knowledge base closed" });
