@@ -30,6 +30,16 @@ async function startServerProcess(env: Record<string, string>): Promise<{ child:
   throw new Error("server did not start");
 }
 
+/** A server process on `root` talking to the scripted model, with no credentials file. */
+const serverEnv = (root: string, modelBaseUrl: string) => ({
+  WORKBENCH_ROOT: root,
+  OPENAI_BASE_URL: modelBaseUrl,
+  OPENAI_API_KEY: "k",
+  OPENAI_MODEL: "m",
+  KEY_FILE: join(root, "none.md"),
+  MODEL_MAX_RETRIES: "0",
+});
+
 let wb: Workbench | undefined;
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
@@ -47,7 +57,7 @@ describe("the server killed with SIGKILL in the middle of a streamed turn", () =
     ]);
     const root = await mkdtemp(join(tmpdir(), "moc-kill-"));
     cleanups.push(() => model.close(), () => rm(root, { recursive: true, force: true }));
-    const env = { WORKBENCH_ROOT: root, OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "k", OPENAI_MODEL: "m", KEY_FILE: join(root, "none.md"), MODEL_MAX_RETRIES: "0" };
+    const env = serverEnv(root, model.baseUrl);
     const first = await startServerProcess(env);
     cleanups.push(() => first.child.kill("SIGKILL"));
 
@@ -91,7 +101,7 @@ describe("the server killed with SIGKILL while an answer streams", () => {
     const model = await startScriptedModelServer([{ reasoning: "Thinking it over.", content: answer, chunkDelayMs: 10 }]);
     const root = await mkdtemp(join(tmpdir(), "moc-kill-stream-"));
     cleanups.push(() => model.close(), () => rm(root, { recursive: true, force: true }));
-    const env = { WORKBENCH_ROOT: root, OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "k", OPENAI_MODEL: "m", KEY_FILE: join(root, "none.md"), MODEL_MAX_RETRIES: "0" };
+    const env = serverEnv(root, model.baseUrl);
     const first = await startServerProcess(env);
     cleanups.push(() => first.child.kill("SIGKILL"));
 

@@ -10,6 +10,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startWorkbench, type Workbench } from "../../backend/test-support/workbench-harness";
 import { chromiumAvailable, launch, openPage, type WatchedPage } from "./browser";
+import { checkAndClosePage } from "./page-checks";
 
 describe.skipIf(!chromiumAvailable)("nothing leaves through the UI", () => {
   let browser: Browser;
@@ -39,9 +40,7 @@ describe.skipIf(!chromiumAvailable)("nothing leaves through the UI", () => {
     remote?.close();
   });
   afterEach(async () => {
-    expect(view?.external ?? [], "requests that left 127.0.0.1").toEqual([]);
-    expect(view?.errors ?? [], "browser console errors").toEqual([]);
-    await view?.page.context().close();
+    await checkAndClosePage(view);
     await wb?.close();
   });
 

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type ChatRequestBody, lastMessage, messageText, systemPromptOf } from "../../backend/test-support/scripted-model-server";
 import { startWorkbench, type Workbench } from "../../backend/test-support/workbench-harness";
 import { chromiumAvailable, chromiumRequired, launch, openPage, type WatchedPage } from "./browser";
+import { checkAndClosePage } from "./page-checks";
 import { writeLongSession } from "./long-session";
 
 /** Monaco takes keyboard input through its hidden textarea once the editor has focus. */
@@ -51,10 +52,7 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
   });
   afterAll(async () => browser?.close());
   afterEach(async () => {
-    // Nothing may leave 127.0.0.1, and the console stays clean.
-    expect(view?.external ?? [], "requests that left 127.0.0.1").toEqual([]);
-    expect(view?.errors ?? [], "browser console errors").toEqual([]);
-    await view?.page.context().close();
+    await checkAndClosePage(view);
     await wb?.close();
   });
 

@@ -9,7 +9,7 @@ import { lstat, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises"
 import { join } from "node:path";
 import { walkConfinedDir } from "../paths/walk-confined-dir.js";
 import { Bm25Index, type Scored } from "./bm25-index.js";
-import { DocumentReader } from "./document-reader.js";
+import { DocumentReader, type DocumentResult } from "./document-reader.js";
 import { type Embedder, offlineEmbedder } from "./embedders.js";
 import { DEFAULT_ALPHA, fuseScores } from "./fusion.js";
 import { KNOWLEDGE_EXTENSIONS, MAX_DOCUMENT_BYTES } from "./load-document.js";
@@ -286,7 +286,7 @@ export class KnowledgeBase {
   }
 
   /** Files one document's chunks (read and chunked by the worker) into the indexes, yielding as it goes. */
-  private async fileChunks(path: string, read: Extract<Awaited<ReturnType<DocumentReader["read"]>>, { ok: true }>, ids: number[]): Promise<void> {
+  private async fileChunks(path: string, read: Extract<DocumentResult, { ok: true }>, ids: number[]): Promise<void> {
     for (let i = 0; i < read.chunks.length; i++) {
       const piece = read.chunks[i];
       const id = this.manifest.nextId++;
