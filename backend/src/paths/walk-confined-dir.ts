@@ -36,28 +36,33 @@ export interface WalkOptions {
   skipHidden?: boolean;
 }
 
-type DirEntry = { name: string; kind: "file" | "dir" | "symlink" | "other" };
+/** True when every component of `relDir` under the real root is a real folder (no links). */
+export async function isConfinedDir(root: string, relDir: string): Promise<boolean> {
+  const rootReal = await realpath(root);
+  let at = rootReal;
+  for (const part of relDir.split("/").filter(Boolean)) {
+    at = join(at, part);
+    const info = await lstat(at).catch(() => null);
+    if (!info || info.isSymbolicLink() || !info.isDirectory()) return false;
+  }
+  return true;
+}
 
-/**
- * Lists `relDir` under the root's real path. A folder whose real path is not exactly that path
- * has a link somewhere on the way: refused, both before the listing and after it (a folder
- * swapped for a link during the listing). One realpath each, whatever the depth.
- */
-async function listDir(rootReal: string, relDir: string): Promise<DirEntry[] | null> {
+/** The entries of one folder, by kind as the folder itself says (a link is a link, never its target). */
+export async function readConfinedDir(
+  root: string,
+  relDir: string,
+): Promise<Array<{ name: string; kind: "file" | "dir" | "symlink" | "other" }> | null> {
+  if (!(await isConfinedDir(root, relDir))) return null;
+  const rootReal = await realpath(root);
   const absolute = join(rootReal, relDir);
-  const isExact = async () => (await realpath(absolute).catch(() => null)) === absolute;
-  if (!(await isExact())) return null;
   const entries = await readdir(absolute, { withFileTypes: true }).catch(() => null);
-  if (!entries || !(await isExact())) return null;
+  // A folder swapped for a link during the listing: refuse what was listed.
+  if (!entries || (await realpath(absolute).catch(() => null)) !== absolute) return null;
   return entries.map((e) => ({
     name: e.name,
     kind: e.isSymbolicLink() ? "symlink" : e.isDirectory() ? "dir" : e.isFile() ? "file" : "other",
   }));
-}
-
-/** The entries of one folder, by kind as the folder itself says (a link is a link, never its target); null if refused or missing. */
-export async function readConfinedDir(root: string, relDir: string): Promise<DirEntry[] | null> {
-  return listDir(await realpath(root), relDir);
 }
 
 /** Walks `relDir` (data-root-relative) breadth-first within the caps. A missing folder is empty. */
@@ -66,12 +71,11 @@ export async function walkConfinedDir(root: string, relDir: string, options: Wal
   const skipped: SkippedEntry[] = [];
   const skipHidden = options.skipHidden ?? true;
   let truncated: string | null = null;
-  const rootReal = await realpath(root);
   let level: string[] = [relDir];
   for (let depth = 0; level.length > 0 && truncated === null; depth++) {
     const next: string[] = [];
     for (const dir of level) {
-      const entries = await listDir(rootReal, dir);
+      const entries = await readConfinedDir(root, dir);
       if (!entries) {
         if (dir !== relDir) skipped.push({ path: dir, reason: "symlink refused (or changed during the scan)" });
         continue;
@@ -85,7 +89,7 @@ export async function walkConfinedDir(root: string, relDir: string, options: Wal
         else if (entry.kind === "dir") {
           if (depth < options.maxDepth) next.push(path);
         } else if (!options.accept || options.accept(entry.name)) {
-          const info = await lstat(join(rootReal, path)).catch(() => null);
+          const info = await lstat(join(root, path)).catch(() => null);
           if (!info?.isFile()) continue; // changed since the listing: the next walk sees it
           if (files.length >= options.maxFiles) {
             truncated = `more than ${options.maxFiles} files under ${relDir}/; the rest are left out`;
