@@ -42,16 +42,18 @@ const store = new SessionStore(root);
 const id = "scale-session";
 await store.create(id);
 const ts = new Date().toISOString();
-const lines: string[] = [];
+const lines: string[] = [JSON.stringify({ type: "header", ts, v: 2 } satisfies SessionEntry)];
 for (let i = 0; i < 10_000; i++) {
   const entry: SessionEntry =
-    i % 4 === 0
+    i % 5 === 0
       ? { type: "user", ts, content: `question ${i}` }
-      : i % 4 === 1
-        ? { type: "thought", ts, step: 1, content: "thinking ".repeat(20) }
-        : i % 4 === 2
-          ? { type: "tool", ts, step: 1, content: "", tool: { id: `c${i}`, name: "read_file", input: { path: "memory/MEMORY.md" }, output: "text ".repeat(100), ok: true, duration_ms: 2 } }
-          : { type: "assistant", ts, step: 2, content: `answer ${i} `.repeat(20) };
+      : i % 5 === 1
+        ? { type: "event", ts, event: { type: "thought", content: "thinking ".repeat(20) } }
+        : i % 5 === 2
+          ? { type: "event", ts, event: { type: "tool_call", id: `c${i}`, name: "read_file", input: { path: "memory/MEMORY.md" }, step: 1, started_at: 0 } }
+          : i % 5 === 3
+            ? { type: "event", ts, event: { type: "tool_result", id: `c${i - 1}`, name: "read_file", output: "text ".repeat(100), ok: true, duration_ms: 2 } }
+            : { type: "event", ts, event: { type: "final", content: `answer ${i} `.repeat(20), duration_ms: 5 } };
   lines.push(JSON.stringify(entry));
 }
 await writeFile(join(root, "sessions", `${id}.jsonl`), `${lines.join("\n")}\n`);
@@ -65,7 +67,7 @@ console.log(`GET /api/sessions/:id, 10,000 entries (${(lines.join("\n").length /
 // Appending: the cost per entry stays flat as the session grows
 const appendCost = async (count: number) => {
   const t0 = performance.now();
-  for (let i = 0; i < count; i++) await store.append(id, { type: "assistant", ts, step: 1, content: `appended ${i}` });
+  for (let i = 0; i < count; i++) await store.append(id, { type: "event", ts, event: { type: "token", content: `appended ${i}` } });
   return (performance.now() - t0) / count;
 };
 const costs: string[] = [];

@@ -96,7 +96,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(uiEventRoutes, { watcher, bus: ui });
   await app.register(chatRoutes, chat);
   await app.register(fileRoutes, { config });
-  await app.register(sessionRoutes, { sessions });
+  await app.register(sessionRoutes, { sessions, busy: chat.busy });
   await app.register(workspaceRoutes, { config, prompts });
   await app.register(agentRoutes, { config, delegations, reviewer });
   await registerStaticUi(app, config.frontendDir);

@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ChatEvent } from "@mini-openclaw/protocol";
+import type { ChatEvent, SessionDetail, SessionEntry, StoredEvent } from "@mini-openclaw/protocol";
 import { readChatEvents } from "@mini-openclaw/protocol/sse-reader";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../src/app.js";
@@ -95,4 +95,19 @@ export function sessionIdOf(events: ChatEvent[]): string {
   const first = events.find((e) => e.type === "session");
   if (!first || first.type !== "session") throw new Error(`no session event in ${JSON.stringify(events)}`);
   return first.session_id;
+}
+
+/** A stored session, fetched as the Stage fetches it. */
+export async function fetchSession(url: string, sessionId: string): Promise<SessionDetail> {
+  return (await (await fetch(`${url}/api/sessions/${sessionId}`)).json()) as SessionDetail;
+}
+
+/** The events a session stored, in order (every turn's). */
+export function storedEvents(entries: SessionEntry[]): StoredEvent[] {
+  return entries.flatMap((e) => (e.type === "event" ? [e.event] : []));
+}
+
+/** Each entry's kind: its type, or for an event entry the event's type (`user`, `thought`, `tool_call`...). */
+export function entryKinds(entries: SessionEntry[]): string[] {
+  return entries.map((e) => (e.type === "event" ? e.event.type : e.type));
 }

@@ -4,7 +4,7 @@ import type { SessionDetail, SkillsReply } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { systemPromptOf } from "../test-support/scripted-model-server.js";
 import { weatherScript } from "../test-support/weather-script.js";
-import { chat, postJson, sessionIdOf, startWorkbench, sseEvents, type Workbench } from "../test-support/workbench-harness.js";
+import { chat, entryKinds, fetchSession, postJson, sessionIdOf, startWorkbench, sseEvents, storedEvents, type Workbench } from "../test-support/workbench-harness.js";
 
 let wb: Workbench;
 afterEach(async () => wb?.close());
@@ -41,11 +41,11 @@ describe("a weather turn through POST /api/chat", () => {
     const list = (await (await fetch(`${wb.url}/api/sessions`)).json()) as { sessions: Array<{ id: string; title: string; message_count: number }> };
     expect(list.sessions).toContainEqual(expect.objectContaining({ id, title: "What's the weather in Paris?", message_count: 2 }));
 
-    const session = (await (await fetch(`${wb.url}/api/sessions/${id}`)).json()) as SessionDetail;
-    expect(session.entries.map((e) => e.type)).toEqual(["snapshot", "user", "thought", "tool", "skill", "thought", "assistant"]);
-    const tool = session.entries.find((e) => e.type === "tool")?.tool;
-    expect(tool).toMatchObject({ name: "read_file", input: { path: "./skills/get_weather/SKILL.md" }, ok: true });
-    expect(tool?.output).toContain("## Output format");
+    const session = await fetchSession(wb.url, id);
+    expect(entryKinds(session.entries)).toEqual(["snapshot", "user", "thought", "usage", "tool_call", "skill", "tool_result", "thought", "token", "usage", "final"]);
+    const stored = storedEvents(session.entries);
+    expect(stored.find((e) => e.type === "tool_call")).toMatchObject({ name: "read_file", input: { path: "./skills/get_weather/SKILL.md" } });
+    expect(stored.find((e) => e.type === "tool_result")).toMatchObject({ name: "read_file", ok: true, output: expect.stringContaining("## Output format") });
   });
 
   it("answers a non-streamed turn with the final content and the events", async () => {

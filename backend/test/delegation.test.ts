@@ -1,9 +1,10 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { AgentsReply, ChatEvent, SessionDetail } from "@mini-openclaw/protocol";
+import type { AgentsReply, ChatEvent, SessionDetail, StoredEvent } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
+import { joinTextRuns } from "../src/sessions/join-text-events.js";
 import { type ChatRequestBody, lastMessage, messageText, systemPromptOf } from "../test-support/scripted-model-server.js";
-import { chat, postJson, sessionIdOf, sseEvents, startWorkbench, type Workbench } from "../test-support/workbench-harness.js";
+import { chat, fetchSession, postJson, sessionIdOf, sseEvents, startWorkbench, storedEvents, type Workbench } from "../test-support/workbench-harness.js";
 
 let wb: Workbench | undefined;
 afterEach(async () => {
@@ -76,13 +77,14 @@ describe("delegation to sub-agents", () => {
     expect(allText(parentSecond)).not.toContain("FIELD-NOTE-991"); // the file the researcher read
     expect(allText(parentSecond)).not.toContain("cat /etc/passwd");
 
-    // The whole trace is stored in the session, under each delegate call.
-    const session = (await (await fetch(`${wb.url}/api/sessions/${sessionIdOf(events)}`)).json()) as SessionDetail;
-    const calls = session.entries.filter((e) => e.type === "tool" && e.tool?.name === "delegate");
-    expect(calls.map((e) => e.tool?.id).sort()).toEqual(["call_analysis", "call_research"]);
-    const research = calls.find((e) => e.tool?.id === "call_research")!.tool!;
-    expect(research.details).toMatchObject({ agent: "researcher", depth: 1, task: "Where is the note?" });
-    const trace = research.details?.trace as ChatEvent[];
+    // The whole trace is stored in the session as it streamed, under each delegate call.
+    const stored = storedEvents((await fetchSession(wb.url, sessionIdOf(events))).entries);
+    const results = stored.filter((e) => e.type === "tool_result" && e.name === "delegate");
+    expect(results.map((e) => e.type === "tool_result" && e.id).sort()).toEqual(["call_analysis", "call_research"]);
+    const research = results.find((e) => e.type === "tool_result" && e.id === "call_research");
+    expect(research).toMatchObject({ ok: true, details: { agent: "researcher", depth: 1, task: "Where is the note?" } });
+    // Two sub-agents streamed at once, so pieces of one's text sit between the other's: joined here.
+    const trace = joinTextRuns(under(stored as ChatEvent[], "call_research").filter((e) => e.type !== "usage") as StoredEvent[]);
     expect(trace.map((e) => e.type)).toEqual(["tool_call", "tool_result", "tool_call", "tool_result", "token", "final"]);
     expect(trace[1]).toMatchObject({ type: "tool_result", name: "read_file", ok: true });
   });
@@ -143,7 +145,7 @@ describe("delegation to sub-agents", () => {
     await expect.poll(() => wb!.model.requests.filter((r) => roleOf(r.body)).every((r) => r.closedEarly), { timeout: 5000 }).toBe(true);
     await expect.poll(async () => ((await (await fetch(`${wb!.url}/api/agents`)).json()) as AgentsReply).running, { timeout: 5000 }).toEqual([]);
     await expect
-      .poll(async () => ((await (await fetch(`${wb!.url}/api/sessions/${sessionId}`)).json()) as SessionDetail).entries.some((e) => e.type === "error" && e.code === "aborted"))
+      .poll(async () => storedEvents((await fetchSession(wb!.url, sessionId)).entries).some((e) => e.type === "error" && e.code === "aborted"))
       .toBe(true);
   });
 

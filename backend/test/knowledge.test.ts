@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { KnowledgeStatus, SearchReply } from "../src/knowledge/knowledge-base.js";
 import { minimalPdf } from "../test-support/minimal-pdf.js";
 import { lastMessage, messageText, startScriptedModelServer } from "../test-support/scripted-model-server.js";
-import { chat, postJson, sessionIdOf, startWorkbench, type Workbench, type WorkbenchOptions } from "../test-support/workbench-harness.js";
+import { chat, postJson, sessionIdOf, startWorkbench, storedEvents, type Workbench, type WorkbenchOptions } from "../test-support/workbench-harness.js";
 
 let wb: Workbench | undefined;
 const roots: string[] = [];
@@ -174,6 +174,6 @@ describe("the agent uses the knowledge base", () => {
     expect(events.find((e) => e.type === "tool_result")).toMatchObject({ ok: true, output: expect.stringContaining("knowledge/ferments.md") });
     expect(events[events.length - 1]).toMatchObject({ type: "final", content: "Three weeks, according to knowledge/ferments.md (line 1)." });
     const session = (await (await fetch(`${wb.url}/api/sessions/${sessionIdOf(events)}`)).json()) as SessionDetail;
-    expect(session.entries.find((e) => e.type === "tool")?.tool?.name).toBe("search_knowledge_base");
+    expect(storedEvents(session.entries).find((e) => e.type === "tool_result")).toMatchObject({ name: "search_knowledge_base", ok: true });
   });
 });

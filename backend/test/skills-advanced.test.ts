@@ -34,7 +34,7 @@ describe("slash commands", () => {
     const session = (await (await fetch(`${wb.url}/api/sessions/${id}`)).json()) as SessionDetail;
     expect(session.entries[0]).toMatchObject({ type: "snapshot", content: expect.stringContaining("<name>get_weather</name>") });
     expect(session.entries[1]).toMatchObject({ type: "user", content: "/get_weather Paris", model_content: expect.stringContaining("Paris") });
-    expect(session.entries[2]).toMatchObject({ type: "skill", content: "get_weather" });
+    expect(session.entries[2]).toMatchObject({ type: "event", event: { type: "skill", name: "get_weather", location: "./skills/get_weather/SKILL.md" } });
   });
 
   it("an unknown skill is a clear 404 before anything runs", async () => {

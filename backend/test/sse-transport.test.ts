@@ -107,4 +107,21 @@ describe("a client that leaves", () => {
     expect(sessions).toBeTruthy();
     expect(Date.now() - started).toBeLessThan(4500);
   });
+
+  it("during a delegation: the sub-agent's model request is closed and the parent makes no further request", async () => {
+    const isSubAgent = (body: { messages: Array<{ role: string; content: unknown }> }) => String(body.messages[0]?.content).startsWith('You are the "researcher" sub-agent');
+    wb = await startWorkbench({
+      script: (body, index) =>
+        isSubAgent(body)
+          ? { content: LONG_ANSWER, chunkDelayMs: 5 }
+          : index === 0
+            ? { toolCalls: [{ name: "delegate", args: { agent: "researcher", task: "Look it up." } }] }
+            : { content: "after the delegation" },
+    });
+    await leaveAfter((e) => e.type === "delegate" && (e as { event?: { type: string } }).event?.type === "token");
+    const sub = () => wb!.model.requests.find((r) => isSubAgent(r.body));
+    await expect.poll(() => sub()?.closedEarly, { timeout: 2000 }).toBe(true);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(wb.model.requests.filter((r) => !isSubAgent(r.body))).toHaveLength(1);
+  });
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalWeb, type LocalWeb } from "../test-support/local-web-server.js";
 import { type ChatRequestBody, lastMessage, messageText } from "../test-support/scripted-model-server.js";
 import { sandboxExpected } from "../test-support/tool-harness.js";
-import { chat, sessionIdOf, startWorkbench, type Workbench } from "../test-support/workbench-harness.js";
+import { chat, sessionIdOf, startWorkbench, storedEvents, type Workbench } from "../test-support/workbench-harness.js";
 
 let weather: LocalWeb;
 
@@ -69,10 +69,12 @@ describe("a weather question end to end", () => {
     expect(weather.hits.some((h) => h.startsWith("/v1/forecast"))).toBe(true);
 
     const session = (await (await fetch(`${wb.url}/api/sessions/${sessionIdOf(events)}`)).json()) as SessionDetail;
-    const tools = session.entries.filter((e) => e.type === "tool").map((e) => e.tool?.name);
-    expect(tools).toEqual(["read_file", "fetch_url", "fetch_url"]);
-    expect(session.entries.find((e) => e.tool?.name === "fetch_url" && String(e.tool.input && (e.tool.input as { url: string }).url).includes("forecast"))?.tool?.output).toContain("13.7");
-    expect(session.entries[session.entries.length - 1]).toMatchObject({ type: "assistant", content: expect.stringContaining("13.7") });
+    const stored = storedEvents(session.entries);
+    const storedCalls = stored.flatMap((e) => (e.type === "tool_call" ? [e] : []));
+    expect(storedCalls.map((c) => c.name)).toEqual(["read_file", "fetch_url", "fetch_url"]);
+    const forecast = storedCalls.find((c) => String((c.input as { url: string }).url).includes("forecast"))!;
+    expect(stored.find((e) => e.type === "tool_result" && e.id === forecast.id)).toMatchObject({ output: expect.stringContaining("13.7") });
+    expect(stored.at(-1)).toMatchObject({ type: "final", content: expect.stringContaining("13.7") });
   });
 });
 

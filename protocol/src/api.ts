@@ -1,5 +1,6 @@
 /** Shapes of the JSON API that the frontend reads (PRODUCT.md section 7). */
 import type { ChatEvent } from "./chat-events.js";
+import type { CompactionEntry, SessionEntry } from "./session-entries.js";
 
 export interface ApiError {
   error: string;
@@ -23,89 +24,12 @@ export interface FileReply {
   content: string;
 }
 
-/**
- * `snapshot`: the skills snapshot the session started with (its system prompt uses it for its whole life).
- * `compaction`: a summary that stands in for the session's first `covers_turns` turns in what the model is sent.
- * `review`: the reviewer's look at the turn before it: `advice` goes to the next turn's model request, `record`
- * (in `content`) is for the user and never sent to a model.
- */
-export type SessionEntryType =
-  | "user"
-  | "assistant"
-  | "thought"
-  | "tool"
-  | "skill"
-  | "error"
-  | "snapshot"
-  | "compaction"
-  | "review"
-  | "streaming";
-
-/** A skill's text as the model was given it; kept whole across compactions. */
-export interface LoadedSkillRecord {
-  name: string;
-  location: string;
-  content: string;
-}
-
-export interface SessionToolRecord {
-  id: string;
-  name: string;
-  input: unknown;
-  output: string;
-  ok: boolean;
-  duration_ms: number;
-  details?: Record<string, unknown>;
-}
-
-/** One line of a session file. */
-export interface SessionEntry {
-  type: SessionEntryType;
-  /** ISO time the entry was written. */
-  ts: string;
-  content: string;
-  tool?: SessionToolRecord;
-  /** Model step of the turn (1-based) for assistant, thought and tool entries: calls of one step ran together. */
-  step?: number;
-  /** For the `assistant` entry that ends a turn: how long the turn took. */
-  duration_ms?: number;
-  /** For `assistant` entries cut short by an error or an abort: the text shown so far. */
-  partial?: boolean;
-  /**
-   * For `assistant` and `thought` entries rebuilt from `streaming` checkpoints: the server stopped
-   * (a crash, a kill) while this step streamed, so its end was never written.
-   */
-  interrupted?: boolean;
-  /**
-   * For `streaming` entries (written at most once a second while a step streams, so a crash loses at
-   * most the last second): which text the `content` continues. Readers of the store never see them:
-   * they are folded into the step's entry, or dropped once that entry was written.
-   */
-  channel?: "text" | "thought";
-  /** For `skill` entries: the SKILL.md that was read. */
-  location?: string;
-  /** For `error` entries: the error code. */
-  code?: string;
-  /** For `user` entries of a slash command: the message the model was sent (the skill, expanded). */
-  model_content?: string;
-  /** For `compaction` entries: how many turns from the start the summary (`content`) replaces. */
-  covers_turns?: number;
-  /** For `compaction` entries: the skills loaded in those turns, carried over whole. */
-  skills?: LoadedSkillRecord[];
-  /** For `compaction` entries: asked for by the user rather than forced by the context budget. */
-  forced?: boolean;
-  /** For `snapshot` entries: the roles the `delegate` tool lists for the session's whole life. */
-  roles?: string;
-  /** For `review` entries: what the reviewer tells the main agent for its next turn. */
-  advice?: string;
-}
-
 /** `POST /api/sessions/:id/compact`. */
 export interface CompactReply {
   compacted: boolean;
   /** Why nothing was compacted (e.g. the session has no turns yet). */
   reason?: string;
-  entry?: SessionEntry;
+  entry?: CompactionEntry;
 }
 
 export interface SessionSummary {
@@ -117,6 +41,11 @@ export interface SessionSummary {
 
 export interface SessionDetail extends SessionSummary {
   entries: SessionEntry[];
+  /**
+   * A turn runs in this session now: its last turn is still streaming. Otherwise a last turn without a
+   * `final` or `error` event was cut short (the server stopped) and replays as interrupted.
+   */
+  running: boolean;
   /** Set when the file's last line was torn (a crash mid-write) and was dropped on reading. */
   recovered_torn_line?: boolean;
 }

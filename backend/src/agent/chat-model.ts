@@ -11,16 +11,10 @@ function fetchBoundTo(signal: AbortSignal): typeof fetch {
 }
 
 /**
- * ChatOpenAI against any OpenAI-compatible endpoint. `onRequestStart` fires once per model
- * request, in graph order, which is how the turn counts its steps. `streaming: false` is for
- * requests whose answer is only used whole (a compaction summary). `signal` ends every request the
- * model makes, at any stage.
+ * ChatOpenAI against any OpenAI-compatible endpoint. `streaming: false` is for requests whose answer
+ * is only used whole (a compaction summary). `signal` ends every request the model makes, at any stage.
  */
-export function createChatModel(
-  model: ModelConfig,
-  onRequestStart: () => void,
-  { streaming = true, signal }: { streaming?: boolean; signal?: AbortSignal } = {},
-): ChatOpenAI {
+export function createChatModel(model: ModelConfig, { streaming = true, signal }: { streaming?: boolean; signal?: AbortSignal } = {}): ChatOpenAI {
   return new ChatOpenAI({
     model: model.model,
     // ChatOpenAI insists on a key even for local servers that ignore it.
@@ -33,6 +27,5 @@ export function createChatModel(
     timeout: model.timeoutMs,
     streaming,
     streamUsage: streaming,
-    callbacks: [{ handleChatModelStart: onRequestStart }],
   });
 }

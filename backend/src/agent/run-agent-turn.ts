@@ -1,13 +1,14 @@
-import { type AIMessage, type BaseMessage, SystemMessage } from "@langchain/core/messages";
-import type { ChatEvent } from "@mini-openclaw/protocol";
-import { createAgent } from "langchain";
+import { AIMessage, type BaseMessage, SystemMessage } from "@langchain/core/messages";
+import { randomUUID } from "node:crypto";
+import type { ChatEvent, ErrorEvent, FinalEvent } from "@mini-openclaw/protocol";
 import type { ModelConfig } from "../config/config.js";
 import type { ActiveSkill, CoreTool, ToolContext } from "../tools/core-tool.js";
 import { createChatModel } from "./chat-model.js";
 import { IdleWatchdog } from "./idle-watchdog.js";
 import { textOf } from "./message-text.js";
-import { toLangChainTool } from "./langchain-tools.js";
 import { classifyModelError, TIMEOUT_REASON } from "./model-errors.js";
+import { runToolCalls } from "./run-tool-calls.js";
+import { streamModelStep } from "./stream-model-step.js";
 
 export interface AgentTurnInput {
   model: ModelConfig;
@@ -16,146 +17,97 @@ export interface AgentTurnInput {
   messages: BaseMessage[];
   tools: CoreTool[];
   toolContext: Omit<ToolContext, "signal">;
+  /** Model steps that may call tools; one more request may answer, never call. */
   maxSteps: number;
   signal: AbortSignal;
+  /** Every event of the turn as it happens, except the last (`final` or `error`): that is returned. */
   emit: (event: ChatEvent) => void;
   log: { error(obj: object, msg: string): void };
   /** A skill loaded before the turn (a slash command): active from the first tool call. */
   activeSkill?: ActiveSkill | null;
 }
 
-function reasoningOf(message: { additional_kwargs?: Record<string, unknown>; content?: unknown }): string {
-  const fromKwargs = message.additional_kwargs?.reasoning_content;
-  if (typeof fromKwargs === "string") return fromKwargs;
-  if (!Array.isArray(message.content)) return "";
-  return message.content
-    .map((b) => ((b?.type === "reasoning" || b?.type === "thinking") && typeof (b.reasoning ?? b.thinking) === "string" ? (b.reasoning ?? b.thinking) : ""))
-    .join("");
+/** How a turn ended: its answer, or why it failed. */
+export type TurnOutcome = FinalEvent | ErrorEvent;
+
+/** Ids the provider left out or left empty are filled in, so each result pairs with its call. */
+function withCallIds(message: AIMessage): AIMessage {
+  const calls = message.tool_calls ?? [];
+  if (calls.every((c) => c.id)) return message;
+  return new AIMessage({
+    content: message.content,
+    additional_kwargs: message.additional_kwargs,
+    tool_calls: calls.map((c) => ({ ...c, id: c.id || `call_${randomUUID()}` })),
+  });
 }
 
-const isAi = (m: BaseMessage): m is AIMessage => m.getType() === "ai";
-
 /**
- * One agent turn: streams the model's thoughts and tokens, runs tools, and ends with exactly one
- * `final` or `error` event. Never throws; every failure becomes an `error` event.
+ * One agent turn, as a loop of our own: ask the model (streaming its thoughts and text), run the
+ * tools it called (all at once), give it their results, until it answers without calling a tool or
+ * the step limit is reached. Never throws: a failure is the `error` outcome.
  */
-export async function runAgentTurn(input: AgentTurnInput): Promise<void> {
+export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> {
   const started = Date.now();
   const controller = new AbortController();
   const abortFromCaller = () => controller.abort(input.signal.reason ?? "aborted");
   if (input.signal.aborted) abortFromCaller();
   input.signal.addEventListener("abort", abortFromCaller, { once: true });
-
   const watchdog = new IdleWatchdog(input.model.timeoutMs, () => controller.abort(TIMEOUT_REASON));
-  let step = 0;
   let receivedAnyChunk = false;
-  let lastAnswer = "";
-  const reported = new Set<string>();
-  const plannedCalls = new Map<string, { name: string; args: unknown; step: number }>();
-  const emit = (event: ChatEvent) => {
-    if (event.type === "tool_call") reported.add(event.id);
-    input.emit(event);
-  };
 
-  const toolContext: ToolContext = { ...input.toolContext, signal: controller.signal };
+  const model = createChatModel(input.model, { signal: controller.signal });
+  const bound = input.tools.length > 0 ? model.bindTools(input.tools.map(({ name, description, schema }) => ({ name, description, schema }))) : model;
+  const messages: BaseMessage[] = [new SystemMessage(input.systemPrompt), ...input.messages];
+  const context: ToolContext = { ...input.toolContext, signal: controller.signal };
   const activeSkill = { current: input.activeSkill ?? null };
-  const tools = input.tools.map((core) =>
-    toLangChainTool(core, toolContext, {
-      currentStep: () => step,
-      onStart: () => watchdog.pause(),
-      onEnd: () => watchdog.resume(),
-      onCrash: (name, err) => input.log.error({ err, tool: name }, "tool crashed"),
-      activeSkill,
-    }),
-  );
-  const model = createChatModel(
-    input.model,
-    () => {
-      step++;
-      receivedAnyChunk = false;
-    },
-    { signal: controller.signal },
-  );
-  const agent = createAgent({ model, tools, systemPrompt: new SystemMessage(input.systemPrompt) });
 
   try {
-    watchdog.touch();
-    const stream = await agent.stream(
-      { messages: input.messages },
-      {
-        streamMode: ["messages", "updates", "custom"],
-        signal: controller.signal,
-        // Each step is a model request and a tools run: two graph nodes.
-        recursionLimit: input.maxSteps * 2 + 1,
-      },
-    );
-    for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
+    for (let step = 1; ; step++) {
+      receivedAnyChunk = false;
       watchdog.touch();
-      if (mode === "custom") {
-        emit(chunk as ChatEvent);
-      } else if (mode === "messages") {
-        const [message] = chunk as [BaseMessage, unknown];
-        if (!isAi(message)) continue;
-        receivedAnyChunk = true;
-        const thought = reasoningOf(message);
-        if (thought) emit({ type: "thought", content: thought });
-        const text = textOf(message.content);
-        if (text) emit({ type: "token", content: text });
-      } else if (mode === "updates") {
-        for (const [node, update] of Object.entries(chunk as Record<string, { messages?: BaseMessage[] }>)) {
-          for (const message of update?.messages ?? []) {
-            if (node === "model_request" && isAi(message)) {
-              lastAnswer = textOf(message.content);
-              const usage = message.usage_metadata;
-              if (usage) {
-                emit({
-                  type: "usage",
-                  input_tokens: usage.input_tokens ?? 0,
-                  output_tokens: usage.output_tokens ?? 0,
-                  cached_tokens: usage.input_token_details?.cache_read ?? 0,
-                });
-              }
-              for (const call of message.tool_calls ?? []) {
-                if (call.id) plannedCalls.set(call.id, { name: call.name, args: call.args, step });
-              }
-            } else if (node === "tools" && message.getType() === "tool") {
-              reportRejectedCall(message, plannedCalls, reported, emit);
-            }
-          }
-        }
+      const chunk = await streamModelStep(bound, messages, {
+        signal: controller.signal,
+        emit: input.emit,
+        onChunk: () => {
+          receivedAnyChunk = true;
+          watchdog.touch();
+        },
+      });
+      const usage = chunk.usage_metadata;
+      if (usage) {
+        input.emit({ type: "usage", input_tokens: usage.input_tokens ?? 0, output_tokens: usage.output_tokens ?? 0, cached_tokens: usage.input_token_details?.cache_read ?? 0 });
       }
+      const message = withCallIds(new AIMessage({ content: chunk.content, tool_calls: chunk.tool_calls ?? [], additional_kwargs: chunk.additional_kwargs }));
+      const calls = message.tool_calls ?? [];
+      if (calls.length === 0) return { type: "final", content: textOf(message.content), duration_ms: Date.now() - started };
+      if (step > input.maxSteps) {
+        return { type: "error", code: "model_error", message: `The agent used more than ${input.maxSteps} tool steps in one turn and was stopped.` };
+      }
+      messages.push(message);
+      watchdog.pause();
+      try {
+        messages.push(
+          ...(await runToolCalls(calls, {
+            tools: input.tools,
+            context,
+            step,
+            emit: input.emit,
+            activeSkill,
+            onCrash: (name, err) => input.log.error({ err, tool: name }, "tool crashed"),
+          })),
+        );
+      } finally {
+        watchdog.resume();
+      }
+      if (controller.signal.aborted) throw controller.signal.reason;
     }
-    emit({ type: "final", content: lastAnswer, duration_ms: Date.now() - started });
   } catch (err) {
     const abortReason = controller.signal.aborted ? String(controller.signal.reason ?? "aborted") : undefined;
-    if ((err as Error)?.name === "GraphRecursionError") {
-      emit({ type: "error", code: "model_error", message: `The agent used more than ${input.maxSteps} tool steps in one turn and was stopped.` });
-    } else {
-      const classified = classifyModelError(err, { baseUrl: input.model.baseUrl, timeoutMs: input.model.timeoutMs, abortReason, receivedAnyChunk });
-      if (classified.code === "internal") input.log.error({ err }, "agent turn failed");
-      emit({ type: "error", ...classified });
-    }
+    const classified = classifyModelError(err, { baseUrl: input.model.baseUrl, timeoutMs: input.model.timeoutMs, abortReason, receivedAnyChunk });
+    if (classified.code === "internal") input.log.error({ err }, "agent turn failed");
+    return { type: "error", ...classified };
   } finally {
     watchdog.stop();
     input.signal.removeEventListener("abort", abortFromCaller);
   }
-}
-
-/**
- * A call the model made with arguments that fail the tool's schema never reaches our wrapper;
- * LangChain answers it with an error message. Report it like any other call so the user sees it.
- */
-function reportRejectedCall(
-  message: BaseMessage,
-  planned: Map<string, { name: string; args: unknown; step: number }>,
-  reported: Set<string>,
-  emit: (event: ChatEvent) => void,
-) {
-  const id = (message as { tool_call_id?: string }).tool_call_id;
-  if (!id || reported.has(id)) return;
-  const call = planned.get(id);
-  const name = call?.name ?? (message as { name?: string }).name ?? "unknown";
-  const now = Date.now();
-  emit({ type: "tool_call", id, name, input: call?.args ?? null, step: call?.step ?? 0, started_at: now });
-  emit({ type: "tool_result", id, name, output: textOf(message.content), ok: false, duration_ms: 0 });
 }

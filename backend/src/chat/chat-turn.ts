@@ -1,7 +1,7 @@
 import { HumanMessage } from "@langchain/core/messages";
-import type { ChatEvent, SessionEntry } from "@mini-openclaw/protocol";
+import type { ChatEvent, CompactionEntry, SessionEntry } from "@mini-openclaw/protocol";
 import type { FastifyBaseLogger } from "fastify";
-import { runAgentTurn } from "../agent/run-agent-turn.js";
+import { runAgentTurn, type TurnOutcome } from "../agent/run-agent-turn.js";
 import { type Config, isModelConfigured } from "../config/config.js";
 import { compactTurns, planCompaction } from "../context/compact-session.js";
 import { estimateRequestTokens } from "../context/context-budget.js";
@@ -107,112 +107,133 @@ export async function prepareTurn(deps: ChatDeps, request: TurnRequest): Promise
   };
 }
 
-async function executeTurn(
-  deps: ChatDeps,
-  turn: { sessionId: string; created: boolean; message: string; loaded: LoadedSkill | null },
-  emit: (event: ChatEvent) => void,
-  signal: AbortSignal,
-): Promise<void> {
-  const { config, sessions, prompts, runtime, log } = deps;
-  const { sessionId, created, message, loaded } = turn;
+type TurnPlan = { sessionId: string; created: boolean; message: string; loaded: LoadedSkill | null };
+
+/**
+ * A turn, step by step: load its context, build the prompt, compact if it would not fit, run the
+ * agent, persist the outcome. Every event is recorded in the session as it is sent to the client.
+ */
+async function executeTurn(deps: ChatDeps, turn: TurnPlan, emit: (event: ChatEvent) => void, signal: AbortSignal): Promise<void> {
+  const { config, sessions, log } = deps;
   if (!isModelConfigured(config.model)) {
     emit({ type: "error", code: "model_not_configured", message: modelNotConfiguredMessage(config) });
     return;
   }
-  const recorder = createTurnRecorder(sessions, sessionId, (err) => log.error({ err, sessionId }, "session write failed"));
-  let snapshot: string | undefined;
-  let rolesCatalog: string | undefined;
-  const { roles } = await scanRoles(config.dataRoot);
-  if (created) {
-    await sessions.create(sessionId);
-    // A new session sees the skills as they are on disk now, and keeps that snapshot for its whole life,
-    // so its system prompt stays byte-identical (provider prompt caches keep hitting).
-    const scan = await refreshSkillsSnapshot(config.dataRoot, config.locationPrefix);
-    for (const problem of scan.problems) log.warn({ skill: problem.folder, reason: problem.reason }, "skill skipped");
-    snapshot = renderSnapshot(scan.skills);
-    rolesCatalog = describeRoles(roles);
-    recorder.snapshot(snapshot, rolesCatalog);
-  }
-  emit({ type: "session", session_id: sessionId, created });
-
-  const previous = created ? [] : (await sessions.read(sessionId)).entries;
-  const started = previous.findLast((entry) => entry.type === "snapshot");
-  snapshot ??= started?.content;
-  rolesCatalog ??= started?.roles;
-  recorder.user(message, loaded?.modelMessage);
-  if (loaded) {
-    const { name, location, allowedTools } = loaded.skill;
-    const event: ChatEvent = { type: "skill", name, location, ...(allowedTools ? { allowed_tools: allowedTools } : {}) };
+  const recorder = createTurnRecorder(sessions, turn.sessionId, (err) => log.error({ err, sessionId: turn.sessionId }, "session write failed"));
+  const record = (event: ChatEvent) => {
     recorder.onEvent(event);
     emit(event);
+  };
+  const context = await loadContext(deps, turn, recorder);
+  emit({ type: "session", session_id: turn.sessionId, created: turn.created });
+  recorder.user(turn.message, turn.loaded?.modelMessage);
+  if (turn.loaded) {
+    const { name, location, allowedTools } = turn.loaded.skill;
+    record({ type: "skill", name, location, ...(allowedTools ? { allowed_tools: allowedTools } : {}) });
   }
-  const prompt = await assemblePrompt(config.dataRoot, config.locationPrefix, config.limits, snapshot !== undefined ? { [SNAPSHOT_FILE]: snapshot } : {});
-  const changed = prompts.changedSections(sessionId, prompt);
-  if (changed.length > 0) emit({ type: "prefix", changed });
-  prompts.record(sessionId, prompt);
-
-  const request = new HumanMessage(withAdvice(pendingAdvice(previous), loaded?.modelMessage ?? message));
-  let history = historyMessages(previous);
-  if (estimateRequestTokens(prompt.text, [...history, request]) > config.limits.contextBudgetTokens) {
-    const compaction = await compactForBudget(deps, previous, signal);
-    if (compaction) {
-      recorder.compaction(compaction);
-      emit(compactionEvent(compaction));
-      history = historyMessages([...previous, compaction]);
-    }
-  }
-
-  // The final answer is held until the session is written: a turn that could not be saved says so.
-  let final: ChatEvent | null = null;
-  await runAgentTurn({
+  const prompt = await buildPrompt(deps, turn.sessionId, context.snapshot, record);
+  const request = new HumanMessage(withAdvice(pendingAdvice(context.previous), turn.loaded?.modelMessage ?? turn.message));
+  const history = await compactIfNeeded(deps, context.previous, prompt.text, request, recorder, record, signal);
+  const outcome = await runAgentTurn({
     model: config.model,
     systemPrompt: prompt.text,
     messages: [...history, request],
-    activeSkill: loaded?.skill ?? null,
-    tools: [...coreTools(), createDelegateTool(roles, rolesCatalog)],
+    activeSkill: turn.loaded?.skill ?? null,
+    tools: [...coreTools(), createDelegateTool(context.roles, context.rolesCatalog)],
     toolContext: {
       config,
-      sessionId,
-      ...runtime,
+      sessionId: turn.sessionId,
+      ...deps.runtime,
       agent: { depth: 0, roles: [] },
-      delegation: delegationRuntime(config, roles, deps.delegations, log),
+      delegation: delegationRuntime(config, context.roles, deps.delegations, log),
     },
     maxSteps: config.limits.maxSteps,
     signal,
     log,
-    emit: (event) => {
-      recorder.onEvent(event);
-      if (event.type === "final") final = event;
-      else emit(event);
-    },
+    emit: record,
   });
-  await sessions.flush(sessionId);
+  await persist(deps, turn.sessionId, recorder, outcome, emit);
+}
+
+type Recorder = ReturnType<typeof createTurnRecorder>;
+
+/** The roles, and the session so far: a new session records its skills snapshot and roles catalog first. */
+async function loadContext(deps: ChatDeps, turn: TurnPlan, recorder: Recorder) {
+  const { config, sessions, log } = deps;
+  const { roles } = await scanRoles(config.dataRoot);
+  if (turn.created) {
+    await sessions.create(turn.sessionId);
+    // A new session sees the skills as they are on disk now, and keeps that snapshot for its whole life,
+    // so its system prompt stays byte-identical (provider prompt caches keep hitting).
+    const scan = await refreshSkillsSnapshot(config.dataRoot, config.locationPrefix);
+    for (const problem of scan.problems) log.warn({ skill: problem.folder, reason: problem.reason }, "skill skipped");
+    const snapshot = renderSnapshot(scan.skills);
+    const rolesCatalog = describeRoles(roles);
+    recorder.snapshot(snapshot, rolesCatalog);
+    return { roles, snapshot, rolesCatalog, previous: [] as SessionEntry[] };
+  }
+  const previous = (await sessions.read(turn.sessionId)).entries;
+  const started = previous.findLast((entry) => entry.type === "snapshot");
+  return { roles, snapshot: started?.content, rolesCatalog: started?.roles, previous };
+}
+
+/** The system prompt from the workspace files and the session's snapshot; a `prefix` event says what changed since the last turn. */
+async function buildPrompt(deps: ChatDeps, sessionId: string, snapshot: string | undefined, record: (event: ChatEvent) => void) {
+  const { config, prompts } = deps;
+  const prompt = await assemblePrompt(config.dataRoot, config.locationPrefix, config.limits, snapshot !== undefined ? { [SNAPSHOT_FILE]: snapshot } : {});
+  const changed = prompts.changedSections(sessionId, prompt);
+  if (changed.length > 0) record({ type: "prefix", changed });
+  prompts.record(sessionId, prompt);
+  return prompt;
+}
+
+/** The history the model is sent: whole, or with its older turns summarized when the request would outgrow the budget. */
+async function compactIfNeeded(
+  deps: ChatDeps,
+  previous: SessionEntry[],
+  systemPrompt: string,
+  request: HumanMessage,
+  recorder: Recorder,
+  record: (event: ChatEvent) => void,
+  signal: AbortSignal,
+) {
+  const history = historyMessages(previous);
+  if (estimateRequestTokens(systemPrompt, [...history, request]) <= deps.config.limits.contextBudgetTokens) return history;
+  const compaction = await compactForBudget(deps, previous, signal);
+  if (!compaction) return history;
+  recorder.compaction(compaction);
+  record(compactionEvent(compaction));
+  return historyMessages([...previous, compaction]);
+}
+
+/**
+ * Writes the outcome and waits for every write of the turn: the answer reaches the client only once
+ * the session holds it, and a turn that could not be saved says so.
+ */
+async function persist(deps: ChatDeps, sessionId: string, recorder: Recorder, outcome: TurnOutcome, emit: (event: ChatEvent) => void) {
+  recorder.onEvent(outcome);
+  recorder.end();
+  await deps.sessions.flush(sessionId);
   const failed = recorder.writeError as NodeJS.ErrnoException | null;
   if (failed) {
     const reason = failed.code === "ENOSPC" ? "the disk is full" : failed.code ?? failed.message;
     emit({ type: "error", code: "storage", message: `This turn could not be saved to the session file (${reason}); what is shown here is not stored.` });
-  } else if (final) {
-    emit(final);
-    // After the answer is out, never before: the review must not hold the turn up.
-    deps.reviewer.afterTurn(sessionId);
+    return;
   }
+  emit(outcome);
+  // After the answer is out, never before: the review must not hold the turn up.
+  if (outcome.type === "final") deps.reviewer.afterTurn(sessionId);
 }
 
-export function compactionEvent(entry: SessionEntry): ChatEvent {
-  return {
-    type: "compaction",
-    turns: entry.covers_turns ?? 0,
-    summary: entry.content,
-    skills: (entry.skills ?? []).map((s) => s.name),
-    forced: entry.forced === true,
-  };
+export function compactionEvent(entry: CompactionEntry): ChatEvent {
+  return { type: "compaction", turns: entry.covers_turns, summary: entry.content, skills: entry.skills.map((s) => s.name), forced: entry.forced };
 }
 
 /**
  * The request would outgrow the context budget: summarize all but the last few turns. A failed
  * summary does not fail the turn (it runs with the full history); the user is told why.
  */
-async function compactForBudget(deps: ChatDeps, previous: SessionEntry[], signal: AbortSignal): Promise<SessionEntry | null> {
+async function compactForBudget(deps: ChatDeps, previous: SessionEntry[], signal: AbortSignal): Promise<CompactionEntry | null> {
   const { config, log, ui } = deps;
   const plan = planCompaction(previous, config.limits.compactKeepTurns);
   if (!plan) return null;

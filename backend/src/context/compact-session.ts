@@ -1,4 +1,4 @@
-import type { SessionEntry } from "@mini-openclaw/protocol";
+import type { CompactionEntry, SessionEntry } from "@mini-openclaw/protocol";
 import { summarizeConversation } from "../agent/summarize-conversation.js";
 import type { ModelConfig } from "../config/config.js";
 import { historyMessages } from "../sessions/session-history.js";
@@ -37,7 +37,7 @@ export async function compactTurns(
   model: ModelConfig,
   plan: CompactionPlan,
   options: { forced: boolean; budgetTokens: number; signal: AbortSignal },
-): Promise<SessionEntry> {
+): Promise<CompactionEntry> {
   // The summarizer's own request must fit too: at most half the budget of transcript.
   const transcript = renderTranscript(historyMessages(plan.covered), Math.max(4_000, options.budgetTokens * 2));
   const summary = await summarizeConversation(model, transcript, options.signal);

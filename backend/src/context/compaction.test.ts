@@ -6,15 +6,13 @@ import { loadedSkills } from "./loaded-skills.js";
 
 const ts = "2026-01-01T00:00:00.000Z";
 const user = (content: string, model_content?: string): SessionEntry => ({ type: "user", ts, content, ...(model_content ? { model_content } : {}) });
-const answer = (content: string): SessionEntry => ({ type: "assistant", ts, content, step: 1 });
+const answer = (content: string): SessionEntry => ({ type: "event", ts, event: { type: "final", content, duration_ms: 1 } });
 const readSkill = (path: string, output: string): SessionEntry => ({
-  type: "tool",
+  type: "event",
   ts,
-  content: "",
-  step: 1,
-  tool: { id: `c-${path}`, name: "read_file", input: { path }, output, ok: true, duration_ms: 1, details: { path } },
+  event: { type: "tool_result", id: `c-${path}`, name: "read_file", output, ok: true, duration_ms: 1, details: { path } },
 });
-const skill = (name: string, location: string): SessionEntry => ({ type: "skill", ts, content: name, location });
+const skill = (name: string, location: string): SessionEntry => ({ type: "event", ts, event: { type: "skill", name, location } });
 
 describe("loadedSkills", () => {
   it("finds the text a skill was loaded with, from read_file or from a slash command, latest load last", () => {
@@ -34,7 +32,7 @@ describe("loadedSkills", () => {
 
   it("carries the skills of an earlier compaction forward", () => {
     const carried = { name: "get_weather", location: "./skills/get_weather/SKILL.md", content: "Steps." };
-    const entries: SessionEntry[] = [user("a"), { type: "compaction", ts, content: "sum", covers_turns: 1, skills: [carried] }, user("b")];
+    const entries: SessionEntry[] = [user("a"), { type: "compaction", ts, content: "sum", covers_turns: 1, skills: [carried], forced: false }, user("b")];
     expect(loadedSkills(entries)).toEqual([carried]);
   });
 });
@@ -45,8 +43,8 @@ describe("planCompaction and the history after it", () => {
   it("covers all but the kept turns, and nothing twice", () => {
     const plan = planCompaction(turns, 1);
     expect(plan?.coversTurns).toBe(2);
-    expect(plan?.covered.map((e) => e.content)).toEqual(["one", "1", "two", "2"]);
-    const compacted: SessionEntry[] = [...turns, { type: "compaction", ts, content: "sum", covers_turns: 2, skills: [] }];
+    expect(plan?.covered).toEqual(turns.slice(0, 4));
+    const compacted: SessionEntry[] = [...turns, { type: "compaction", ts, content: "sum", covers_turns: 2, skills: [], forced: false }];
     expect(planCompaction(compacted, 1)).toBeNull();
     expect(planCompaction(compacted, 0)?.coversTurns).toBe(3);
     expect(planCompaction([], 0)).toBeNull();
@@ -54,7 +52,7 @@ describe("planCompaction and the history after it", () => {
 
   it("sends the summary and carried skills instead of the covered turns, and the rest as they were", () => {
     const carried = { name: "get_weather", location: "./skills/get_weather/SKILL.md", content: "Steps for Paris." };
-    const entries: SessionEntry[] = [...turns, { type: "compaction", ts, content: "They counted to two.", covers_turns: 2, skills: [carried] }];
+    const entries: SessionEntry[] = [...turns, { type: "compaction", ts, content: "They counted to two.", covers_turns: 2, skills: [carried], forced: false }];
     const messages = historyMessages(entries).map((m) => [m.getType(), m.content]);
     expect(messages).toHaveLength(3);
     expect(messages[0][0]).toBe("human");

@@ -5,9 +5,9 @@ import { readSkillBlock } from "../skills/skill-block.js";
 function loadedText(entries: SessionEntry[], before: number, location: string): string | null {
   for (let i = before - 1; i >= 0; i--) {
     const entry = entries[i];
-    if (entry.type === "tool" && entry.tool?.name === "read_file" && entry.tool.ok) {
-      const path = entry.tool.details?.path;
-      if (typeof path === "string" && (location === path || location.endsWith(`/${path}`))) return entry.tool.output;
+    if (entry.type === "event" && entry.event.type === "tool_result" && entry.event.name === "read_file" && entry.event.ok) {
+      const path = entry.event.details?.path;
+      if (typeof path === "string" && (location === path || location.endsWith(`/${path}`))) return entry.event.output;
     }
     if (entry.type === "user" && entry.model_content) {
       const block = readSkillBlock(entry.model_content);
@@ -29,11 +29,12 @@ export function loadedSkills(entries: SessionEntry[]): LoadedSkillRecord[] {
         byLocation.delete(skill.location);
         byLocation.set(skill.location, skill);
       }
-    } else if (entry.type === "skill" && entry.location) {
-      const content = loadedText(entries, index, entry.location);
+    } else if (entry.type === "event" && entry.event.type === "skill" && entry.event.location) {
+      const { name, location } = entry.event;
+      const content = loadedText(entries, index, location);
       if (content === null) continue;
-      byLocation.delete(entry.location);
-      byLocation.set(entry.location, { name: entry.content, location: entry.location, content });
+      byLocation.delete(location);
+      byLocation.set(location, { name, location, content });
     }
   }
   return [...byLocation.values()];

@@ -1,13 +1,12 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import type { ChatEvent } from "@mini-openclaw/protocol";
-import { runAgentTurn } from "../agent/run-agent-turn.js";
+import { runAgentTurn, type TurnOutcome } from "../agent/run-agent-turn.js";
 import type { CoreTool, ToolCall, ToolContext, ToolResult } from "../tools/core-tool.js";
 import { coreTools } from "../tools/core-tools.js";
 import { createDelegateTool } from "./delegate-tool.js";
 import { DELEGATE_TOOL } from "../tools/core-tool-names.js";
 import type { Role } from "./parse-role.js";
-import { appendToTrace } from "./sub-agent-trace.js";
 
 const TIMEOUT_REASON = "delegate_timeout";
 
@@ -31,8 +30,8 @@ function toolsFor(role: Role, roles: Role[]): CoreTool[] {
 
 /**
  * Runs one sub-agent to its final answer. Everything it does streams under the parent's call as
- * `delegate` events and is kept, coalesced, as the call's trace (for the UI and the session); the
- * parent's model gets the final answer only. The parent's cancel and the delegation timeout stop it.
+ * `delegate` events (the session stores them as they stream); the parent's model gets the final
+ * answer only. The parent's cancel and the delegation timeout stop it.
  */
 export async function runSubAgent(role: Role, task: string, context: ToolContext, call: ToolCall): Promise<ToolResult> {
   const { delegation } = context;
@@ -52,12 +51,12 @@ export async function runSubAgent(role: Role, task: string, context: ToolContext
     started_at: new Date(started).toISOString(),
   });
 
-  const trace: ChatEvent[] = [];
-  let end: ChatEvent | null = null;
+  const forward = (event: ChatEvent) => call.write({ type: "delegate", call_id: call.id, agent: role.name, depth, event });
+  let result: TurnOutcome;
   try {
     // A fresh LangChain context: inside the parent's, the sub-agent's model calls would inherit the
     // parent's run config and abort signal, and its own timeout would not reach its HTTP requests.
-    await AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => runAgentTurn({
+    result = await AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => runAgentTurn({
       model: role.model ? { ...delegation.model, model: role.model } : delegation.model,
       systemPrompt: systemPromptFor(role, depth, delegation.maxDepth),
       messages: [new HumanMessage(task)],
@@ -66,26 +65,20 @@ export async function runSubAgent(role: Role, task: string, context: ToolContext
       maxSteps: delegation.maxSteps,
       signal: controller.signal,
       log: delegation.log,
-      emit: (event) => {
-        call.write({ type: "delegate", call_id: call.id, agent: role.name, depth, event });
-        appendToTrace(trace, event);
-        if (event.type === "final" || event.type === "error") end = event;
-      },
+      emit: forward,
     }));
+    forward(result);
   } finally {
     clearTimeout(timer);
     context.signal.removeEventListener("abort", onParentAbort);
     finished();
   }
 
-  const details = { agent: role.name, depth, task, duration_ms: Date.now() - started, trace };
-  const result = end as ChatEvent | null;
-  if (result?.type === "final") return { ok: true, output: result.content || "(the sub-agent gave no answer)", details };
+  const details = { agent: role.name, depth, task, duration_ms: Date.now() - started };
+  if (result.type === "final") return { ok: true, output: result.content || "(the sub-agent gave no answer)", details };
   const reason =
     controller.signal.reason === TIMEOUT_REASON
       ? `it did not finish within ${formatDuration(delegation.timeoutMs)} and was stopped`
-      : result?.type === "error"
-        ? result.message
-        : "it ended without an answer";
+      : result.message;
   return { ok: false, output: `Error: the "${role.name}" sub-agent failed: ${reason}`, details };
 }

@@ -1,5 +1,5 @@
 import { HumanMessage } from "@langchain/core/messages";
-import type { ChatEvent, ReviewInfo, SessionEntry } from "@mini-openclaw/protocol";
+import type { ReviewInfo } from "@mini-openclaw/protocol";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
 import type { Config } from "../config/config.js";
 import { type DelegationRegistry, delegationRuntime } from "../delegation/delegation-runtime.js";
@@ -25,13 +25,6 @@ interface ReviewerDeps {
   runtime: Pick<ToolContext, "sandbox" | "python" | "fetchAgent" | "knowledge">;
   delegations: DelegationRegistry;
   log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
-}
-
-/** The 1-based line range of the session file that holds its last turn (from its user entry on). */
-function lastTurnLines(entries: SessionEntry[]): { from: number; to: number; turn: number } | null {
-  const starts = entries.flatMap((e, i) => (e.type === "user" ? [i] : []));
-  if (starts.length === 0) return null;
-  return { from: starts[starts.length - 1] + 1, to: entries.length, turn: starts.length };
 }
 
 /**
@@ -74,8 +67,7 @@ export class Reviewer {
   private async review(sessionId: string): Promise<void> {
     const { config, sessions, runtime, delegations, log, ui } = this.deps;
     await sessions.flush(sessionId);
-    // Line numbers of the file itself: raw entries, one per line.
-    const lines = lastTurnLines((await sessions.read(sessionId, { raw: true })).entries);
+    const lines = await sessions.lastTurnLines(sessionId);
     if (!lines) return;
     const instructions =
       (await readConfinedTextIfPresent(config.dataRoot, REVIEWER_FILE, MAX_INSTRUCTIONS_BYTES).catch((err) => {
@@ -85,10 +77,9 @@ export class Reviewer {
     const path = `${SESSIONS_DIR}/${sessionId}.jsonl`;
     const task =
       `Review turn ${lines.turn} of the session file ${path}: it is lines ${lines.from}-${lines.to} (JSON Lines, one entry per line: ` +
-      `the user's message, the agent's thoughts, tool calls with their results, and its answer). Read exactly those lines with ` +
+      `the user's message, then the turn's events as they streamed: the agent's thoughts and text, tool calls and their results, its final answer). Read exactly those lines with ` +
       `read_file (offset ${lines.from}, limit ${lines.to - lines.from + 1}).`;
-    let end: ChatEvent | null = null;
-    await runAgentTurn({
+    const result = await runAgentTurn({
       model: config.model,
       systemPrompt: instructions.trim() + OUTPUT_CONTRACT,
       messages: [new HumanMessage(task)],
@@ -103,18 +94,14 @@ export class Reviewer {
       maxSteps: config.limits.maxSteps,
       signal: AbortSignal.any([AbortSignal.timeout(config.delegation.timeoutMs), this.closing.signal]),
       log,
-      emit: (event) => {
-        if (event.type === "final" || event.type === "error") end = event;
-      },
+      emit: () => {},
     });
     if (this.closing.signal.aborted) return;
-    const result = end as ChatEvent | null;
-    const review =
-      result?.type === "final" ? parseReview(result.content) : { advice: "", record: `The review failed: ${result?.type === "error" ? result.message : "no answer"}` };
+    const review = result.type === "final" ? parseReview(result.content) : { advice: "", record: `The review failed: ${result.message}` };
     const ts = new Date().toISOString();
     await sessions.append(sessionId, { type: "review", ts, content: review.record, advice: review.advice });
     this.latestReview = { session_id: sessionId, ts, advice: review.advice, record: review.record };
     ui.publish({ type: "review", session_id: sessionId });
-    if (result?.type !== "final") log.warn({ sessionId }, "review ended without an answer");
+    if (result.type !== "final") log.warn({ sessionId }, "review ended without an answer");
   }
 }

@@ -1,47 +1,79 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import type { SessionEntry, SessionToolRecord } from "@mini-openclaw/protocol";
+import type { SessionEntry, StoredEvent } from "@mini-openclaw/protocol";
 import { compactionMessage } from "../context/compaction-message.js";
 import { withAdvice } from "../review/reviewer-advice.js";
 
+type ToolCallEvent = Extract<StoredEvent, { type: "tool_call" }>;
+type ToolResultEvent = Extract<StoredEvent, { type: "tool_result" }>;
+
 interface Step {
   text: string;
-  tools: SessionToolRecord[];
+  calls: ToolCallEvent[];
+  results: ToolResultEvent[];
 }
 
 const argsOf = (input: unknown): Record<string, unknown> =>
   input !== null && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>) : { input };
 
 /**
- * Rebuilds the model conversation from a session file: user messages, and for each model step
- * its text and tool calls followed by their results. Thoughts, skill and error records are for
- * the user, not the model. Tool calls whose result was never written (a crash mid-call) are left
- * out, so the conversation stays valid for the provider. After a compaction, its summary (and the
- * skills it carries) stands in for the turns it covers. A reviewer's advice goes ahead of the user
- * message that followed it; its record is never sent.
+ * The conversation the model is sent, derived from a session's entries: user messages (as the model
+ * was sent them), and for each model step of a turn its text and tool calls followed by their
+ * results. Everything else a turn streamed (thoughts, skills, usage, a sub-agent's trace...) is for
+ * the user. A call whose result was never written (a crash mid-call) is left out, so the
+ * conversation stays valid for the provider; the text of a step cut short (an error, a crash) is
+ * kept, as the model saw itself write it. After a compaction, its summary (and the skills it carries)
+ * stands in for the turns it covers. A reviewer's advice goes ahead of the user message that
+ * followed it; its record is never sent.
  */
 export function historyMessages(entries: SessionEntry[]): BaseMessage[] {
   const messages: BaseMessage[] = [];
   let steps = new Map<number, Step>();
+  let pendingText = "";
   const stepOf = (n: number) => {
     let step = steps.get(n);
-    if (!step) steps.set(n, (step = { text: "", tools: [] }));
+    if (!step) steps.set(n, (step = { text: "", calls: [], results: [] }));
     return step;
   };
-  const flushTurn = () => {
+  const endTurn = (answer: string) => {
     for (const [, step] of [...steps.entries()].sort(([a], [b]) => a - b)) {
-      if (step.tools.length > 0) {
+      // In call order, as the model made them and was sent their results; a call never answered is left out.
+      const answered = step.calls.flatMap((c) => step.results.filter((r) => r.id === c.id).slice(0, 1).map((r) => ({ call: c, result: r })));
+      if (answered.length > 0) {
         messages.push(
-          new AIMessage({
-            content: step.text,
-            tool_calls: step.tools.map((t) => ({ id: t.id, name: t.name, args: argsOf(t.input), type: "tool_call" as const })),
-          }),
+          new AIMessage({ content: step.text, tool_calls: answered.map(({ call: c }) => ({ id: c.id, name: c.name, args: argsOf(c.input), type: "tool_call" as const })) }),
         );
-        for (const t of step.tools) messages.push(new ToolMessage({ content: t.output, tool_call_id: t.id, name: t.name }));
+        for (const { result: r } of answered) messages.push(new ToolMessage({ content: r.output, tool_call_id: r.id, name: r.name }));
       } else if (step.text) {
         messages.push(new AIMessage(step.text));
       }
     }
+    if (answer) messages.push(new AIMessage(answer));
     steps = new Map();
+    pendingText = "";
+  };
+  const onEvent = (event: StoredEvent) => {
+    switch (event.type) {
+      case "token":
+        pendingText += event.content;
+        return;
+      case "tool_call": {
+        const step = stepOf(event.step);
+        step.text += pendingText;
+        pendingText = "";
+        step.calls.push(event);
+        return;
+      }
+      case "tool_result": {
+        const step = [...steps.values()].find((s) => s.calls.some((c) => c.id === event.id));
+        step?.results.push(event);
+        return;
+      }
+      case "final":
+        pendingText = event.content;
+        return;
+      default:
+        return;
+    }
   };
 
   const compaction = entries.findLast((entry) => entry.type === "compaction");
@@ -60,15 +92,13 @@ export function historyMessages(entries: SessionEntry[]): BaseMessage[] {
       continue;
     }
     if (entry.type === "user") {
-      flushTurn();
+      endTurn(pendingText);
       messages.push(new HumanMessage(withAdvice(advice, entry.model_content ?? entry.content)));
       advice = null;
-    } else if (entry.type === "assistant") {
-      stepOf(entry.step ?? Number.MAX_SAFE_INTEGER).text += entry.content;
-    } else if (entry.type === "tool" && entry.tool) {
-      stepOf(entry.step ?? Number.MAX_SAFE_INTEGER).tools.push(entry.tool);
+    } else if (entry.type === "event") {
+      onEvent(entry.event);
     }
   }
-  flushTurn();
+  endTurn(pendingText);
   return messages;
 }

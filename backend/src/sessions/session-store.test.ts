@@ -22,7 +22,7 @@ describe("SessionStore", () => {
     await store.create(id);
     await Promise.all(Array.from({ length: 50 }, (_, i) => store.append(id, { type: "user", ts, content: `m${i}` })));
     const session = await store.read(id);
-    expect(session.entries.map((e) => e.content)).toEqual(Array.from({ length: 50 }, (_, i) => `m${i}`));
+    expect(session.entries.map((e) => e.type === "user" && e.content)).toEqual(Array.from({ length: 50 }, (_, i) => `m${i}`));
     expect(session.title).toBe("m0");
   });
 
@@ -31,15 +31,15 @@ describe("SessionStore", () => {
     await store.create(id);
     await store.append(id, { type: "user", ts, content: "kept" });
     const file = join(root, "sessions", `${id}.jsonl`);
-    await appendFile(file, '{"type":"assistant","ts":"2026-01-01T00:00:0'); // a crash mid-write
+    await appendFile(file, '{"type":"event","ts":"2026-01-01T00:00:0'); // a crash mid-write
     const fresh = new SessionStore(root); // a restarted server
     const torn = await fresh.read(id);
     expect(torn.entries).toHaveLength(1);
     expect(torn.recovered_torn_line).toBe(true);
     await fresh.append(id, { type: "user", ts, content: "after restart" });
     const healed = await fresh.read(id);
-    expect(healed.entries.map((e) => e.content)).toEqual(["kept", "after restart"]);
-    expect((await readFile(file, "utf8")).split("\n").filter(Boolean)).toHaveLength(3);
+    expect(healed.entries.map((e) => e.type === "user" && e.content)).toEqual(["kept", "after restart"]);
+    expect((await readFile(file, "utf8")).split("\n").filter(Boolean)).toHaveLength(4); // header, kept, torn, after restart
   });
 
   it("lists sessions newest first with title and message count", async () => {
@@ -47,7 +47,7 @@ describe("SessionStore", () => {
     const b = "20260102-000000-bbbbbb";
     await store.create(a);
     await store.append(a, { type: "user", ts, content: "first  session\ntitle" });
-    await store.append(a, { type: "assistant", ts, content: "reply" });
+    await store.append(a, { type: "event", ts, event: { type: "final", content: "reply", duration_ms: 1 } });
     await new Promise((r) => setTimeout(r, 20));
     await store.create(b);
     const list = await store.list();

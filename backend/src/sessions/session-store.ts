@@ -1,7 +1,8 @@
 /**
- * One JSON Lines file per session under `sessions/`. Entries are appended as they happen, one
- * write per line, so a crash loses at most the line being written; a torn last line is dropped
- * on reading and fenced off with a newline before the next append.
+ * One JSON Lines file per session under `sessions/` (format: protocol `session-entries.ts`). Entries
+ * are appended as they happen, one write per line, so a crash loses at most the line being written;
+ * a torn last line is dropped on reading and fenced off with a newline before the next append. A
+ * file from before format version 2 gets a `header` line before its first new entry.
  */
 import { appendFile, open, readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -9,47 +10,25 @@ import type { SessionDetail, SessionEntry, SessionSummary } from "@mini-openclaw
 import { UserError } from "../lib/user-error.js";
 import { SESSIONS_DIR } from "../workspace/workspace-files.js";
 import { assertSessionId, isValidSessionId } from "./session-id.js";
-import { foldStreamingEntries } from "./streaming-checkpoints.js";
+import { parseSessionText } from "./session-format.js";
 
 const EXT = ".jsonl";
 const TITLE_CHARS = 80;
 
-export interface ParsedSession {
-  entries: SessionEntry[];
-  tornLastLine: boolean;
-  corruptLines: number;
-}
-
-export function parseSessionText(text: string): ParsedSession {
-  const lines = text.split("\n");
-  const endsClean = text.endsWith("\n") || text === "";
-  const entries: SessionEntry[] = [];
-  let tornLastLine = false;
-  let corruptLines = 0;
-  lines.forEach((line, i) => {
-    if (line.trim() === "") return;
-    try {
-      entries.push(JSON.parse(line) as SessionEntry);
-    } catch {
-      if (i === lines.length - 1 && !endsClean) tornLastLine = true;
-      else corruptLines++;
-    }
-  });
-  return { entries, tornLastLine, corruptLines };
-}
-
-const countsAsMessage = (e: SessionEntry) => e.type === "user" || (e.type === "assistant" && !e.partial);
+const isAnswer = (e: SessionEntry) => e.type === "user" || (e.type === "event" && e.event.type === "final");
 
 function summarize(id: string, entries: SessionEntry[], mtime: Date): SessionSummary {
   const firstUser = entries.find((e) => e.type === "user");
   const title = firstUser ? firstUser.content.replace(/\s+/g, " ").trim().slice(0, TITLE_CHARS) : "New session";
-  return { id, title: title || "New session", updated_at: mtime.toISOString(), message_count: entries.filter(countsAsMessage).length };
+  return { id, title: title || "New session", updated_at: mtime.toISOString(), message_count: entries.filter(isAnswer).length };
 }
+
+const HEADER = (): SessionEntry => ({ type: "header", ts: new Date().toISOString(), v: 2 });
 
 export class SessionStore {
   private readonly dir: string;
-  /** Sessions whose file end was checked in this process (a torn tail is fenced once). */
-  private readonly fenced = new Set<string>();
+  /** Sessions whose file was checked in this process: torn tail fenced, version-2 header present. */
+  private readonly checked = new Set<string>();
   /** Appends per session are chained so lines never interleave or reorder. */
   private readonly chains = new Map<string, Promise<void>>();
   private readonly summaries = new Map<string, { mtimeMs: number; size: number; summary: SessionSummary }>();
@@ -69,11 +48,15 @@ export class SessionStore {
     );
   }
 
-  /** Creates an empty session file; fails if it exists. */
+  /** Creates a session file holding only its header; fails if it exists. */
   async create(id: string): Promise<void> {
     const handle = await open(this.file(id), "wx");
-    await handle.close();
-    this.fenced.add(id);
+    try {
+      await handle.writeFile(`${JSON.stringify(HEADER())}\n`, "utf8");
+    } finally {
+      await handle.close();
+    }
+    this.checked.add(id);
   }
 
   append(id: string, entry: SessionEntry): Promise<void> {
@@ -86,9 +69,9 @@ export class SessionStore {
     const previous = this.chains.get(id) ?? Promise.resolve();
     const next = previous.catch(() => {}).then(async () => {
       let prefix = "";
-      if (!this.fenced.has(id)) {
-        prefix = (await this.endsTorn(file)) ? "\n" : "";
-        this.fenced.add(id);
+      if (!this.checked.has(id)) {
+        prefix = await this.prefixFor(file);
+        this.checked.add(id);
       }
       await appendFile(file, `${prefix}${JSON.stringify(entry)}\n`, "utf8");
     });
@@ -106,41 +89,50 @@ export class SessionStore {
     await this.chains.get(id)?.catch(() => {});
   }
 
-  private async endsTorn(file: string): Promise<boolean> {
-    const handle = await open(file, "r").catch(() => null);
-    if (!handle) return false;
-    try {
-      const { size } = await handle.stat();
-      if (size === 0) return false;
-      const last = Buffer.alloc(1);
-      await handle.read(last, 0, 1, size - 1);
-      return last[0] !== 0x0a;
-    } finally {
-      await handle.close();
-    }
+  /** What goes before the first append of this process: a newline after a torn tail, a header in a version-1 file. */
+  private async prefixFor(file: string): Promise<string> {
+    const text = await readFile(file, "utf8").catch(() => "");
+    const fence = text !== "" && !text.endsWith("\n") ? "\n" : "";
+    return parseSessionText(text).hasHeader ? fence : `${fence}${JSON.stringify(HEADER())}\n`;
   }
 
-  /**
-   * The session's entries, with streaming checkpoints folded (streaming-checkpoints.ts). `raw`: one
-   * entry per line of the file, checkpoints included, for whoever counts lines.
-   */
-  async read(id: string, { raw = false }: { raw?: boolean } = {}): Promise<SessionDetail> {
+  /** The session's entries, version 2 (older lines migrated). `running`: a turn runs in it now. */
+  async read(id: string, { running = false }: { running?: boolean } = {}): Promise<SessionDetail> {
+    const { text, mtime } = await this.readText(id);
+    const parsed = parseSessionText(text);
+    return {
+      ...summarize(id, parsed.entries, mtime),
+      entries: parsed.entries,
+      running,
+      ...(parsed.tornLastLine ? { recovered_torn_line: true } : {}),
+    };
+  }
+
+  /** The 1-based line range of the file that holds its last turn (from its user line on); null before the first turn. */
+  async lastTurnLines(id: string): Promise<{ from: number; to: number; turn: number } | null> {
+    const lines = (await this.readText(id)).text.split("\n");
+    if (lines[lines.length - 1] === "") lines.pop();
+    const isUser = (line: string) => {
+      try {
+        return (JSON.parse(line) as { type?: unknown }).type === "user";
+      } catch {
+        return false;
+      }
+    };
+    const starts = lines.flatMap((line, i) => (isUser(line) ? [i] : []));
+    if (starts.length === 0) return null;
+    return { from: starts[starts.length - 1] + 1, to: lines.length, turn: starts.length };
+  }
+
+  private async readText(id: string): Promise<{ text: string; mtime: Date }> {
     const file = this.file(id);
-    let text: string;
-    let mtime: Date;
     try {
-      [text, mtime] = await Promise.all([readFile(file, "utf8"), stat(file).then((s) => s.mtime)]);
+      const [text, mtime] = await Promise.all([readFile(file, "utf8"), stat(file).then((s) => s.mtime)]);
+      return { text, mtime };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new UserError(404, `Unknown session: ${id}`);
       throw err;
     }
-    const parsed = parseSessionText(text);
-    const entries = raw ? parsed.entries : foldStreamingEntries(parsed.entries);
-    return {
-      ...summarize(id, entries, mtime),
-      entries,
-      ...(parsed.tornLastLine ? { recovered_torn_line: true } : {}),
-    };
   }
 
   /** Newest first. Summaries are cached per file size and mtime, so listing stays cheap. */

@@ -1,9 +1,9 @@
 /**
- * What the Stage shows: turns made of blocks. Built the same way from a live event stream
- * (`applyEvent`) and from a stored session (`turnsFromEntries`), so a past session replays
- * exactly as it streamed.
+ * What the Stage shows: turns made of blocks. One reducer, `applyEvent`, builds them from the live
+ * event stream and from a stored session (`turnsFromEntries` applies the events the session stored),
+ * so a past session replays exactly as it streamed.
  */
-import type { ChatEvent, SessionEntry } from "@mini-openclaw/protocol";
+import type { ChatEvent, CompactionEntry, SessionEntry } from "@mini-openclaw/protocol";
 import { assertNever } from "./utils";
 
 export type Block =
@@ -59,13 +59,6 @@ function appendText(blocks: Block[], kind: "thought" | "text", text: string): Bl
   return [...blocks, { kind, text }];
 }
 
-/** A delegate call's stored trace (its result's details) as the sub-agent's turn, for replay. */
-function subAgentFromDetails(details: Record<string, unknown> | undefined, key: string): SubAgent | undefined {
-  if (!details || typeof details.agent !== "string" || !Array.isArray(details.trace)) return undefined;
-  const turn = (details.trace as ChatEvent[]).reduce(applyEvent, newTurn(String(details.task ?? ""), key));
-  return { agent: details.agent, depth: Number(details.depth ?? 1), turn: { ...turn, status: turn.status === "streaming" ? "done" : turn.status } };
-}
-
 /** A sub-agent's live event, applied under the delegate call it belongs to. */
 function applyDelegateEvent(blocks: Block[], event: Extract<ChatEvent, { type: "delegate" }>): Block[] {
   return blocks.map((block) => {
@@ -103,7 +96,6 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
                     durationMs: event.duration_ms,
                     details: event.details,
                     running: false,
-                    sub: b.sub ?? subAgentFromDetails(event.details, `${b.id}-sub`),
                   }
                 : b,
             )
@@ -135,7 +127,7 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
     case "error":
       return {
         ...turn,
-        blocks: [...turn.blocks, { kind: "error", message: event.message, code: event.code }],
+        blocks: [...markLastText(turn.blocks, { partial: true }), { kind: "error", message: event.message, code: event.code }],
         status: event.code === "aborted" ? "stopped" : "error",
       };
     default:
@@ -148,74 +140,59 @@ export function markCompacted(turns: Turn[], count: number): Turn[] {
   return turns.map((turn, index) => (index < count && !turn.compacted ? { ...turn, compacted: true } : turn));
 }
 
-/** A stored session as turns. Each user entry starts a turn; the rest are its blocks in written order. */
-export function turnsFromEntries(entries: SessionEntry[]): Turn[] {
+/** The last text block, marked: a failed turn's text is what streamed before it failed. */
+function markLastText(blocks: Block[], mark: { partial?: true; interrupted?: true }): Block[] {
+  const index = blocks.findLastIndex((b) => b.kind === "text");
+  if (index < 0) return mark.interrupted ? [...blocks, { kind: "text", text: "", ...mark }] : blocks;
+  return blocks.map((b, i) => (i === index ? { ...b, ...mark } : b));
+}
+
+const compactionEvent = (entry: CompactionEntry): ChatEvent => ({
+  type: "compaction",
+  turns: entry.covers_turns,
+  summary: entry.content,
+  skills: entry.skills.map((s) => s.name),
+  forced: entry.forced,
+});
+
+/**
+ * A stored session as turns: each user entry starts a turn and its stored events are applied to it
+ * by `applyEvent`, as they were live. A turn whose events end without `final` or `error` was cut
+ * short (the server stopped while it streamed) unless it is the session's last and still `running`.
+ */
+export function turnsFromEntries(entries: SessionEntry[], running = false): Turn[] {
   let turns: Turn[] = [];
   let compacted = 0;
-  for (const [index, entry] of entries.entries()) {
-    if (entry.type === "user") {
-      turns.push({ key: `t${index}`, user: entry.content, blocks: [], status: "done" });
-      continue;
-    }
-    const turn = turns[turns.length - 1];
-    if (!turn) continue;
+  const update = (change: (turn: Turn) => Turn) => {
+    if (turns.length > 0) turns[turns.length - 1] = change(turns[turns.length - 1]);
+  };
+  entries.forEach((entry, index) => {
     switch (entry.type) {
-      case "thought":
-        turn.blocks.push({ kind: "thought", text: entry.content });
-        break;
-      case "assistant":
-        turn.blocks.push({
-          kind: "text",
-          text: entry.content,
-          ...(entry.partial ? { partial: true } : {}),
-          ...(entry.interrupted ? { interrupted: true } : {}),
-        });
-        if (entry.duration_ms !== undefined) turn.durationMs = entry.duration_ms;
-        break;
-      case "tool":
-        if (entry.tool) {
-          turn.blocks.push({
-            kind: "tool",
-            id: entry.tool.id,
-            name: entry.tool.name,
-            input: entry.tool.input,
-            output: entry.tool.output,
-            ok: entry.tool.ok,
-            durationMs: entry.tool.duration_ms,
-            details: entry.tool.details,
-            running: false,
-            sub: subAgentFromDetails(entry.tool.details, `${entry.tool.id}-sub`),
-          });
-        }
-        break;
-      case "skill":
-        turn.blocks.push({ kind: "skill", name: entry.content, location: entry.location ?? "" });
-        break;
-      case "error":
-        turn.blocks.push({ kind: "error", message: entry.content, code: entry.code ?? "error" });
-        turn.status = entry.code === "aborted" ? "stopped" : "error";
-        break;
+      case "user":
+        turns.push(newTurn(entry.content, `t${index}`));
+        return;
+      case "event":
+        update((turn) => applyEvent(turn, entry.event));
+        return;
       case "compaction":
-        turn.blocks.push({
-          kind: "compaction",
-          turns: entry.covers_turns ?? 0,
-          summary: entry.content,
-          skills: (entry.skills ?? []).map((s) => s.name),
-          forced: entry.forced === true,
-        });
-        compacted = Math.max(compacted, entry.covers_turns ?? 0);
-        break;
+        update((turn) => applyEvent(turn, compactionEvent(entry)));
+        compacted = Math.max(compacted, entry.covers_turns);
+        return;
       case "review":
-        turn.blocks.push({ kind: "review", advice: entry.advice ?? "", record: entry.content });
-        break;
+        update((turn) => ({ ...turn, blocks: [...turn.blocks, { kind: "review", advice: entry.advice, record: entry.content }] }));
+        return;
+      case "header":
       case "snapshot":
-        break;
-      case "streaming":
-        break; // the server folds checkpoints into the step's text before anything reads them
+        return;
       default:
-        assertNever(entry.type);
+        assertNever(entry);
     }
-  }
+  });
+  turns = turns.map((turn, i) =>
+    turn.status === "streaming" && !(running && i === turns.length - 1)
+      ? { ...turn, status: "stopped", blocks: markLastText(turn.blocks, { partial: true, interrupted: true }) }
+      : turn,
+  );
   if (compacted > 0) turns = markCompacted(turns, compacted);
   return turns;
 }

@@ -79,7 +79,7 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
     try {
       const session = await api.session(sessionId);
       sessionRef.current = sessionId;
-      setState({ sessionId, turns: turnsFromEntries(session.entries), streaming: false, loadError: null });
+      setState({ sessionId, turns: turnsFromEntries(session.entries, session.running), streaming: false, loadError: null });
       history.replaceState(null, "", `#session=${sessionId}`);
     } catch (err) {
       setState((s) => ({ ...s, loadError: (err as Error).message }));

@@ -3,10 +3,12 @@ import type { FastifyInstance } from "fastify";
 import { assertSessionId } from "../../sessions/session-id.js";
 import type { SessionStore } from "../../sessions/session-store.js";
 
-export async function sessionRoutes(app: FastifyInstance, { sessions }: { sessions: SessionStore }) {
+/** `busy`: sessions with a turn running now (their last turn is not interrupted, only unfinished). */
+export async function sessionRoutes(app: FastifyInstance, { sessions, busy }: { sessions: SessionStore; busy: ReadonlySet<string> }) {
   app.get("/api/sessions", async (): Promise<{ sessions: SessionSummary[] }> => ({ sessions: await sessions.list() }));
 
   app.get<{ Params: { id: string } }>("/api/sessions/:id", async (request): Promise<SessionDetail> => {
-    return sessions.read(assertSessionId(request.params.id));
+    const id = assertSessionId(request.params.id);
+    return sessions.read(id, { running: busy.has(id) });
   });
 }

@@ -1,33 +1,18 @@
 "use client";
-import { Braces, Check, ChevronRight, FileText, Globe, Loader2, Search, SquareTerminal, TriangleAlert, Users, Wrench } from "lucide-react";
+import { Check, ChevronRight, Loader2, TriangleAlert } from "lucide-react";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from "@/components/ui/collapsible";
-import type { Block } from "@/lib/turn-model";
-import { SubAgentTrace } from "./sub-agent-trace";
 import { cn, formatDuration } from "@/lib/utils";
-
-type ToolBlock = Extract<Block, { kind: "tool" }>;
-
-const ICONS: Record<string, typeof Wrench> = {
-  read_file: FileText,
-  terminal: SquareTerminal,
-  python_repl: Braces,
-  fetch_url: Globe,
-  search_knowledge_base: Search,
-  delegate: Users,
-};
+import { SubAgentTrace } from "./sub-agent-trace";
+import type { ToolBlock } from "./tool-views/tool-view";
+import { toolView } from "./tool-views/tool-views";
 
 const LONG = 600;
 
-/** One line that says what the call was about: the path, command, URL or code. */
-function summary(input: unknown): string {
-  if (input === null || typeof input !== "object") return input == null ? "" : String(input);
-  const record = input as Record<string, unknown>;
-  if (typeof record.agent === "string" && typeof record.task === "string") return `${record.agent}: ${record.task.split("\n")[0]}`;
-  const first = record.path ?? record.command ?? record.url ?? record.code ?? record.query ?? Object.values(record)[0];
-  return typeof first === "string" ? first.split("\n")[0] : JSON.stringify(input);
-}
+/** The input as an object (a model may send anything); a bare value is wrapped. */
+const inputRecord = (input: unknown): Record<string, unknown> =>
+  input !== null && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>) : input == null ? {} : { input };
 
 function Output({ text }: { text: string }) {
   const [expanded, setExpanded] = useState(false);
@@ -52,14 +37,18 @@ function Output({ text }: { text: string }) {
   );
 }
 
-/** A tool call: name, input, output, duration and state; long output folded, the raw payload one click away. */
+/**
+ * A tool call: name, input, output, duration and state; long output folded, the raw payload one
+ * click away. What differs per tool (icon, summary line, how the input reads) is its view.
+ */
 export function ToolCard({ block }: { block: ToolBlock }) {
   const [open, setOpen] = useState<boolean | null>(null);
   const [raw, setRaw] = useState(false);
-  const Icon = ICONS[block.name] ?? Wrench;
+  const view = toolView(block.name);
+  const Icon = view.icon;
+  const input = inputRecord(block.input);
   const failed = block.ok === false;
-  // A delegate call shows its sub-agent's trace instead; its input and answer stay one click away.
-  const isOpen = open ?? (failed || (block.output !== undefined && block.output.length <= LONG && block.name !== "read_file" && !block.sub));
+  const isOpen = open ?? (view.openWhenDone ? view.openWhenDone(block) : failed || (block.output !== undefined && block.output.length <= LONG));
   return (
     <Collapsible
       open={isOpen}
@@ -73,7 +62,7 @@ export function ToolCard({ block }: { block: ToolBlock }) {
         <ChevronRight className={cn("size-3.5 shrink-0 text-zinc-400 transition-transform", isOpen && "rotate-90")} />
         <Icon className="size-4 shrink-0 text-klein" />
         <span className="font-mono text-[13px] font-semibold text-zinc-800">{block.name}</span>
-        <span className="min-w-0 flex-1 truncate font-mono text-xs text-zinc-500">{summary(block.input)}</span>
+        <span className="min-w-0 flex-1 truncate font-mono text-xs text-zinc-500">{view.summary(input)}</span>
         {block.running ? (
           <Badge variant="muted"><Loader2 className="animate-spin" />running</Badge>
         ) : failed ? (
@@ -98,7 +87,13 @@ export function ToolCard({ block }: { block: ToolBlock }) {
             </pre>
           ) : (
             <>
-              <pre className="overflow-x-auto whitespace-pre-wrap rounded-md bg-zinc-50 p-2 font-mono text-[12px] text-zinc-700">{JSON.stringify(block.input, null, 2)}</pre>
+              {view.Input ? (
+                <view.Input input={input} />
+              ) : (
+                <pre data-testid="tool-input" className="overflow-x-auto whitespace-pre-wrap rounded-md bg-zinc-50 p-2 font-mono text-[12px] text-zinc-700">
+                  {JSON.stringify(block.input, null, 2)}
+                </pre>
+              )}
               {block.output !== undefined && (
                 <>
                   <span className="text-[11px] font-semibold uppercase tracking-wide text-zinc-400">Output</span>

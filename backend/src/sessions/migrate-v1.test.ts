@@ -1,9 +1,9 @@
-import type { SessionEntry } from "@mini-openclaw/protocol";
+import { foldStreamingEntries, migrateV1, type V1Entry } from "./migrate-v1.js";
 import { describe, expect, it } from "vitest";
-import { foldStreamingEntries } from "./streaming-checkpoints.js";
+
 
 const ts = "2026-11-23T00:00:00.000Z";
-const e = (entry: Omit<SessionEntry, "ts">) => ({ ts, ...entry }) as SessionEntry;
+const e = (entry: Omit<V1Entry, "ts">) => ({ ts, ...entry }) as V1Entry;
 
 describe("foldStreamingEntries", () => {
   it("drops checkpoints spent by the step's whole entry", () => {

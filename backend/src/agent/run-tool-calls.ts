@@ -1,0 +1,74 @@
+import { ToolMessage } from "@langchain/core/messages";
+import type { ToolCall as LangChainToolCall } from "@langchain/core/messages/tool";
+import { randomUUID } from "node:crypto";
+import type { ChatEvent } from "@mini-openclaw/protocol";
+import { isUserError } from "../lib/user-error.js";
+import type { ActiveSkill, CoreTool, ToolContext, ToolResult } from "../tools/core-tool.js";
+import { refusedBySkill } from "./skill-tool-policy.js";
+
+export interface ToolStep {
+  tools: CoreTool[];
+  context: ToolContext;
+  /** The model step (1-based) that made these calls. */
+  step: number;
+  emit: (event: ChatEvent) => void;
+  /** The skill active in this turn (the last SKILL.md read); a call that reads one changes it. */
+  activeSkill: { current: ActiveSkill | null };
+  /** Unexpected failures (not refusals) are reported here for the log. */
+  onCrash(toolName: string, err: unknown): void;
+}
+
+/** Why arguments failed the tool's schema, in words the model can fix them from. */
+function schemaProblem(tool: CoreTool, issues: Array<{ path: PropertyKey[]; message: string }>): string {
+  const parts = issues.map((i) => (i.path.length ? `${i.path.map(String).join(".")}: ${i.message}` : i.message));
+  return `Error: invalid arguments for ${tool.name}: ${parts.join("; ")}. Call it again with arguments that match its schema.`;
+}
+
+async function execute(tool: CoreTool, args: unknown, call: { id: string }, run: ToolStep): Promise<ToolResult> {
+  const parsed = tool.schema.safeParse(args);
+  if (!parsed.success) return { ok: false, output: schemaProblem(tool, parsed.error.issues) };
+  const refusal = refusedBySkill(tool, parsed.data, run.context.config.locationPrefix, run.activeSkill.current);
+  if (refusal) return refusal;
+  try {
+    return await tool.execute(parsed.data, run.context, { id: call.id, write: run.emit });
+  } catch (err) {
+    if (isUserError(err)) return { ok: false, output: `Error: ${err.message}` };
+    run.onCrash(tool.name, err);
+    return { ok: false, output: `Error: ${tool.name} failed: ${(err as Error)?.message ?? String(err)}` };
+  }
+}
+
+async function runOne(call: LangChainToolCall, run: ToolStep): Promise<ToolMessage> {
+  const id = call.id || `call_${randomUUID()}`;
+  const startedAt = Date.now();
+  run.emit({ type: "tool_call", id, name: call.name, input: call.args, step: run.step, started_at: startedAt });
+  const tool = run.tools.find((t) => t.name === call.name);
+  const result: ToolResult = tool
+    ? await execute(tool, call.args, { id }, run)
+    : { ok: false, output: `Error: ${call.name} is not a valid tool, try one of [${run.tools.map((t) => t.name).join(", ")}].` };
+  if (result.activatedSkill) {
+    const { name, location, allowedTools } = result.activatedSkill;
+    run.activeSkill.current = result.activatedSkill;
+    run.emit({ type: "skill", name, location, ...(allowedTools ? { allowed_tools: allowedTools } : {}) });
+  }
+  run.emit({
+    type: "tool_result",
+    id,
+    name: call.name,
+    output: result.output,
+    ok: result.ok,
+    duration_ms: Date.now() - startedAt,
+    ...(result.details ? { details: result.details } : {}),
+  });
+  return new ToolMessage({ content: result.output, tool_call_id: id, name: call.name, status: result.ok ? "success" : "error" });
+}
+
+/**
+ * Runs the tool calls of one model step, all at once, and returns what the model is sent back (one
+ * message per call, in call order). Each call streams `tool_call`, then its own events (a
+ * sub-agent's trace), a `skill` when it loaded one, and `tool_result`. Schema checks, the skill's
+ * `allowed-tools` and unknown tools are answered here, so the model and the user see every refusal.
+ */
+export function runToolCalls(calls: LangChainToolCall[], run: ToolStep): Promise<ToolMessage[]> {
+  return Promise.all(calls.map((call) => runOne(call, run)));
+}

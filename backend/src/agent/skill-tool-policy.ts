@@ -1,0 +1,28 @@
+import { normalizeUserPath } from "../paths/confined-path.js";
+import type { ActiveSkill, CoreTool, ToolResult } from "../tools/core-tool.js";
+import { skillFolderOf } from "../tools/read-file.js";
+
+/** Reading another skill's SKILL.md is always allowed: that is how the agent switches skills. */
+function readsASkill(tool: CoreTool, input: unknown, locationPrefix: string): boolean {
+  if (tool.name !== "read_file") return false;
+  try {
+    return skillFolderOf(normalizeUserPath((input as { path?: unknown })?.path, locationPrefix)) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The active skill's `allowed-tools` policy: a refusal the model can act on when the skill does not
+ * list this tool, or null when the call may run.
+ */
+export function refusedBySkill(tool: CoreTool, input: unknown, locationPrefix: string, skill: ActiveSkill | null): ToolResult | null {
+  if (!skill?.allowedTools || skill.allowedTools.includes(tool.name) || readsASkill(tool, input, locationPrefix)) return null;
+  return {
+    ok: false,
+    output:
+      `Error: ${tool.name} is not allowed while the skill "${skill.name}" is active: its allowed-tools are ` +
+      `${skill.allowedTools.join(", ") || "(none)"}. Use one of those, or finish the skill's steps first.`,
+    details: { refused_by_skill: skill.name, allowed_tools: skill.allowedTools },
+  };
+}

@@ -1,0 +1,22 @@
+import { delegateView } from "./delegate";
+import { fetchUrlView } from "./fetch-url";
+import { genericView } from "./generic";
+import { pythonReplView } from "./python-repl";
+import { readFileView } from "./read-file";
+import { searchKnowledgeBaseView } from "./search-knowledge-base";
+import { terminalView } from "./terminal";
+import type { ToolView } from "./tool-view";
+
+const VIEWS: Record<string, ToolView> = {
+  read_file: readFileView,
+  terminal: terminalView,
+  python_repl: pythonReplView,
+  fetch_url: fetchUrlView,
+  search_knowledge_base: searchKnowledgeBaseView,
+  delegate: delegateView,
+};
+
+/** The view of a tool's card, by the tool's name. */
+export function toolView(name: string): ToolView {
+  return VIEWS[name] ?? genericView;
+}

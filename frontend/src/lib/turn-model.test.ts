@@ -1,0 +1,73 @@
+import type { ChatEvent, SessionEntry, StoredEvent } from "@mini-openclaw/protocol";
+import { describe, expect, it } from "vitest";
+import { applyEvent, newTurn, turnsFromEntries } from "./turn-model";
+
+const ts = "2026-11-23T00:00:00.000Z";
+const stored = (events: StoredEvent[]): SessionEntry[] => events.map((event) => ({ type: "event", ts, event }));
+const sub = (event: ChatEvent): StoredEvent => ({ type: "delegate", call_id: "call_d", agent: "researcher", depth: 1, event });
+
+/** A turn as it streamed: a thought, text, a delegation with its trace, a skill, two tools, usage, the answer. */
+const streamed: StoredEvent[] = [
+  { type: "prefix", changed: ["MEMORY.md"] },
+  { type: "thought", content: "Plan: " },
+  { type: "thought", content: "ask, then read." },
+  { type: "token", content: "Let me check." },
+  { type: "usage", input_tokens: 100, output_tokens: 10, cached_tokens: 50 },
+  { type: "tool_call", id: "call_d", name: "delegate", input: { agent: "researcher", task: "Look it up." }, step: 1, started_at: 1 },
+  { type: "tool_call", id: "call_r", name: "read_file", input: { path: "skills/x/SKILL.md" }, step: 1, started_at: 2 },
+  sub({ type: "thought", content: "Looking." }),
+  { type: "skill", name: "x", location: "./skills/x/SKILL.md", allowed_tools: ["read_file"] },
+  { type: "tool_result", id: "call_r", name: "read_file", output: "---\nname: x\n---", ok: true, duration_ms: 3 },
+  sub({ type: "token", content: "Found " }),
+  sub({ type: "token", content: "it." }),
+  sub({ type: "final", content: "Found it.", duration_ms: 9 }),
+  { type: "tool_result", id: "call_d", name: "delegate", output: "Found it.", ok: true, duration_ms: 12, details: { agent: "researcher", depth: 1 } },
+  { type: "token", content: "Done: " },
+  { type: "token", content: "found it." },
+  { type: "usage", input_tokens: 200, output_tokens: 5, cached_tokens: 150 },
+  { type: "final", content: "Done: found it.", duration_ms: 40 },
+];
+
+describe("turnsFromEntries", () => {
+  it("replays a stored turn through applyEvent into the turn that streamed, text pieces joined or not", () => {
+    const live = streamed.reduce(applyEvent, newTurn("do it", "t0"));
+    const joined: StoredEvent[] = [
+      ...streamed.slice(0, 1),
+      { type: "thought", content: "Plan: ask, then read." },
+      ...streamed.slice(3, 10),
+      sub({ type: "token", content: "Found it." }),
+      ...streamed.slice(12, 14),
+      { type: "token", content: "Done: found it." },
+      ...streamed.slice(16),
+    ];
+    for (const events of [streamed, joined]) {
+      const [turn] = turnsFromEntries([{ type: "header", ts, v: 2 }, { type: "user", ts, content: "do it" }, ...stored(events)]);
+      expect(turn).toEqual({ ...live, key: turn.key });
+    }
+    expect(live.status).toBe("done");
+    expect(live.usage).toEqual({ input: 300, output: 15, cached: 200 });
+    const delegate = live.blocks.find((b) => b.kind === "tool" && b.id === "call_d");
+    expect(delegate?.kind === "tool" && delegate.sub?.turn.blocks.map((b) => b.kind)).toEqual(["thought", "text"]);
+  });
+
+  it("marks a turn that stopped without its end as interrupted, unless it is the last and still running", () => {
+    const entries: SessionEntry[] = [{ type: "user", ts, content: "talk" }, ...stored([{ type: "token", content: "Once upon" }])];
+    const [cut] = turnsFromEntries(entries);
+    expect(cut.status).toBe("stopped");
+    expect(cut.blocks).toEqual([{ kind: "text", text: "Once upon", partial: true, interrupted: true }]);
+    expect(turnsFromEntries(entries, true)[0].status).toBe("streaming");
+    const [earlier] = turnsFromEntries([...entries, { type: "user", ts, content: "again" }], true);
+    expect(earlier.status).toBe("stopped");
+  });
+
+  it("shows a failed turn's text as partial, live and replayed alike", () => {
+    const events: StoredEvent[] = [
+      { type: "token", content: "The answer is " },
+      { type: "error", code: "model_bad_response", message: "broke off" },
+    ];
+    const live = events.reduce(applyEvent, newTurn("q", "t0"));
+    const [replayed] = turnsFromEntries([{ type: "user", ts, content: "q" }, ...stored(events)]);
+    expect(replayed).toEqual({ ...live, key: replayed.key });
+    expect(live.blocks[0]).toEqual({ kind: "text", text: "The answer is ", partial: true });
+  });
+});
