@@ -1,37 +1,58 @@
 /**
  * What the workbench adds to a turn: POST /api/chat against a bare ChatOpenAI stream to the same
- * scripted server, pair by pair, for a 2,000-token answer and for a turn with three tool calls.
- * Run: pnpm --filter ./backend bench:turn
+ * scripted server, pair by pair, for a 2,000-token answer and for a turn with three tool calls,
+ * with a model that floods (every chunk at once) and one at 500 chunks a second. The workbench runs
+ * as its own process (the built dist/, as users run it), so the reading client here does not share
+ * its event loop, as a browser does not.
+ * Run: pnpm --filter ./backend bench:turn   (PACE_MS=n: one pacing only; PAIRS=n pairs per case)
  */
 import { ChatOpenAI } from "@langchain/openai";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import { lastMessage, type ModelReply, type ModelScript } from "../test-support/scripted-model-server.js";
-import { postJson, sseEvents, startWorkbench } from "../test-support/workbench-harness.js";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { lastMessage, type ModelReply, type ModelScript, startScriptedModelServer } from "../test-support/scripted-model-server.js";
+import { startServerProcess } from "../test-support/server-process.js";
+import { postJson, sseEvents } from "../test-support/workbench-harness.js";
 
 const PAIRS = Number(process.env.PAIRS ?? 10);
-/** Milliseconds between streamed chunks: 0 floods (worst case); 2 is faster than any hosted model (500 tokens/s). */
-const PACE = Number(process.env.PACE_MS ?? 2);
+/** Milliseconds between streamed chunks: 0 floods (a local model on a GPU, the worst case); 2 is 500 tokens/s. */
+const PACES = process.env.PACE_MS ? [Number(process.env.PACE_MS)] : [0, 2];
 const answer = Array.from({ length: 2000 }, (_, i) => `tok${i % 97} `).join(""); // 2,000 chunks
-const longAnswer: ModelScript = () => ({ content: answer, chunkChars: answer.length / 2000, chunkDelayMs: PACE });
-const toolStep: ModelReply = { toolCalls: ["workspace/SOUL.md", "workspace/USER.md", "memory/MEMORY.md"].map((path) => ({ name: "read_file", args: { path } })) };
-const answerStep: ModelReply = { content: answer.slice(0, 2000), chunkChars: 5, chunkDelayMs: PACE };
-const threeTools: ModelScript = (body) => (lastMessage(body).role === "tool" ? answerStep : toolStep);
-/** The same model requests, made directly: what the turn would cost without the workbench (and without running tools). */
-const bareSteps = new Map<ModelScript, ModelReply[]>([
-  [longAnswer, [longAnswer({} as never, 0)]],
-  [threeTools, [toolStep, answerStep]],
-]);
+
+function cases(pace: number) {
+  const longAnswer: ModelScript = () => ({ content: answer, chunkChars: answer.length / 2000, chunkDelayMs: pace });
+  const toolStep: ModelReply = { toolCalls: ["workspace/SOUL.md", "workspace/USER.md", "memory/MEMORY.md"].map((path) => ({ name: "read_file", args: { path } })) };
+  const answerStep: ModelReply = { content: answer.slice(0, 2000), chunkChars: 5, chunkDelayMs: pace };
+  const threeTools: ModelScript = (body) => (lastMessage(body).role === "tool" ? answerStep : toolStep);
+  // The same model requests, made directly: what the turn would cost without the workbench (and without running tools).
+  return [
+    { name: "2,000-token answer", script: longAnswer, bareSteps: [longAnswer({} as never, 0)] },
+    { name: "three tool calls, then 400 tokens", script: threeTools, bareSteps: [toolStep, answerStep] },
+  ];
+}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const wb = await startWorkbench({ env: { LOG_LEVEL: "silent" } });
-const bare = new ChatOpenAI({ model: "scripted", apiKey: "k", configuration: { baseURL: wb.model.baseUrl }, maxRetries: 0, streaming: true });
+const model = await startScriptedModelServer([]);
+const root = await mkdtemp(join(tmpdir(), "moc-bench-turn-"));
+const server = await startServerProcess({
+  WORKBENCH_ROOT: root,
+  KEY_FILE: join(root, "none.md"),
+  OPENAI_BASE_URL: model.baseUrl,
+  OPENAI_API_KEY: "k",
+  OPENAI_MODEL: "scripted",
+  MODEL_MAX_RETRIES: "0",
+  LOG_LEVEL: "silent",
+});
+const wb = { url: server.url, model };
+const bare = new ChatOpenAI({ model: "scripted", apiKey: "k", configuration: { baseURL: model.baseUrl }, maxRetries: 0, streaming: true });
 
-async function bareTurn(script: ModelScript) {
-  wb.model.setScript([...bareSteps.get(script)!]);
+async function bareTurn(steps: ModelReply[]) {
+  wb.model.setScript([...steps]);
   const t0 = performance.now();
   let first = 0;
   const messages = [new SystemMessage("system"), new HumanMessage("go")];
-  for (const _step of bareSteps.get(script)!) {
+  for (const _step of steps) {
     const stream = await bare.stream(messages);
     for await (const chunk of stream) if (!first && chunk.content) first = performance.now();
   }
@@ -56,8 +77,8 @@ async function workbenchTurn(script: ModelScript) {
   return { firstAfterModel: first - (request.firstTokenAt ?? first), total: performance.now() - t0, events, startup };
 }
 
-for (const [name, script] of [["2,000-token answer", longAnswer], ["three tool calls, then 400 tokens", threeTools]] as const) {
-  await bareTurn(script); // warm both paths
+for (const { name, script, bareSteps, pace } of PACES.flatMap((pace) => cases(pace).map((c) => ({ ...c, pace })))) {
+  await bareTurn(bareSteps); // warm both paths
   await workbenchTurn(script);
   const ratios: number[] = [];
   const bareTotals: number[] = [];
@@ -66,7 +87,7 @@ for (const [name, script] of [["2,000-token answer", longAnswer], ["three tool c
   const startups: number[] = [];
   const bareGaps: number[] = [];
   for (let i = 0; i < PAIRS; i++) {
-    const b = await bareTurn(script);
+    const b = await bareTurn(bareSteps);
     const w = await workbenchTurn(script);
     ratios.push(w.total / b.total);
     bareTotals.push(b.total);
@@ -75,9 +96,11 @@ for (const [name, script] of [["2,000-token answer", longAnswer], ["three tool c
     startups.push(w.startup);
     bareGaps.push(b.firstAfterModel);
   }
-  console.log(`${name} (${PAIRS} pairs, model pacing ${PACE} ms/chunk):`);
+  console.log(`${name} (${PAIRS} pairs, model pacing ${pace} ms/chunk${pace === 0 ? ": flooding" : ""}):`);
   console.log(`  turn start-up before the model request (session, snapshot, prompt, agent): median ${median(startups).toFixed(0)} ms`);
   console.log(`  end to end: bare ChatOpenAI median ${median(bareTotals).toFixed(0)} ms, /api/chat median ${median(wbTotals).toFixed(0)} ms; ratio median ${median(ratios).toFixed(2)}x, worst ${Math.max(...ratios).toFixed(2)}x`);
   console.log(`  first token reaches the client after the model wrote it: bare median ${median(bareGaps).toFixed(1)} ms, /api/chat median ${median(firstGaps).toFixed(1)} ms, worst ${Math.max(...firstGaps).toFixed(1)} ms`);
 }
-await wb.close();
+server.child.kill("SIGTERM");
+await model.close();
+await rm(root, { recursive: true, force: true });

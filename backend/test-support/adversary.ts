@@ -6,20 +6,16 @@
  * prompt-injected agent's `terminal` would. After each attack the suite looks for the key
  * everywhere it must never be: HTTP responses, model requests, the log, sessions/ and storage/.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { loadConfig } from "../src/config/config.js";
 import type { RunResult } from "../src/sandbox/run-process.js";
 import { Sandbox } from "../src/sandbox/sandbox.js";
-import { freePort } from "./free-port.js";
+import { startServerProcess } from "./server-process.js";
 import { type ModelScript, type ScriptedModelServer, startScriptedModelServer } from "./scripted-model-server.js";
 
 export const SERVER_SECRET = "sk-ADVERSARY-server-key-5c2e91";
-
-export const builtMain = resolve(__dirname, "..", "dist", "main.js");
 
 export interface AttackedServer {
   url: string;
@@ -62,21 +58,14 @@ async function filesUnder(dir: string, out: string[] = []): Promise<string[]> {
 }
 
 export async function startAttackedServer(options: { script?: ModelScript; env?: Record<string, string> } = {}): Promise<AttackedServer> {
-  if (!existsSync(builtMain)) throw new Error("backend/dist is missing: the backend's test script builds it first");
   const project = await mkdtemp(join(tmpdir(), "moc-adversary-"));
   const dataRoot = join(project, "root");
   const keyFile = join(project, "KEY.md");
   await mkdir(dataRoot);
   await writeFile(keyFile, `OPENAI_API_KEY=${SERVER_SECRET}\n`);
   const model = await startScriptedModelServer(options.script ?? [{ content: "ok" }]);
-  const port = await freePort();
-  const log: string[] = [];
-  const child: ChildProcess = spawn(process.execPath, [builtMain], {
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: process.env.HOME ?? "/tmp",
-      PORT: String(port),
-      HOST: "127.0.0.1",
+  const server = await startServerProcess(
+    {
       WORKBENCH_ROOT: dataRoot,
       KEY_FILE: keyFile,
       OPENAI_API_KEY: SERVER_SECRET,
@@ -86,22 +75,12 @@ export async function startAttackedServer(options: { script?: ModelScript; env?:
       LOG_LEVEL: "debug",
       ...options.env,
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    { cleanEnv: true },
+  ).catch(async (err) => {
+    await model.close();
+    throw err;
   });
-  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => log.push(chunk));
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => log.push(chunk));
-  let exited = false;
-  child.on("exit", () => (exited = true));
-  const url = `http://127.0.0.1:${port}`;
-  let up = false;
-  for (let i = 0; i < 200 && !up && !exited; i++) {
-    up = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
-    if (!up) await new Promise((r) => setTimeout(r, 100));
-  }
-  if (!up) {
-    child.kill("SIGKILL");
-    throw new Error(`the server did not start:\n${log.join("")}`);
-  }
+  const { child, url, output: log } = server;
   // The attacker: the sandbox the server's tools run in, on the same data root.
   const sandbox = await Sandbox.create(loadConfig({ WORKBENCH_ROOT: dataRoot, PATH: process.env.PATH ?? "" }, keyFile));
   const responses: string[] = [];
@@ -148,7 +127,7 @@ export async function startAttackedServer(options: { script?: ModelScript; env?:
       }
       return found;
     },
-    alive: () => !exited,
+    alive: server.alive,
     async close() {
       child.kill("SIGKILL");
       sandbox.close();

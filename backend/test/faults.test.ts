@@ -2,33 +2,20 @@
  * The fault suite: the server killed mid-turn, a full disk, a slow or flapping model, and
  * a thousand garbage requests. Each runs against real processes, files and HTTP.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { SessionDetail, SessionEntry } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import { freePort } from "../test-support/free-port.js";
+import { builtMain, startServerProcess } from "../test-support/server-process.js";
 import { startScriptedModelServer } from "../test-support/scripted-model-server.js";
 import { chat, entryKinds, fetchSession, postJson, sessionIdOf, sseEvents, startWorkbench, storedEvents, type Workbench } from "../test-support/workbench-harness.js";
 
-const builtMain = resolve(__dirname, "..", "dist", "main.js");
 const isRoot = process.getuid?.() === 0;
-
-async function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [builtMain], { env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" }, stdio: "ignore" });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 150; i++) {
-    if (await fetch(`${url}/api/health`).then((r) => r.ok, () => false)) return { child, url };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill("SIGKILL");
-  throw new Error("server did not start");
-}
 
 /** A server process on `root` talking to the scripted model, with no credentials file. */
 const serverEnv = (root: string, modelBaseUrl: string) => ({

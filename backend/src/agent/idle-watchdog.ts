@@ -2,10 +2,14 @@
  * Fires when nothing has happened for `timeoutMs` while armed. The model client's own timeout
  * does not cover a stream that goes silent after its headers, so the turn keeps this one; it is
  * paused while tools run, since a slow tool is not a silent model.
+ *
+ * `touch` only notes the time (it runs once per streamed chunk); the one timer, when it fires,
+ * sleeps again for whatever is left since the last touch.
  */
 export class IdleWatchdog {
   private timer: NodeJS.Timeout | null = null;
   private paused = 0;
+  private lastTouch = 0;
 
   constructor(
     private readonly timeoutMs: number,
@@ -13,17 +17,13 @@ export class IdleWatchdog {
   ) {}
 
   touch(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (this.paused === 0 && this.timeoutMs > 0) {
-      this.timer = setTimeout(this.onIdle, this.timeoutMs);
-      this.timer.unref();
-    }
+    this.lastTouch = performance.now();
+    if (!this.timer && this.paused === 0 && this.timeoutMs > 0) this.arm(this.timeoutMs);
   }
 
   pause(): void {
     this.paused++;
-    this.touch();
+    this.disarm();
   }
 
   resume(): void {
@@ -32,8 +32,23 @@ export class IdleWatchdog {
   }
 
   stop(): void {
+    this.disarm();
+    this.paused = Number.POSITIVE_INFINITY;
+  }
+
+  private arm(ms: number): void {
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.paused > 0) return;
+      const idle = performance.now() - this.lastTouch;
+      if (idle >= this.timeoutMs) this.onIdle();
+      else this.arm(this.timeoutMs - idle);
+    }, ms);
+    this.timer.unref();
+  }
+
+  private disarm(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.paused = Number.POSITIVE_INFINITY;
   }
 }

@@ -1,14 +1,14 @@
 import { AIMessage, type BaseMessage, SystemMessage } from "@langchain/core/messages";
+import type { ChatOpenAI } from "@langchain/openai";
 import { randomUUID } from "node:crypto";
 import type { ChatEvent, ErrorEvent, FinalEvent } from "@mini-openclaw/protocol";
 import type { ModelConfig } from "../config/config.js";
 import type { ActiveSkill, CoreTool, ToolContext } from "../tools/core-tool.js";
 import { createChatModel } from "./chat-model.js";
 import { IdleWatchdog } from "./idle-watchdog.js";
-import { textOf } from "./message-text.js";
 import { classifyModelError, TIMEOUT_REASON } from "./model-errors.js";
 import { runToolCalls } from "./run-tool-calls.js";
-import { streamModelStep } from "./stream-model-step.js";
+import { type ModelStep, streamModelStep } from "./stream-model-step.js";
 
 export interface AgentTurnInput {
   model: ModelConfig;
@@ -30,14 +30,12 @@ export interface AgentTurnInput {
 /** How a turn ended: its answer, or why it failed. */
 export type TurnOutcome = FinalEvent | ErrorEvent;
 
-/** Ids the provider left out or left empty are filled in, so each result pairs with its call. */
-function withCallIds(message: AIMessage): AIMessage {
-  const calls = message.tool_calls ?? [];
-  if (calls.every((c) => c.id)) return message;
+/** The step as the model's message in the conversation; ids the provider left out or empty are filled in, so each result pairs with its call. */
+function stepMessage(step: ModelStep): AIMessage {
   return new AIMessage({
-    content: message.content,
-    additional_kwargs: message.additional_kwargs,
-    tool_calls: calls.map((c) => ({ ...c, id: c.id || `call_${randomUUID()}` })),
+    content: step.text,
+    additional_kwargs: step.additionalKwargs,
+    tool_calls: step.toolCalls.map((c) => ({ ...c, id: c.id || `call_${randomUUID()}` })),
   });
 }
 
@@ -56,7 +54,8 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
   let receivedAnyChunk = false;
 
   const model = createChatModel(input.model, { signal: controller.signal });
-  const bound = input.tools.length > 0 ? model.bindTools(input.tools.map(({ name, description, schema }) => ({ name, description, schema }))) : model;
+  // Binding returns the same kind of model with the tools among its options.
+  const bound = (input.tools.length > 0 ? model.bindTools(input.tools.map(({ name, description, schema }) => ({ name, description, schema }))) : model) as ChatOpenAI;
   const messages: BaseMessage[] = [new SystemMessage(input.systemPrompt), ...input.messages];
   const context: ToolContext = { ...input.toolContext, signal: controller.signal };
   const activeSkill = { current: input.activeSkill ?? null };
@@ -65,7 +64,7 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
     for (let step = 1; ; step++) {
       receivedAnyChunk = false;
       watchdog.touch();
-      const chunk = await streamModelStep(bound, messages, {
+      const result = await streamModelStep(bound, messages, {
         signal: controller.signal,
         emit: input.emit,
         onChunk: () => {
@@ -73,13 +72,13 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
           watchdog.touch();
         },
       });
-      const usage = chunk.usage_metadata;
+      const usage = result.usage;
       if (usage) {
         input.emit({ type: "usage", input_tokens: usage.input_tokens ?? 0, output_tokens: usage.output_tokens ?? 0, cached_tokens: usage.input_token_details?.cache_read ?? 0 });
       }
-      const message = withCallIds(new AIMessage({ content: chunk.content, tool_calls: chunk.tool_calls ?? [], additional_kwargs: chunk.additional_kwargs }));
+      const message = stepMessage(result);
       const calls = message.tool_calls ?? [];
-      if (calls.length === 0) return { type: "final", content: textOf(message.content), duration_ms: Date.now() - started };
+      if (calls.length === 0) return { type: "final", content: result.text, duration_ms: Date.now() - started };
       if (step > input.maxSteps) {
         return { type: "error", code: "model_error", message: `The agent used more than ${input.maxSteps} tool steps in one turn and was stopped.` };
       }

@@ -1,7 +1,20 @@
-import { AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
-import type { Runnable } from "@langchain/core/runnables";
+import type { AIMessageChunk, BaseMessage, UsageMetadata } from "@langchain/core/messages";
+import type { ChatOpenAI } from "@langchain/openai";
+import type { ToolCall } from "@langchain/core/messages/tool";
 import type { ChatEvent } from "@mini-openclaw/protocol";
 import { textOf } from "./message-text.js";
+
+/** What one model request produced, whole. */
+export interface ModelStep {
+  text: string;
+  toolCalls: ToolCall[];
+  usage?: UsageMetadata;
+  /** Provider fields LangChain keeps beside the content (e.g. `reasoning_content`). */
+  additionalKwargs: Record<string, unknown>;
+}
+
+/** A streaming loop that never yields would hold every other socket (the client's included) until the model is done. */
+const YIELD_EVERY_MS = 8;
 
 /** Reasoning in a chunk: DeepSeek-style `reasoning_content`, or reasoning/thinking content blocks. */
 function reasoningOf(message: { additional_kwargs?: Record<string, unknown>; content?: unknown }): string {
@@ -13,25 +26,50 @@ function reasoningOf(message: { additional_kwargs?: Record<string, unknown>; con
     .join("");
 }
 
+/** Whether a chunk carries more than text and reasoning: tool-call pieces, usage, other provider fields. */
+function carriesMore(chunk: AIMessageChunk): boolean {
+  if ((chunk.tool_call_chunks?.length ?? 0) > 0 || chunk.usage_metadata) return true;
+  for (const key in chunk.additional_kwargs) if (key !== "reasoning_content") return true;
+  return false;
+}
+
 /**
  * One model request of a turn: streams its reasoning and text as `thought` and `token` events as
- * they arrive and returns the whole message (text, tool calls, usage). `onChunk` sees every chunk,
- * content or not (the idle watchdog).
+ * they arrive and returns the whole step. Text is gathered as strings; only the few chunks that
+ * carry tool calls or usage are merged as LangChain messages. `onChunk` sees every chunk, content
+ * or not (the idle watchdog).
+ *
+ * The chunks come from the model's `_streamResponseChunks`, the generator every LangChain chat
+ * model implements and `stream()` wraps: the wrapper merges every chunk into a running total and
+ * sets up callbacks again for each one, which cost more per chunk than decoding it (bench:turn).
+ * The turn needs neither (it keeps its own text and has no tracing). The tools bound to the model
+ * and its options apply as with `stream()`; an abort ends the generator quietly, so it is rethrown.
  */
 export async function streamModelStep(
-  model: Runnable<BaseMessage[], AIMessageChunk>,
+  model: ChatOpenAI,
   messages: BaseMessage[],
   { signal, emit, onChunk }: { signal: AbortSignal; emit: (event: ChatEvent) => void; onChunk: () => void },
-): Promise<AIMessageChunk> {
-  let message: AIMessageChunk | null = null;
-  const stream = await model.stream(messages, { signal });
-  for await (const chunk of stream) {
+): Promise<ModelStep> {
+  let text = "";
+  let rest: AIMessageChunk | null = null;
+  let lastYield = performance.now();
+  for await (const generation of model._streamResponseChunks(messages, { signal } as ChatOpenAI["ParsedCallOptions"])) {
+    const chunk = generation.message as AIMessageChunk;
     onChunk();
-    message = message ? message.concat(chunk) : chunk;
+    if (carriesMore(chunk)) rest = rest ? rest.concat(chunk) : chunk;
     const thought = reasoningOf(chunk);
     if (thought) emit({ type: "thought", content: thought });
-    const text = textOf(chunk.content);
-    if (text) emit({ type: "token", content: text });
+    const piece = textOf(chunk.content);
+    if (piece) {
+      text += piece;
+      emit({ type: "token", content: piece });
+    }
+    if (performance.now() - lastYield > YIELD_EVERY_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      lastYield = performance.now();
+    }
   }
-  return message ?? new AIMessageChunk({ content: "" });
+  signal.throwIfAborted();
+  const { reasoning_content: _reasoning, ...additionalKwargs } = rest?.additional_kwargs ?? {};
+  return { text, toolCalls: rest?.tool_calls ?? [], usage: rest?.usage_metadata, additionalKwargs };
 }

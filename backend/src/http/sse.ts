@@ -22,6 +22,10 @@ export interface SseStream {
  * The stream ends only after its last byte: `Connection: close` makes Node end the socket once
  * the response is flushed (destroying it right after `end()` dropped what a slower reader had not
  * yet taken, `final` included).
+ *
+ * The first frame of a burst is written at once; frames sent while it is on its way are written
+ * together once the event loop comes round (a fast model streams thousands of frames a second, and
+ * one socket write per frame cost more than the frames).
  */
 export function openSse(res: ServerResponse, onClientGone: (controller: AbortController) => void): SseStream {
   const controller = new AbortController();
@@ -42,16 +46,32 @@ export function openSse(res: ServerResponse, onClientGone: (controller: AbortCon
   };
   res.on("close", gone);
   res.socket?.once("end", gone);
+  let pending = "";
+  let burst = false;
+  const flush = () => {
+    burst = false;
+    if (pending && !res.destroyed) res.write(pending);
+    pending = "";
+  };
   return {
     signal: controller.signal,
     send(event) {
-      if (!ended && !res.destroyed) res.write(`data: ${JSON.stringify(event)}\n\n`);
+      if (ended || res.destroyed) return;
+      const frame = `data: ${JSON.stringify(event)}\n\n`;
+      if (burst) {
+        pending += frame;
+        return;
+      }
+      res.write(frame);
+      burst = true;
+      setImmediate(flush);
     },
     end() {
       if (ended) return;
       ended = true;
       clearInterval(heartbeat);
       res.socket?.off("end", gone);
+      flush();
       res.end();
     },
   };
