@@ -5,13 +5,11 @@
  * Needs bubblewrap. Run: pnpm --filter ./backend bench:sandbox
  */
 import { execFileSync } from "node:child_process";
-import { pythonReplTool } from "../src/tools/python-repl.js";
-import { terminalTool } from "../src/tools/terminal.js";
 import { startToolHarness } from "../test-support/tool-harness.js";
 
 const WRITE_MB = 64;
 const h = await startToolHarness({ env: { SANDBOX_UID: "65530", SANDBOX_MAX_WRITE_MB: String(WRITE_MB) } });
-if (!h.context.sandbox.isolated) {
+if (!h.runtime.sandbox.isolated) {
   console.log("bubblewrap is not available here: nothing to measure");
   process.exit(0);
 }
@@ -28,9 +26,9 @@ async function timed(fn: () => Promise<unknown>, runs = 15): Promise<string> {
 const du = () => Number(execFileSync("du", ["-sm", `${h.dataRoot}/memory`], { encoding: "utf8" }).split("\t")[0]);
 
 try {
-  await h.run(pythonReplTool, { code: "1" }); // start the interpreter
-  console.log(`terminal 'true': ${await timed(() => h.run(terminalTool, { command: "true" }))}`);
-  console.log(`python_repl '1 + 1' (with the stray-process sweep): ${await timed(() => h.run(pythonReplTool, { code: "1 + 1" }))}`);
+  await h.run("python_repl", { code: "1" }); // start the interpreter
+  console.log(`terminal 'true': ${await timed(() => h.run("terminal", { command: "true" }))}`);
+  console.log(`python_repl '1 + 1' (with the stray-process sweep): ${await timed(() => h.run("python_repl", { code: "1 + 1" }))}`);
 
   for (const [label, command] of [
     ["dd, one 1 GB file", "dd if=/dev/zero of=memory/w bs=1M count=1024 status=none"],
@@ -38,16 +36,16 @@ try {
   ] as const) {
     const before = du();
     const t0 = performance.now();
-    const result = await h.run(terminalTool, { command });
+    const result = await h.run("terminal", { command });
     const written = du() - before;
     console.log(
       `${label} with a ${WRITE_MB} MB budget: ${written} MB on disk when stopped after ${(performance.now() - t0).toFixed(0)} ms ` +
         `(${result.output.includes("wrote more than") ? "write budget" : /File too large|File size limit exceeded|exit code 153/.test(result.output) ? "file size limit" : "not stopped"})`,
     );
-    await h.run(terminalTool, { command: "rm -f memory/w*" });
+    await h.run("terminal", { command: "rm -f memory/w*" });
   }
   const t0 = performance.now();
-  const big = await h.run(pythonReplTool, { code: "b = bytearray(3 * 1024**3)" });
+  const big = await h.run("python_repl", { code: "b = bytearray(3 * 1024**3)" });
   console.log(`python_repl 3 GiB allocation: ${/MemoryError/.test(big.output) ? "MemoryError" : "succeeded"} in ${(performance.now() - t0).toFixed(0)} ms`);
 } finally {
   await h.close();

@@ -77,8 +77,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   knowledge.start();
   const ui = new UiEventBus();
   const delegations = new DelegationRegistry(() => ui.publish({ type: "refresh", target: "agents" }));
-  const runtime = { sandbox, python, fetchAgent, knowledge };
-  const reviewer = new Reviewer({ config, sessions, ui, runtime, delegations, log: app.log });
+  const runtime = { config, sandbox, python, fetchAgent, knowledge };
+  const reviewer = new Reviewer({ config, sessions, ui, runtime, log: app.log });
   const chat: ChatDeps = { config, sessions, prompts, busy: new Set(), runtime, log: app.log, ui, delegations, reviewer };
   const watcher = new WorkspaceWatcher(config.dataRoot);
   app.addHook("onClose", async () => {

@@ -12,8 +12,9 @@ import { createGuardedAgent, type Lookup } from "../src/net/guarded-agent.js";
 import { findOnPath, Sandbox } from "../src/sandbox/sandbox.js";
 import { grantDataDirsToSandbox } from "../src/sandbox/sandbox-ownership.js";
 import { findPython, PythonSessions } from "../src/sandbox/python-session.js";
-import { DelegationRegistry, delegationRuntime } from "../src/delegation/delegation-runtime.js";
-import type { CoreTool, ToolCall, ToolContext, ToolResult } from "../src/tools/core-tool.js";
+import type { ToolName } from "../src/tools/core-tool-names.js";
+import type { AgentIdentity, CoreTool, ToolCall, ToolResult, ToolRuntime } from "../src/tools/core-tool.js";
+import { coreTools } from "../src/tools/core-tools.js";
 import { seedDataRoot } from "../src/workspace/seed-data-root.js";
 
 export const SECRET_KEY = "sk-test-SECRET-do-not-leak-7f3a";
@@ -23,13 +24,18 @@ export interface ToolHarness {
   dataRoot: string;
   keyFile: string;
   config: Config;
-  context: ToolContext;
-  run<T extends CoreTool>(tool: T, input: Parameters<T["execute"]>[0], signal?: AbortSignal): Promise<ToolResult>;
+  runtime: ToolRuntime;
+  /** The core tools as the main agent of session `tool-test` gets them. */
+  tools: CoreTool[];
+  /** Runs a core tool by name, as the agent loop would (after its schema check). */
+  run(name: ToolName, input: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult>;
   close(): Promise<void>;
 }
 
-/** Tools run outside an agent turn have nowhere to stream nested events. */
-export const NO_CALL: ToolCall = { id: "call_test", write: () => {} };
+/** A call outside an agent turn: nowhere to stream nested events, never aborted unless `signal` is. */
+export const testCall = (signal = new AbortController().signal): ToolCall => ({ id: "call_test", signal, write: () => {} });
+
+export const TEST_AGENT: AgentIdentity = { sessionId: "tool-test", depth: 0, roles: [] };
 
 export async function startToolHarness(options: { env?: Record<string, string>; lookup?: Lookup } = {}): Promise<ToolHarness> {
   const project = await mkdtemp(join(tmpdir(), "moc-project-"));
@@ -43,24 +49,20 @@ export async function startToolHarness(options: { env?: Record<string, string>; 
   const python = new PythonSessions(sandbox, findPython(sandbox, config.sandbox.searchPath));
   const fetchAgent = createGuardedAgent({ allowlist: config.fetchAllowlist, connectTimeoutMs: 5000, lookup: options.lookup });
   const knowledge = new KnowledgeBase(dataRoot, offlineEmbedder);
-  const context: ToolContext = {
-    config,
-    sessionId: "tool-test",
-    sandbox,
-    python,
-    fetchAgent,
-    knowledge,
-    signal: new AbortController().signal,
-    agent: { depth: 0, roles: [] },
-    delegation: delegationRuntime(config, [], new DelegationRegistry(), console, 0),
-  };
+  const runtime: ToolRuntime = { config, sandbox, python, fetchAgent, knowledge };
+  const tools = coreTools(runtime, TEST_AGENT);
   return {
     project,
     dataRoot,
     keyFile,
     config,
-    context,
-    run: (tool, input, signal) => tool.execute(input, signal ? { ...context, signal } : context, NO_CALL),
+    runtime,
+    tools,
+    run(name, input, signal) {
+      const tool = tools.find((t) => t.name === name);
+      if (!tool) throw new Error(`no core tool ${name}`);
+      return tool.execute(tool.schema.parse(input), testCall(signal));
+    },
     async close() {
       python.closeAll();
       sandbox.close();

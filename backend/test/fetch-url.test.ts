@@ -1,13 +1,13 @@
 import { lookup } from "node:dns";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchUrlTool, FETCH_LIMITS } from "../src/tools/fetch-url.js";
+import { FETCH_LIMITS } from "../src/tools/fetch-url.js";
 import { startLocalWeb, type LocalWeb } from "../test-support/local-web-server.js";
 import { startToolHarness, type ToolHarness } from "../test-support/tool-harness.js";
 
 let web: LocalWeb;
 let other: LocalWeb; // a loopback service that is NOT allowlisted
 let h: ToolHarness;
-const get = (url: string, extra: { max_chars?: number; start?: number } = {}) => h.run(fetchUrlTool, { url, ...extra });
+const get = (url: string, extra: { max_chars?: number; start?: number } = {}) => h.run("fetch_url", { url, ...extra });
 
 beforeAll(async () => {
   other = await startLocalWeb();

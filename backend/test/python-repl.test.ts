@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pythonReplTool } from "../src/tools/python-repl.js";
-import { NO_CALL, SECRET_KEY, sandboxExpected, startToolHarness, type ToolHarness } from "../test-support/tool-harness.js";
+import { TEST_AGENT, testCall, SECRET_KEY, sandboxExpected, startToolHarness, type ToolHarness } from "../test-support/tool-harness.js";
 
 const { available } = sandboxExpected();
 if (!available) console.warn("\n!!! SKIPPING python_repl sandbox tests: bubblewrap (bwrap) is not installed !!!\n");
@@ -10,7 +10,7 @@ describe.skipIf(!available)("python_repl (bubblewrap)", () => {
   let h: ToolHarness;
   let listener: Server;
   let port = 0;
-  const py = (code: string, timeout_s?: number) => h.run(pythonReplTool, { code, timeout_s });
+  const py = (code: string, timeout_s?: number) => h.run("python_repl", { code, timeout_s });
 
   beforeAll(async () => {
     process.env.OPENAI_API_KEY = SECRET_KEY;
@@ -90,8 +90,8 @@ describe("python_repl without python3", () => {
   it("answers with a clear error", async () => {
     const h = await startToolHarness();
     try {
-      const context = { ...h.context, python: { get: () => null } as never };
-      const result = await pythonReplTool.execute({ code: "1" }, context, NO_CALL);
+      const tool = pythonReplTool({ ...h.runtime, python: { get: () => null }, limits: h.config.sandbox, agent: TEST_AGENT });
+      const result = await tool.execute({ code: "1" }, testCall());
       expect(result).toMatchObject({ ok: false, output: expect.stringContaining("python3 is not installed") });
     } finally {
       await h.close();

@@ -9,7 +9,6 @@ import { createServer, type Server } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { terminalTool } from "../src/tools/terminal.js";
 import { SECRET_KEY, sandboxExpected, startToolHarness, type ToolHarness } from "../test-support/tool-harness.js";
 
 const { available, required } = sandboxExpected();
@@ -43,12 +42,12 @@ describe.skipIf(!available)("terminal attacks (bubblewrap)", () => {
   let listener: Server;
   let listenerPort = 0;
   let homeSecret: string;
-  const sh = (command: string, timeout_s?: number) => h.run(terminalTool, { command, timeout_s });
+  const sh = (command: string, timeout_s?: number) => h.run("terminal", { command, timeout_s });
 
   beforeAll(async () => {
     process.env.OPENAI_API_KEY = SECRET_KEY; // the server's own environment holds a key
     h = await startToolHarness({ env: { SANDBOX_UID: ATTACK_UID } });
-    expect(h.context.sandbox.status.mode).toBe("bubblewrap");
+    expect(h.runtime.sandbox.status.mode).toBe("bubblewrap");
     listener = createServer((socket) => socket.end("HELLO FROM THE HOST\n"));
     await new Promise<void>((r) => listener.listen(0, "127.0.0.1", r));
     listenerPort = (listener.address() as { port: number }).port;
@@ -199,9 +198,9 @@ describe("degraded mode (no bubblewrap on PATH)", () => {
   });
 
   it("runs, and says in every result that there is no OS sandbox", async () => {
-    expect(h.context.sandbox.status).toMatchObject({ mode: "degraded", detail: expect.stringContaining("apt-get install bubblewrap") });
+    expect(h.runtime.sandbox.status).toMatchObject({ mode: "degraded", detail: expect.stringContaining("apt-get install bubblewrap") });
     process.env.OPENAI_API_KEY = SECRET_KEY;
-    const result = await h.run(terminalTool, { command: "echo hello; env" });
+    const result = await h.run("terminal", { command: "echo hello; env" });
     delete process.env.OPENAI_API_KEY;
     expect(result.output).toMatch(/^\[degraded: no OS sandbox/);
     expect(result.output).toContain("hello");
@@ -211,8 +210,8 @@ describe("degraded mode (no bubblewrap on PATH)", () => {
   });
 
   it("still enforces the timeout and the blacklist", async () => {
-    expect((await h.run(terminalTool, { command: "sleep 30", timeout_s: 1 })).output).toMatch(/killed/);
-    expect((await h.run(terminalTool, { command: "rm -rf /" })).details).toMatchObject({ layer: "blacklist" });
+    expect((await h.run("terminal", { command: "sleep 30", timeout_s: 1 })).output).toMatch(/killed/);
+    expect((await h.run("terminal", { command: "rm -rf /" })).details).toMatchObject({ layer: "blacklist" });
   });
 });
 
@@ -222,7 +221,7 @@ describe.skipIf(!available)("data that appears after start", () => {
     try {
       const { writeFile: write } = await import("node:fs/promises");
       await write(join(h.dataRoot, "SKILLS_SNAPSHOT.md"), "<available_skills>\n</available_skills>\n");
-      const result = await h.run(terminalTool, { command: "cat SKILLS_SNAPSHOT.md; echo written > SKILLS_SNAPSHOT.md" });
+      const result = await h.run("terminal", { command: "cat SKILLS_SNAPSHOT.md; echo written > SKILLS_SNAPSHOT.md" });
       expect(result.output).toContain("<available_skills>");
       expect(result.output).toMatch(/Read-only file system/);
     } finally {

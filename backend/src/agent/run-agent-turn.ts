@@ -3,7 +3,7 @@ import type { ChatOpenAI } from "@langchain/openai";
 import { randomUUID } from "node:crypto";
 import type { ChatEvent, ErrorEvent, FinalEvent } from "@mini-openclaw/protocol";
 import type { ModelConfig } from "../config/config.js";
-import type { ActiveSkill, CoreTool, ToolContext } from "../tools/core-tool.js";
+import type { ActiveSkill, CoreTool } from "../tools/core-tool.js";
 import { createChatModel } from "./chat-model.js";
 import { IdleWatchdog } from "./idle-watchdog.js";
 import { classifyModelError, TIMEOUT_REASON } from "./model-errors.js";
@@ -15,8 +15,10 @@ export interface AgentTurnInput {
   systemPrompt: string;
   /** The conversation so far plus the new user message. */
   messages: BaseMessage[];
+  /** The tools this agent may call, made for it. */
   tools: CoreTool[];
-  toolContext: Omit<ToolContext, "signal">;
+  /** How skill locations are written (for the active skill's `allowed-tools` check). */
+  locationPrefix: string;
   /** Model steps that may call tools; one more request may answer, never call. */
   maxSteps: number;
   signal: AbortSignal;
@@ -57,7 +59,6 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
   // Binding returns the same kind of model with the tools among its options.
   const bound = (input.tools.length > 0 ? model.bindTools(input.tools.map(({ name, description, schema }) => ({ name, description, schema }))) : model) as ChatOpenAI;
   const messages: BaseMessage[] = [new SystemMessage(input.systemPrompt), ...input.messages];
-  const context: ToolContext = { ...input.toolContext, signal: controller.signal };
   const activeSkill = { current: input.activeSkill ?? null };
 
   try {
@@ -88,7 +89,8 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
         messages.push(
           ...(await runToolCalls(calls, {
             tools: input.tools,
-            context,
+            signal: controller.signal,
+            locationPrefix: input.locationPrefix,
             step,
             emit: input.emit,
             activeSkill,

@@ -3,12 +3,14 @@ import type { ToolCall as LangChainToolCall } from "@langchain/core/messages/too
 import { randomUUID } from "node:crypto";
 import type { ChatEvent } from "@mini-openclaw/protocol";
 import { isUserError } from "../lib/user-error.js";
-import type { ActiveSkill, CoreTool, ToolContext, ToolResult } from "../tools/core-tool.js";
+import type { ActiveSkill, CoreTool, ToolResult } from "../tools/core-tool.js";
 import { refusedBySkill } from "./skill-tool-policy.js";
 
 export interface ToolStep {
   tools: CoreTool[];
-  context: ToolContext;
+  /** The turn's: a call still running when it fires is stopped. */
+  signal: AbortSignal;
+  locationPrefix: string;
   /** The model step (1-based) that made these calls. */
   step: number;
   emit: (event: ChatEvent) => void;
@@ -27,10 +29,10 @@ function schemaProblem(tool: CoreTool, issues: Array<{ path: PropertyKey[]; mess
 async function execute(tool: CoreTool, args: unknown, call: { id: string }, run: ToolStep): Promise<ToolResult> {
   const parsed = tool.schema.safeParse(args);
   if (!parsed.success) return { ok: false, output: schemaProblem(tool, parsed.error.issues) };
-  const refusal = refusedBySkill(tool, parsed.data, run.context.config.locationPrefix, run.activeSkill.current);
+  const refusal = refusedBySkill(tool, parsed.data, run.locationPrefix, run.activeSkill.current);
   if (refusal) return refusal;
   try {
-    return await tool.execute(parsed.data, run.context, { id: call.id, write: run.emit });
+    return await tool.execute(parsed.data, { id: call.id, signal: run.signal, write: run.emit });
   } catch (err) {
     if (isUserError(err)) return { ok: false, output: `Error: ${err.message}` };
     run.onCrash(tool.name, err);

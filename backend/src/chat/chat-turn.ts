@@ -15,7 +15,7 @@ import { createTurnRecorder } from "../sessions/turn-recorder.js";
 import { type LoadedSkill, loadSlashCommand, parseSlashCommand } from "../skills/slash-command.js";
 import { refreshSkillsSnapshot, renderSnapshot } from "../skills/skills-snapshot.js";
 import { SNAPSHOT_FILE } from "../workspace/workspace-files.js";
-import type { ToolContext } from "../tools/core-tool.js";
+import type { ToolRuntime } from "../tools/core-tool.js";
 import { coreTools } from "../tools/core-tools.js";
 import { createDelegateTool, describeRoles } from "../delegation/delegate-tool.js";
 import { type DelegationRegistry, delegationRuntime } from "../delegation/delegation-runtime.js";
@@ -30,8 +30,8 @@ export interface ChatDeps {
   prompts: PromptLog;
   /** Sessions with a turn running now: one turn per session at a time. */
   busy: Set<string>;
-  /** What the tools run with: the sandbox, the Python sessions, the guarded fetch agent. */
-  runtime: Pick<ToolContext, "sandbox" | "python" | "fetchAgent" | "knowledge">;
+  /** What the tools run with: the sandbox, the Python sessions, the guarded fetch agent, the knowledge base. */
+  runtime: ToolRuntime;
   log: FastifyBaseLogger;
   ui: UiEventBus;
   delegations: DelegationRegistry;
@@ -134,19 +134,15 @@ async function executeTurn(deps: ChatDeps, turn: TurnPlan, emit: (event: ChatEve
   const prompt = await buildPrompt(deps, turn.sessionId, context.snapshot, record);
   const request = new HumanMessage(withAdvice(pendingAdvice(context.previous), turn.loaded?.modelMessage ?? turn.message));
   const history = await compactIfNeeded(deps, context.previous, prompt.text, request, recorder, record, signal);
+  const agent = { sessionId: turn.sessionId, depth: 0, roles: [] };
+  const delegation = delegationRuntime(config, context.roles, deps.delegations, log);
   const outcome = await runAgentTurn({
     model: config.model,
     systemPrompt: prompt.text,
     messages: [...history, request],
     activeSkill: turn.loaded?.skill ?? null,
-    tools: [...coreTools(), createDelegateTool(context.roles, context.rolesCatalog)],
-    toolContext: {
-      config,
-      sessionId: turn.sessionId,
-      ...deps.runtime,
-      agent: { depth: 0, roles: [] },
-      delegation: delegationRuntime(config, context.roles, deps.delegations, log),
-    },
+    tools: [...coreTools(deps.runtime, agent), createDelegateTool({ delegation, runtime: deps.runtime, agent, catalog: context.rolesCatalog })],
+    locationPrefix: config.locationPrefix,
     maxSteps: config.limits.maxSteps,
     signal,
     log,

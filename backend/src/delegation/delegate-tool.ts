@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type CoreTool, defineTool } from "../tools/core-tool.js";
+import { type AgentIdentity, type CoreTool, defineTool, type ToolRuntime } from "../tools/core-tool.js";
+import type { DelegationRuntime } from "./delegation-runtime.js";
 import { DELEGATE_TOOL } from "../tools/core-tool-names.js";
 import type { Role } from "./parse-role.js";
 import { runSubAgent } from "./run-sub-agent.js";
@@ -21,9 +22,20 @@ export function describeRoles(roles: Role[]): string {
 /**
  * `delegate`: runs a sub-agent in a fresh context with its role's instructions and tools, and returns
  * its final answer. Several calls in one step run at once. It runs the roles as they are on disk at
- * the turn's start; `catalog` is the list its description shows.
+ * the turn's start (`delegation.roles`); `catalog` is the list its description shows. `agent` is the
+ * caller; the sub-agent's own tools are made from `runtime`.
  */
-export function createDelegateTool(roles: Role[], catalog = describeRoles(roles)): CoreTool {
+export function createDelegateTool({
+  delegation,
+  runtime,
+  agent,
+  catalog = describeRoles(delegation.roles),
+}: {
+  delegation: DelegationRuntime;
+  runtime: ToolRuntime;
+  agent: AgentIdentity;
+  catalog?: string;
+}): CoreTool {
   return defineTool({
     name: DELEGATE_TOOL,
     description:
@@ -31,8 +43,7 @@ export function createDelegateTool(roles: Role[], catalog = describeRoles(roles)
       "answer only. Call it several times in one step to run sub-agents in parallel. " +
       catalog,
     schema,
-    async execute(input, context, call) {
-      const { delegation, agent } = context;
+    async execute(input, call) {
       const role = delegation.roles.find((r) => r.name === input.agent);
       if (!role) {
         return {
@@ -49,7 +60,7 @@ export function createDelegateTool(roles: Role[], catalog = describeRoles(roles)
           details: { refused: "depth_limit", max_depth: delegation.maxDepth },
         };
       }
-      return runSubAgent(role, input.task, context, call);
+      return runSubAgent(role, input.task, { delegation, runtime, parent: agent }, call);
     },
   }) as unknown as CoreTool;
 }

@@ -2,7 +2,8 @@ import { HumanMessage } from "@langchain/core/messages";
 import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import type { ChatEvent } from "@mini-openclaw/protocol";
 import { runAgentTurn, type TurnOutcome } from "../agent/run-agent-turn.js";
-import type { CoreTool, ToolCall, ToolContext, ToolResult } from "../tools/core-tool.js";
+import type { AgentIdentity, CoreTool, ToolCall, ToolResult, ToolRuntime } from "../tools/core-tool.js";
+import type { DelegationRuntime } from "./delegation-runtime.js";
 import { coreTools } from "../tools/core-tools.js";
 import { createDelegateTool } from "./delegate-tool.js";
 import { DELEGATE_TOOL } from "../tools/core-tool-names.js";
@@ -21,10 +22,10 @@ function systemPromptFor(role: Role, depth: number, maxDepth: number): string {
   );
 }
 
-/** Only the role's tools: the core tools it lists, and `delegate` if it may delegate further. */
-function toolsFor(role: Role, roles: Role[]): CoreTool[] {
-  const tools = coreTools().filter((tool) => role.tools.includes(tool.name));
-  if (role.tools.includes(DELEGATE_TOOL)) tools.push(createDelegateTool(roles));
+/** Only the role's tools, made for the sub-agent: the core tools it lists, and `delegate` if it may delegate further. */
+function toolsFor(role: Role, delegation: DelegationRuntime, runtime: ToolRuntime, agent: AgentIdentity): CoreTool[] {
+  const tools = coreTools(runtime, agent).filter((tool) => role.tools.includes(tool.name));
+  if (role.tools.includes(DELEGATE_TOOL)) tools.push(createDelegateTool({ delegation, runtime, agent }));
   return tools;
 }
 
@@ -33,18 +34,23 @@ function toolsFor(role: Role, roles: Role[]): CoreTool[] {
  * `delegate` events (the session stores them as they stream); the parent's model gets the final
  * answer only. The parent's cancel and the delegation timeout stop it.
  */
-export async function runSubAgent(role: Role, task: string, context: ToolContext, call: ToolCall): Promise<ToolResult> {
-  const { delegation } = context;
-  const depth = context.agent.depth + 1;
+export async function runSubAgent(
+  role: Role,
+  task: string,
+  { delegation, runtime, parent }: { delegation: DelegationRuntime; runtime: ToolRuntime; parent: AgentIdentity },
+  call: ToolCall,
+): Promise<ToolResult> {
+  const depth = parent.depth + 1;
+  const agent: AgentIdentity = { sessionId: parent.sessionId, depth, roles: [...parent.roles, role.name] };
   const started = Date.now();
   const controller = new AbortController();
-  const onParentAbort = () => controller.abort(context.signal.reason);
-  if (context.signal.aborted) onParentAbort();
-  context.signal.addEventListener("abort", onParentAbort, { once: true });
+  const onParentAbort = () => controller.abort(call.signal.reason);
+  if (call.signal.aborted) onParentAbort();
+  call.signal.addEventListener("abort", onParentAbort, { once: true });
   const timer = setTimeout(() => controller.abort(TIMEOUT_REASON), delegation.timeoutMs);
   const finished = delegation.registry.start({
     call_id: call.id,
-    session_id: context.sessionId,
+    session_id: parent.sessionId,
     agent: role.name,
     depth,
     task: task.slice(0, 500),
@@ -60,8 +66,8 @@ export async function runSubAgent(role: Role, task: string, context: ToolContext
       model: role.model ? { ...delegation.model, model: role.model } : delegation.model,
       systemPrompt: systemPromptFor(role, depth, delegation.maxDepth),
       messages: [new HumanMessage(task)],
-      tools: toolsFor(role, delegation.roles),
-      toolContext: { ...context, agent: { depth, roles: [...context.agent.roles, role.name] } },
+      tools: toolsFor(role, delegation, runtime, agent),
+      locationPrefix: runtime.config.locationPrefix,
       maxSteps: delegation.maxSteps,
       signal: controller.signal,
       log: delegation.log,
@@ -70,7 +76,7 @@ export async function runSubAgent(role: Role, task: string, context: ToolContext
     forward(result);
   } finally {
     clearTimeout(timer);
-    context.signal.removeEventListener("abort", onParentAbort);
+    call.signal.removeEventListener("abort", onParentAbort);
     finished();
   }
 

@@ -2,10 +2,9 @@ import { HumanMessage } from "@langchain/core/messages";
 import type { ReviewInfo } from "@mini-openclaw/protocol";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
 import type { Config } from "../config/config.js";
-import { type DelegationRegistry, delegationRuntime } from "../delegation/delegation-runtime.js";
 import { readConfinedTextIfPresent } from "../paths/read-confined-file.js";
 import type { SessionStore } from "../sessions/session-store.js";
-import type { ToolContext } from "../tools/core-tool.js";
+import type { ToolRuntime } from "../tools/core-tool.js";
 import { coreTools } from "../tools/core-tools.js";
 import type { UiEventBus } from "../ui-events/ui-event-bus.js";
 import { REVIEWER_FILE, SESSIONS_DIR } from "../workspace/workspace-files.js";
@@ -22,8 +21,7 @@ interface ReviewerDeps {
   config: Config;
   sessions: SessionStore;
   ui: UiEventBus;
-  runtime: Pick<ToolContext, "sandbox" | "python" | "fetchAgent" | "knowledge">;
-  delegations: DelegationRegistry;
+  runtime: ToolRuntime;
   log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
@@ -65,7 +63,7 @@ export class Reviewer {
   }
 
   private async review(sessionId: string): Promise<void> {
-    const { config, sessions, runtime, delegations, log, ui } = this.deps;
+    const { config, sessions, runtime, log, ui } = this.deps;
     await sessions.flush(sessionId);
     const lines = await sessions.lastTurnLines(sessionId);
     if (!lines) return;
@@ -83,14 +81,8 @@ export class Reviewer {
       model: config.model,
       systemPrompt: instructions.trim() + OUTPUT_CONTRACT,
       messages: [new HumanMessage(task)],
-      tools: coreTools().filter((tool) => tool.name === "read_file"),
-      toolContext: {
-        config,
-        sessionId,
-        ...runtime,
-        agent: { depth: 1, roles: ["reviewer"] },
-        delegation: delegationRuntime(config, [], delegations, log, 0),
-      },
+      tools: coreTools(runtime, { sessionId, depth: 1, roles: ["reviewer"] }).filter((tool) => tool.name === "read_file"),
+      locationPrefix: config.locationPrefix,
       maxSteps: config.limits.maxSteps,
       signal: AbortSignal.any([AbortSignal.timeout(config.delegation.timeoutMs), this.closing.signal]),
       log,

@@ -2,30 +2,32 @@ import type { Agent } from "undici";
 import type { z } from "zod";
 import type { Config } from "../config/config.js";
 import type { ChatEvent } from "@mini-openclaw/protocol";
-import type { DelegationRuntime } from "../delegation/delegation-runtime.js";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.js";
 import type { PythonSessions } from "../sandbox/python-session.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
 import type { ToolName } from "./core-tool-names.js";
 
-export interface ToolContext {
+/** What the server runs tools with: built once at start-up, shared by every turn. */
+export interface ToolRuntime {
   config: Config;
-  sessionId: string;
   sandbox: Sandbox;
   python: PythonSessions;
   /** The dispatcher fetch_url uses: it refuses non-public addresses at connect time. */
   fetchAgent: Agent;
   knowledge: KnowledgeBase;
-  signal: AbortSignal;
-  /** Who calls: the main agent (depth 0, no roles) or a sub-agent, by the roles that led to it. */
-  agent: { depth: number; roles: string[] };
-  /** What `delegate` needs: roles, the model, limits, the registry of running delegations. */
-  delegation: DelegationRuntime;
 }
 
-/** The call being run: its id, and a writer for events that belong under it in the stream (a sub-agent's trace). */
+/** Who calls: the main agent of a session (depth 0, no roles) or a sub-agent, by the roles that led to it. */
+export interface AgentIdentity {
+  sessionId: string;
+  depth: number;
+  roles: string[];
+}
+
+/** The call being run: its id, the turn's abort signal, and a writer for events that belong under it (a sub-agent's trace). */
 export interface ToolCall {
   id: string;
+  signal: AbortSignal;
   write(event: ChatEvent): void;
 }
 
@@ -46,11 +48,15 @@ export interface ActiveSkill {
   allowedTools: string[] | null;
 }
 
+/**
+ * A tool as the agent loop runs it. Tools are made by factories that take only what they need (a
+ * sandbox, the knowledge base, the caller's identity...); a call brings its id, signal and writer.
+ */
 export interface CoreTool<Schema extends z.ZodType = z.ZodType> {
   name: ToolName;
   description: string;
   schema: Schema;
-  execute(input: z.infer<Schema>, context: ToolContext, call: ToolCall): Promise<ToolResult>;
+  execute(input: z.infer<Schema>, call: ToolCall): Promise<ToolResult>;
 }
 
 /** Helper that keeps each tool's input type while collecting tools of different schemas. */

@@ -1,11 +1,18 @@
-import type { CoreTool } from "./core-tool.js";
+import type { AgentIdentity, CoreTool, ToolRuntime } from "./core-tool.js";
 import { fetchUrlTool } from "./fetch-url.js";
 import { pythonReplTool } from "./python-repl.js";
 import { readFileTool } from "./read-file.js";
 import { searchKnowledgeBaseTool } from "./search-knowledge-base.js";
 import { terminalTool } from "./terminal.js";
 
-/** The five core tools the agent gets (PRODUCT.md section 6). */
-export function coreTools(): CoreTool[] {
-  return [readFileTool, terminalTool, pythonReplTool, fetchUrlTool, searchKnowledgeBaseTool] as unknown as CoreTool[];
+/** The five core tools (PRODUCT.md section 6), made for one agent: each gets only what it needs. */
+export function coreTools(runtime: ToolRuntime, agent: AgentIdentity): CoreTool[] {
+  const { config, sandbox, python, fetchAgent, knowledge } = runtime;
+  return [
+    readFileTool(config),
+    terminalTool({ sandbox, limits: config.sandbox }),
+    pythonReplTool({ sandbox, python, limits: config.sandbox, agent }),
+    fetchUrlTool({ fetchAgent }),
+    searchKnowledgeBaseTool({ knowledge }),
+  ] as unknown as CoreTool[];
 }

@@ -3,7 +3,7 @@ import { fetch } from "undici";
 import { z } from "zod";
 import { BlockedAddressError } from "../net/guarded-agent.js";
 import { htmlToMarkdown } from "../net/html-to-markdown.js";
-import { defineTool, type ToolResult } from "./core-tool.js";
+import { type CoreTool, defineTool, type ToolResult } from "./core-tool.js";
 
 export const FETCH_LIMITS = {
   maxRedirects: 5,
@@ -178,12 +178,14 @@ export async function fetchUrl(
   };
 }
 
-export const fetchUrlTool = defineTool({
+/** `fetch_url`: a GET through the guarded dispatcher. */
+export const fetchUrlTool = ({ fetchAgent }: { fetchAgent: Agent }): CoreTool<typeof schema> =>
+  defineTool({
   name: "fetch_url",
   description:
     "HTTP(S) GET a URL. HTML comes back as clean Markdown of the main content, JSON pretty-printed, text as is; " +
     "binaries are refused. Private, loopback and link-local addresses are blocked. Long pages are returned in parts " +
     "(max_chars, start).",
   schema,
-  execute: (input, { fetchAgent, signal }) => fetchUrl(input, fetchAgent, signal),
-});
+  execute: (input, { signal }) => fetchUrl(input, fetchAgent, signal),
+  });

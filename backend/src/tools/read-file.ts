@@ -3,7 +3,8 @@ import { normalizeUserPath } from "../paths/confined-path.js";
 import { readConfinedText } from "../paths/read-confined-file.js";
 import { parseSkill } from "../skills/parse-skill.js";
 import { SKILLS_DIR } from "../workspace/workspace-files.js";
-import { defineTool } from "./core-tool.js";
+import type { Config } from "../config/config.js";
+import { type CoreTool, defineTool } from "./core-tool.js";
 
 /** Files larger than this are refused outright; smaller ones are paged with offset/limit. */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -23,14 +24,16 @@ export function skillFolderOf(relPath: string): string | null {
   return parts.length === 3 && parts[0] === SKILLS_DIR && parts[2] === "SKILL.md" ? parts[1] : null;
 }
 
-export const readFileTool = defineTool({
+/** `read_file`: a text file of the data root, paged. */
+export const readFileTool = (config: Pick<Config, "dataRoot" | "locationPrefix" | "limits">): CoreTool<typeof schema> =>
+  defineTool({
   name: "read_file",
   description:
     "Read a UTF-8 text file under the workbench data root (skills, memory, workspace, knowledge, sessions). " +
     "Accepts a skill's <location> exactly as listed in <available_skills>. Long files are returned in parts: " +
     "pass offset and limit (in lines) to read further. Paths outside the data root and KEY.md are refused.",
   schema,
-  async execute(input, { config }) {
+  async execute(input) {
     const relPath = normalizeUserPath(input.path, config.locationPrefix);
     const file = await readConfinedText(config.dataRoot, relPath, MAX_FILE_BYTES);
     const lines = file.content.split("\n");
@@ -72,4 +75,4 @@ export const readFileTool = defineTool({
         : {}),
     };
   },
-});
+  });

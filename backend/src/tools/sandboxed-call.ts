@@ -5,6 +5,6 @@ import type { Config } from "../config/config.js";
 export const timeoutField = z.number().int().min(1).max(600).optional().describe("Wall-clock limit in seconds (default 60).");
 
 /** The call's wall-clock limit: what the model asked for, else the default, never above the maximum. */
-export function callTimeoutMs(requestedSeconds: number | undefined, config: Config): number {
-  return Math.min((requestedSeconds ?? config.sandbox.timeoutMs / 1000) * 1000, config.sandbox.maxTimeoutMs);
+export function callTimeoutMs(requestedSeconds: number | undefined, limits: Config["sandbox"]): number {
+  return Math.min((requestedSeconds ?? limits.timeoutMs / 1000) * 1000, limits.maxTimeoutMs);
 }

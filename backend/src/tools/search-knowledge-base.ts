@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineTool } from "./core-tool.js";
+import type { KnowledgeBase } from "../knowledge/knowledge-base.js";
+import { type CoreTool, defineTool } from "./core-tool.js";
 
 const TEXT_CHARS = 1500;
 
@@ -8,14 +9,16 @@ const schema = z.object({
   k: z.number().int().min(1).max(20).optional().describe("How many passages to return (default 5)."),
 });
 
-export const searchKnowledgeBaseTool = defineTool({
+/** `search_knowledge_base`: hybrid search over the user's documents. */
+export const searchKnowledgeBaseTool = ({ knowledge }: { knowledge: Pick<KnowledgeBase, "search"> }): CoreTool<typeof schema> =>
+  defineTool({
   name: "search_knowledge_base",
   description:
     "Search the user's documents under knowledge/ (Markdown, text, PDF) with hybrid retrieval (BM25 keyword search " +
     "fused with vector search). Returns the best passages with their source path and line; cite the source path " +
     "when you use a passage. New and changed documents are picked up automatically.",
   schema,
-  async execute(input, { knowledge }) {
+  async execute(input) {
     const reply = await knowledge.search(input.query, input.k ?? 5);
     const header = `Mode: ${reply.mode === "hybrid" ? `hybrid (BM25 + ${reply.embedder})` : "BM25 only"}${reply.note ? `. Note: ${reply.note}` : ""}`;
     if (reply.results.length === 0) {
@@ -31,4 +34,4 @@ export const searchKnowledgeBaseTool = defineTool({
       details: { mode: reply.mode, results: reply.results.map(({ text, ...rest }) => rest) },
     };
   },
-});
+  });

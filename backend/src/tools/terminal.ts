@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { DEGRADED_NOTE } from "../sandbox/sandbox.js";
 import { blacklistReason } from "./command-blacklist.js";
-import { defineTool } from "./core-tool.js";
+import type { Config } from "../config/config.js";
+import type { Sandbox } from "../sandbox/sandbox.js";
+import { type CoreTool, defineTool } from "./core-tool.js";
 import { callTimeoutMs, timeoutField } from "./sandboxed-call.js";
 
 const schema = z.object({
@@ -9,14 +11,16 @@ const schema = z.object({
   timeout_s: timeoutField,
 });
 
-export const terminalTool = defineTool({
+/** `terminal`: bash in the sandbox, within the configured time, output and write limits. */
+export const terminalTool = ({ sandbox, limits }: { sandbox: Sandbox; limits: Config["sandbox"] }): CoreTool<typeof schema> =>
+  defineTool({
   name: "terminal",
   description:
     "Run a bash command in the workbench data root (memory/, skills/, workspace/, knowledge/ are writable; sessions/ " +
     "and storage/ read-only). It runs in an OS sandbox: no network, no access to the rest of the machine, no secrets. " +
     "Output (stdout and stderr together) is capped; long-running commands are killed at the timeout.",
   schema,
-  async execute(input, { config, sandbox, signal }) {
+  async execute(input, { signal }) {
     const refused = blacklistReason(input.command);
     if (refused) {
       return {
@@ -25,10 +29,10 @@ export const terminalTool = defineTool({
         details: { layer: "blacklist", reason: refused },
       };
     }
-    const timeoutMs = callTimeoutMs(input.timeout_s, config);
+    const timeoutMs = callTimeoutMs(input.timeout_s, limits);
     const result = await sandbox.run(["/bin/bash", "--noprofile", "--norc", "-c", input.command], {
       timeoutMs,
-      maxOutputChars: config.sandbox.outputChars,
+      maxOutputChars: limits.outputChars,
       signal,
     });
     const lines: string[] = [];
@@ -36,7 +40,7 @@ export const terminalTool = defineTool({
     lines.push(result.output.length > 0 ? result.output.replace(/\n$/, "") : "(no output)");
     if (result.timedOut) lines.push(`[killed: the command ran past its ${Math.round(timeoutMs / 1000)} s timeout; every process it started was stopped]`);
     else if (result.writeLimited) {
-      lines.push(`[killed: the command wrote more than ${Math.round(config.sandbox.maxWriteBytes / 1048576)} MB, the limit for one call; every process it started was stopped]`);
+      lines.push(`[killed: the command wrote more than ${Math.round(limits.maxWriteBytes / 1048576)} MB, the limit for one call; every process it started was stopped]`);
     } else if (result.aborted) lines.push("[stopped: the turn was cancelled]");
     else lines.push(`[exit code ${result.exitCode}]`);
     return {
@@ -53,4 +57,4 @@ export const terminalTool = defineTool({
       },
     };
   },
-});
+  });

@@ -4,8 +4,6 @@
  */
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pythonReplTool } from "../../src/tools/python-repl.js";
-import { terminalTool } from "../../src/tools/terminal.js";
 import { sandboxExpected, startToolHarness, type ToolHarness } from "../../test-support/tool-harness.js";
 
 const { available, required } = sandboxExpected();
@@ -36,12 +34,12 @@ describe("the sandbox is there when it must be", () => {
 
 describe.skipIf(!available)("sandbox limits (bubblewrap)", () => {
   let h: ToolHarness;
-  const sh = (command: string, timeout_s = 60) => h.run(terminalTool, { command, timeout_s });
-  const py = (code: string, timeout_s = 60) => h.run(pythonReplTool, { code, timeout_s });
+  const sh = (command: string, timeout_s = 60) => h.run("terminal", { command, timeout_s });
+  const py = (code: string, timeout_s = 60) => h.run("python_repl", { code, timeout_s });
 
   beforeAll(async () => {
     h = await startToolHarness({ env: { SANDBOX_UID: LIMITS_UID, SANDBOX_MAX_WRITE_MB: String(WRITE_MB), SANDBOX_MEMORY_MB: "1024" } });
-    expect(h.context.sandbox.status.mode).toBe("bubblewrap");
+    expect(h.runtime.sandbox.status.mode).toBe("bubblewrap");
   });
   afterAll(async () => h?.close());
 
