@@ -259,6 +259,26 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     expect(await page.getByTestId("answer-interrupted").innerText()).toMatch(/Interrupted/);
   });
 
+  it("a session written before format version 2 replays: the sub-agent's trace, the skill, the answer, the cut turn", async () => {
+    wb = await startWorkbench();
+    const fixture = readFileSync(join(import.meta.dirname, "../../backend/test/fixtures/v1-session.jsonl"), "utf8");
+    await import("node:fs/promises").then((fs) => fs.writeFile(join(wb.dataRoot, "sessions", "20261123-170244-v1abcd.jsonl"), fixture));
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    await page.getByTestId("session-item").first().click();
+    await expect.poll(() => page.getByTestId("turn").count()).toBe(3);
+    const first = page.getByTestId("turn").first();
+    const researcher = first.locator('[data-testid="sub-agent"][data-agent="researcher"]');
+    await expect.poll(() => researcher.getByTestId("answer").innerText()).toContain("The notes say: bring an umbrella.");
+    expect(await researcher.locator('[data-testid="tool-card"][data-tool="read_file"]').count()).toBe(1);
+    await expect.poll(() => first.getByTestId("skill-activation").innerText()).toContain("Skill active: get_weather");
+    await expect.poll(() => first.getByTestId("answer").last().innerText()).toContain("It will rain: bring an umbrella.");
+    const cut = page.getByTestId("turn").last();
+    expect(await cut.getAttribute("data-status")).toBe("error");
+    await expect.poll(() => cut.getByTestId("answer").innerText()).toContain("This answer will be");
+    await expect.poll(() => cut.getByTestId("turn-error").innerText()).toContain("broke off mid-answer");
+  });
+
   it("typing / lists the skills; picking one and sending runs the skill with its arguments", async () => {
     wb = await startWorkbench({ script: () => ({ content: "Loaded the weather skill for Paris." }) });
     view = await openPage(browser, wb.url);
