@@ -1,6 +1,10 @@
 import { buildApp } from "./app.js";
 import { isModelConfigured, loadConfig } from "./config/config.js";
+import { ensureKeyFile } from "./config/key-file.js";
+import { defaultKeyFile } from "./config/project-paths.js";
 
+// The documented place for credentials exists from the first start (only where the user did not point KEY_FILE elsewhere).
+const madeKeyFile = process.env.KEY_FILE ? false : ensureKeyFile(defaultKeyFile);
 const config = loadConfig();
 const app = await buildApp(config, { logger: { level: config.logLevel } });
 
@@ -14,6 +18,7 @@ process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
 try {
   await app.listen({ host: config.host, port: config.port });
+  if (madeKeyFile) app.log.info(`made ${defaultKeyFile} from KEY.example.md: put your model endpoint there (git ignores it)`);
   app.log.info(`mini OpenClaw is up: http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port} (data root ${config.dataRoot})`);
   if (!isModelConfigured(config.model)) app.log.warn(`no model configured: chat is off until KEY.md (${config.keyFilePath}) has OPENAI_API_KEY or OPENAI_BASE_URL`);
 } catch (err) {

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { chmodSync, constants, copyFileSync, readFileSync } from "node:fs";
 
 /**
  * Reads `KEY=value` lines from KEY.md. Everything else in the file (Markdown, comments after `#`,
@@ -26,4 +26,21 @@ export function readKeyFile(path: string): Record<string, string> {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return {};
     throw err;
   }
+}
+
+/**
+ * Makes KEY.md from the tracked template beside it (`KEY.example.md`) when there is none, readable by
+ * its owner only. KEY.md itself is git-ignored: a key typed into it is never part of a commit.
+ * Returns whether it was made.
+ */
+export function ensureKeyFile(path: string, template = path.replace(/KEY\.md$/, "KEY.example.md")): boolean {
+  try {
+    copyFileSync(template, path, constants.COPYFILE_EXCL);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EEXIST" || code === "ENOENT") return false;
+    throw err;
+  }
+  chmodSync(path, 0o600);
+  return true;
 }
