@@ -18,8 +18,19 @@ export type ModelReply =
   | {
       kind?: "reply";
       content?: string;
-      /** Streamed as `delta.reasoning_content`, the way DeepSeek-style servers do. */
+      /** Streamed as `delta.reasoning_content` (DeepSeek-style servers) unless `reasoningAs` says otherwise. */
       reasoning?: string;
+      /**
+       * The delta field reasoning streams in: `reasoning` (Ollama's and LM Studio's OpenAI endpoints, newer vLLM),
+       * `openrouter` (`reasoning` and, with the same text, `reasoning_details: [{type: "reasoning.text"}]`).
+       */
+      reasoningAs?: "reasoning_content" | "reasoning" | "openrouter";
+      /** Tool-call ids as some servers send them: no `id` field at all, or `""`. */
+      toolCallIds?: "missing" | "empty";
+      /** The token limit: what the reply would say (text, then tool-call arguments) stops after this many characters, with finish_reason "length". */
+      cutAtChars?: number;
+      /** Ignore `stream: true` and answer with one JSON completion. */
+      ignoreStream?: boolean;
       toolCalls?: ScriptedToolCall[];
       usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number };
       /** Delay before the response headers. */
@@ -29,7 +40,10 @@ export type ModelReply =
       /** Characters per streamed content chunk (default: one word at a time). */
       chunkChars?: number;
     }
-  | { kind: "error"; status: number; message: string }
+  /** An HTTP error; `body`: the exact JSON body (default OpenAI's `{error: {message, type, code}}`). */
+  | { kind: "error"; status: number; message: string; body?: unknown }
+  /** A 200 stream that sends `content` for `afterChunks` chunks, then `frame` as a data frame, then ends. */
+  | { kind: "error_frame"; content: string; afterChunks: number; frame: unknown }
   | { kind: "hang" }
   | { kind: "cut"; content: string; afterChunks: number }
   | { kind: "stall"; content: string; afterChunks: number }
@@ -217,7 +231,7 @@ async function answer(body: ChatRequestBody, reply: ModelReply, res: ServerRespo
   const kind = reply.kind ?? "reply";
   if (kind === "hang") return; // never answer; the client must time out
   if (reply.kind === "error") {
-    json(res, reply.status, { error: { message: reply.message, type: "scripted_error", code: reply.status } });
+    json(res, reply.status, reply.body ?? { error: { message: reply.message, type: "scripted_error", code: reply.status } });
     return;
   }
   const id = `chatcmpl-${Date.now()}`;
@@ -238,6 +252,14 @@ async function answer(body: ChatRequestBody, reply: ModelReply, res: ServerRespo
     res.end();
     return;
   }
+  if (reply.kind === "error_frame") {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.write(frame({ role: "assistant", content: "" }));
+    for (const piece of splitText(reply.content).slice(0, reply.afterChunks)) res.write(frame({ content: piece }));
+    res.write(`data: ${JSON.stringify(reply.frame)}\n\n`);
+    res.end();
+    return;
+  }
   if (reply.kind === "cut" || reply.kind === "stall") {
     res.writeHead(200, { "content-type": "text/event-stream" });
     res.write(frame({ role: "assistant", content: "" }));
@@ -253,11 +275,27 @@ async function answer(body: ChatRequestBody, reply: ModelReply, res: ServerRespo
 
   const r = reply as Extract<ModelReply, { kind?: "reply" }>;
   if (r.firstByteDelayMs) await sleep(r.firstByteDelayMs);
-  const toolCalls = (r.toolCalls ?? []).map((call) => ({
+  let toolCalls = (r.toolCalls ?? []).map((call) => ({
     id: call.id ?? `call_${++callCounter}`,
     name: call.name,
     arguments: JSON.stringify(call.args),
   }));
+  let content = r.content;
+  let finish = toolCalls.length ? "tool_calls" : "stop";
+  if (r.cutAtChars !== undefined) {
+    // The token limit: the text first, then the calls' arguments, stop where the budget runs out.
+    let left = r.cutAtChars;
+    content = content?.slice(0, left);
+    left -= content?.length ?? 0;
+    toolCalls = toolCalls.flatMap((call) => {
+      if (left <= 0) return [];
+      const args = call.arguments.slice(0, left);
+      left -= args.length;
+      return [{ ...call, arguments: args }];
+    });
+    finish = "length";
+  }
+  const idField = (callId: string) => (r.toolCallIds === "missing" ? {} : { id: r.toolCallIds === "empty" ? "" : callId });
   const usage = r.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
   const usageBody = {
     prompt_tokens: usage.prompt_tokens,
@@ -265,9 +303,8 @@ async function answer(body: ChatRequestBody, reply: ModelReply, res: ServerRespo
     total_tokens: usage.prompt_tokens + usage.completion_tokens,
     prompt_tokens_details: { cached_tokens: usage.cached_tokens ?? 0 },
   };
-  const finish = toolCalls.length ? "tool_calls" : "stop";
 
-  if (!body.stream) {
+  if (!body.stream || r.ignoreStream) {
     json(res, 200, {
       id,
       object: "chat.completion",
@@ -278,10 +315,10 @@ async function answer(body: ChatRequestBody, reply: ModelReply, res: ServerRespo
           index: 0,
           message: {
             role: "assistant",
-            content: r.content ?? (toolCalls.length ? null : ""),
-            ...(r.reasoning ? { reasoning_content: r.reasoning } : {}),
+            content: content ?? (toolCalls.length ? null : ""),
+            ...(r.reasoning ? { [r.reasoningAs === "reasoning" || r.reasoningAs === "openrouter" ? "reasoning" : "reasoning_content"]: r.reasoning } : {}),
             ...(toolCalls.length
-              ? { tool_calls: toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) }
+              ? { tool_calls: toolCalls.map((c) => ({ ...idField(c.id), type: "function", function: { name: c.name, arguments: c.arguments } })) }
               : {}),
           },
           finish_reason: finish,
@@ -298,13 +335,19 @@ async function answer(body: ChatRequestBody, reply: ModelReply, res: ServerRespo
     if (r.chunkDelayMs) await sleep(r.chunkDelayMs);
   };
   await write(frame({ role: "assistant", content: "" }));
-  for (const piece of splitText(r.reasoning ?? "")) await write(frame({ reasoning_content: piece }));
-  for (const piece of splitText(r.content ?? "", r.chunkChars)) {
+  const reasoningDelta = (piece: string) =>
+    r.reasoningAs === "reasoning"
+      ? { reasoning: piece }
+      : r.reasoningAs === "openrouter"
+        ? { reasoning: piece, reasoning_details: [{ type: "reasoning.text", text: piece, format: "unknown", index: 0 }] }
+        : { reasoning_content: piece };
+  for (const piece of splitText(r.reasoning ?? "")) await write(frame(reasoningDelta(piece)));
+  for (const piece of splitText(content ?? "", r.chunkChars)) {
     if (record && record.firstTokenAt === undefined) record.firstTokenAt = performance.now();
     await write(frame({ content: piece }));
   }
   for (const [index, call] of toolCalls.entries()) {
-    await write(frame({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
+    await write(frame({ tool_calls: [{ index, ...idField(call.id), type: "function", function: { name: call.name, arguments: "" } }] }));
     const half = Math.ceil(call.arguments.length / 2);
     for (const part of [call.arguments.slice(0, half), call.arguments.slice(half)]) {
       await write(frame({ tool_calls: [{ index, function: { arguments: part } }] }));

@@ -279,6 +279,35 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     await expect.poll(() => cut.getByTestId("turn-error").innerText()).toContain("broke off mid-answer");
   });
 
+  it("a model that thinks in <think> tags: a collapsible thought and an answer without tags; a cut answer is marked", async () => {
+    wb = await startWorkbench({
+      script: [
+        { content: "<think>\nThe user wants the capital.\n</think>\n\nThe capital is **Paris**.", chunkChars: 4, chunkDelayMs: 5 },
+        { content: "A very long answer that the token limit stops", cutAtChars: 20 },
+      ],
+    });
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    await page.getByTestId("composer").fill("capital of France?");
+    await page.keyboard.press("Enter");
+    await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
+    await expect.poll(() => page.getByTestId("answer").innerText()).toBe("The capital is Paris.");
+    expect(await page.getByTestId("thought-block").count()).toBe(1);
+    await page.getByTestId("thought-block").locator("button").first().click();
+    await expect.poll(() => page.getByTestId("thought-block").innerText()).toContain("The user wants the capital.");
+    expect(await page.getByTestId("stage").innerText()).not.toContain("think>");
+
+    await page.getByTestId("composer").fill("tell me more");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator('[data-testid="turn"][data-status="done"]').count()).toBe(2);
+    await expect.poll(() => page.getByTestId("answer-cut").innerText()).toContain("output token limit");
+    // And after a reload, from the session file.
+    await page.reload();
+    await page.getByTestId("session-item").first().click();
+    await expect.poll(() => page.getByTestId("answer-cut").count()).toBe(1);
+    expect(await page.getByTestId("thought-block").count()).toBe(1);
+  });
+
   it("typing / lists the skills; picking one and sending runs the skill with its arguments", async () => {
     wb = await startWorkbench({ script: () => ({ content: "Loaded the weather skill for Paris." }) });
     view = await openPage(browser, wb.url);

@@ -107,6 +107,8 @@ export interface FinalEvent {
   type: "final";
   content: string;
   duration_ms: number;
+  /** "length": the model hit its output token limit, so the answer is cut where it stopped. */
+  finish_reason?: "length";
 }
 
 /** The turn failed. The last event of a failed turn. */
@@ -124,6 +126,12 @@ export type ChatErrorCode =
   | "model_error"
   | "model_timeout"
   | "model_bad_response"
+  /** The server turned the request away for now (HTTP 429). */
+  | "rate_limited"
+  /** The conversation is longer than the model's context window. */
+  | "context_too_long"
+  /** The model or server does not take tools. */
+  | "tools_unsupported"
   | "aborted"
   | "storage"
   | "internal";

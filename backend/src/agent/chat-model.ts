@@ -1,17 +1,19 @@
 import { ChatOpenAI } from "@langchain/openai";
 import type { ModelConfig } from "../config/config.js";
+import { providerFetch } from "./provider-stream.js";
 
 /**
  * A fetch whose every request also ends when `signal` does. LangChain races a run's signal against
  * the model call but, before the first byte, leaves the HTTP request itself running: a client that
  * left before the first token kept the model generating to the end.
  */
-function fetchBoundTo(signal: AbortSignal): typeof fetch {
+function fetchBoundTo(signal: AbortSignal | undefined): typeof fetch {
+  if (!signal) return fetch;
   return (input, init) => fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
 }
 
 /**
- * ChatOpenAI against any OpenAI-compatible endpoint. `streaming: false` is for requests whose answer
+ * ChatOpenAI against any OpenAI-compatible endpoint, whatever its dialect. `streaming: false` is for requests whose answer
  * is only used whole (a compaction summary). `signal` ends every request the model makes, at any stage.
  */
 export function createChatModel(model: ModelConfig, { streaming = true, signal }: { streaming?: boolean; signal?: AbortSignal } = {}): ChatOpenAI {
@@ -21,7 +23,8 @@ export function createChatModel(model: ModelConfig, { streaming = true, signal }
     apiKey: model.apiKey ?? "not-needed",
     configuration: {
       ...(model.baseUrl ? { baseURL: model.baseUrl } : {}),
-      ...(signal ? { fetch: fetchBoundTo(signal) } : {}),
+      // Every server's answers, brought to one shape before the client reads them (provider-stream.ts).
+      fetch: providerFetch(fetchBoundTo(signal)),
     },
     maxRetries: model.maxRetries,
     timeout: model.timeoutMs,

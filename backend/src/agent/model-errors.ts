@@ -3,6 +3,11 @@ import type { ChatErrorCode } from "@mini-openclaw/protocol";
 export const TIMEOUT_REASON = "model_timeout";
 export const CLIENT_GONE_REASON = "client_disconnected";
 
+/** How servers word a request over the context window (OpenAI, vLLM, llama.cpp, Ollama, DeepSeek, OpenRouter). */
+const CONTEXT_TOO_LONG = /context length|context window|maximum context|too many tokens|prompt is too long|exceeds the (?:available )?context|n_ctx/i;
+/** How servers word a model that takes no tools (Ollama: "does not support tools"; vLLM without a tool parser). */
+const TOOLS_UNSUPPORTED = /does not support tools|tools? (?:are |is )?not supported|tool[_ ]choice.*(?:not supported|requires)|enable-auto-tool-choice/i;
+
 export interface ClassifiedError {
   code: ChatErrorCode;
   message: string;
@@ -55,10 +60,21 @@ export function classifyModelError(
     return { code: "model_error", message: `The model endpoint ${endpoint} answered 404: check OPENAI_MODEL and OPENAI_BASE_URL. ${providerMessage(err)}`.trim() };
   }
   if (status === 429) {
-    return { code: "model_error", message: `The model endpoint is rate-limiting requests (429). ${providerMessage(err)}`.trim() };
+    return { code: "rate_limited", message: `The model endpoint is rate-limiting requests (429): ${providerMessage(err) || "try again in a moment"}` };
+  }
+  const words = providerMessage(err);
+  if (typeof status === "number" && CONTEXT_TOO_LONG.test(words)) {
+    return { code: "context_too_long", message: `The conversation is longer than the model's context window (${status}): ${words}. Compact the session, or start a new one.` };
+  }
+  if (typeof status === "number" && TOOLS_UNSUPPORTED.test(words)) {
+    return { code: "tools_unsupported", message: `The model does not take tools (${status}): ${words}. Pick a model that supports tool calling.` };
   }
   if (typeof status === "number") {
-    return { code: "model_error", message: `The model endpoint answered ${status}: ${providerMessage(err) || "no details"}` };
+    return { code: "model_error", message: `The model endpoint answered ${status}: ${words || "no details"}` };
+  }
+  // An error the server reported inside a stream that had started (no HTTP status of its own).
+  if (name === "APIError" && words) {
+    return { code: "model_error", message: `The model server reported an error mid-answer: ${words}` };
   }
   if (name === "APIConnectionTimeoutError" || /timed? ?out/i.test(providerMessage(err))) {
     return { code: "model_timeout", message: `The model at ${endpoint} did not answer within ${Math.round(ctx.timeoutMs / 1000)} s.` };

@@ -3,12 +3,13 @@ import type { ChatOpenAI } from "@langchain/openai";
 import { randomUUID } from "node:crypto";
 import type { ChatEvent, ErrorEvent, FinalEvent } from "@mini-openclaw/protocol";
 import type { ModelConfig } from "../config/config.js";
-import type { ActiveSkill, CoreTool } from "../tools/core-tool.js";
+import type { ActiveSkill, CoreTool, ToolResult } from "../tools/core-tool.js";
 import { createChatModel } from "./chat-model.js";
 import { IdleWatchdog } from "./idle-watchdog.js";
 import { classifyModelError, TIMEOUT_REASON } from "./model-errors.js";
 import { runToolCalls } from "./run-tool-calls.js";
 import { type ModelStep, streamModelStep } from "./stream-model-step.js";
+import { toolDefinition } from "./tool-definition.js";
 
 export interface AgentTurnInput {
   model: ModelConfig;
@@ -32,13 +33,39 @@ export interface AgentTurnInput {
 /** How a turn ended: its answer, or why it failed. */
 export type TurnOutcome = FinalEvent | ErrorEvent;
 
-/** The step as the model's message in the conversation; ids the provider left out or empty are filled in, so each result pairs with its call. */
-function stepMessage(step: ModelStep): AIMessage {
+/** The step's calls, each with an id (a server that sent none gets one here, so each result pairs with its call). */
+function callsOf(step: ModelStep): ModelStep["toolCalls"] {
+  return step.toolCalls.map((c) => ({ ...c, id: c.id || `call_${randomUUID()}` }));
+}
+
+/** The step as the model's message in the conversation. */
+function stepMessage(step: ModelStep, calls: ModelStep["toolCalls"]): AIMessage {
   return new AIMessage({
     content: step.text,
     additional_kwargs: step.additionalKwargs,
-    tool_calls: step.toolCalls.map((c) => ({ ...c, id: c.id || `call_${randomUUID()}` })),
+    tool_calls: calls.map(({ id, name, args }) => ({ id, name, args, type: "tool_call" as const })),
   });
+}
+
+/**
+ * Calls that must not run: arguments cut short by the token limit (a JSON parser would "complete"
+ * them, and `{"command": "echo one; ec"}` would run), or not JSON at all. The model and the user are
+ * told why, and the model can try again.
+ */
+function refusedCalls(step: ModelStep, calls: ModelStep["toolCalls"]): Map<string, ToolResult> {
+  const refused = new Map<string, ToolResult>();
+  for (const call of calls) {
+    if (!call.malformed) continue;
+    const cut = step.finishReason === "length";
+    refused.set(call.id!, {
+      ok: false,
+      output: cut
+        ? `Error: this ${call.name} call was not run: its arguments were cut off by the token limit (finish_reason "length") before they were complete. Make the call again with shorter arguments, or split the work.`
+        : `Error: this ${call.name} call was not run: its arguments are not valid JSON. Make the call again with a JSON object of arguments.`,
+      details: cut ? { cut_by_token_limit: true, raw_arguments: call.rawArgs } : { malformed_arguments: true, raw_arguments: call.rawArgs },
+    });
+  }
+  return refused;
 }
 
 /**
@@ -57,7 +84,7 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
 
   const model = createChatModel(input.model, { signal: controller.signal });
   // Binding returns the same kind of model with the tools among its options.
-  const bound = (input.tools.length > 0 ? model.bindTools(input.tools.map(({ name, description, schema }) => ({ name, description, schema }))) : model) as ChatOpenAI;
+  const bound = (input.tools.length > 0 ? model.bindTools(input.tools.map(toolDefinition)) : model) as ChatOpenAI;
   const messages: BaseMessage[] = [new SystemMessage(input.systemPrompt), ...input.messages];
   const activeSkill = { current: input.activeSkill ?? null };
 
@@ -77,9 +104,12 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
       if (usage) {
         input.emit({ type: "usage", input_tokens: usage.input_tokens ?? 0, output_tokens: usage.output_tokens ?? 0, cached_tokens: usage.input_token_details?.cache_read ?? 0 });
       }
-      const message = stepMessage(result);
-      const calls = message.tool_calls ?? [];
-      if (calls.length === 0) return { type: "final", content: result.text, duration_ms: Date.now() - started };
+      const calls = callsOf(result);
+      if (calls.length === 0) {
+        const cut = result.finishReason === "length" ? { finish_reason: "length" as const } : {};
+        return { type: "final", content: result.text, duration_ms: Date.now() - started, ...cut };
+      }
+      const message = stepMessage(result, calls);
       if (step > input.maxSteps) {
         return { type: "error", code: "model_error", message: `The agent used more than ${input.maxSteps} tool steps in one turn and was stopped.` };
       }
@@ -95,6 +125,7 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
             emit: input.emit,
             activeSkill,
             onCrash: (name, err) => input.log.error({ err, tool: name }, "tool crashed"),
+            refused: refusedCalls(result, calls),
           })),
         );
       } finally {

@@ -18,6 +18,8 @@ export interface ToolStep {
   activeSkill: { current: ActiveSkill | null };
   /** Unexpected failures (not refusals) are reported here for the log. */
   onCrash(toolName: string, err: unknown): void;
+  /** Calls answered without running, by id (arguments cut by the token limit, or not JSON). */
+  refused?: Map<string, ToolResult>;
 }
 
 /** Why arguments failed the tool's schema, in words the model can fix them from. */
@@ -40,14 +42,18 @@ async function execute(tool: CoreTool, args: unknown, call: { id: string }, run:
   }
 }
 
-async function runOne(call: LangChainToolCall, run: ToolStep): Promise<ToolMessage> {
+async function runOne(call: LangChainToolCall & { rawArgs?: string | null }, run: ToolStep): Promise<ToolMessage> {
   const id = call.id || `call_${randomUUID()}`;
   const startedAt = Date.now();
-  run.emit({ type: "tool_call", id, name: call.name, input: call.args, step: run.step, started_at: startedAt });
+  const refused = run.refused?.get(id);
+  // A call that is not run shows what the model actually wrote.
+  run.emit({ type: "tool_call", id, name: call.name, input: refused && call.rawArgs != null ? call.rawArgs : call.args, step: run.step, started_at: startedAt });
   const tool = run.tools.find((t) => t.name === call.name);
-  const result: ToolResult = tool
-    ? await execute(tool, call.args, { id }, run)
-    : { ok: false, output: `Error: ${call.name} is not a valid tool, try one of [${run.tools.map((t) => t.name).join(", ")}].` };
+  const result: ToolResult =
+    refused ??
+    (tool
+      ? await execute(tool, call.args, { id }, run)
+      : { ok: false, output: `Error: ${call.name} is not a valid tool, try one of [${run.tools.map((t) => t.name).join(", ")}].` });
   if (result.activatedSkill) {
     const { name, location, allowedTools } = result.activatedSkill;
     run.activeSkill.current = result.activatedSkill;
@@ -71,6 +77,6 @@ async function runOne(call: LangChainToolCall, run: ToolStep): Promise<ToolMessa
  * sub-agent's trace), a `skill` when it loaded one, and `tool_result`. Schema checks, the skill's
  * `allowed-tools` and unknown tools are answered here, so the model and the user see every refusal.
  */
-export function runToolCalls(calls: LangChainToolCall[], run: ToolStep): Promise<ToolMessage[]> {
+export function runToolCalls(calls: Array<LangChainToolCall & { rawArgs?: string | null }>, run: ToolStep): Promise<ToolMessage[]> {
   return Promise.all(calls.map((call) => runOne(call, run)));
 }

@@ -3,13 +3,27 @@ import type { ChatOpenAI } from "@langchain/openai";
 import type { ToolCall } from "@langchain/core/messages/tool";
 import type { ChatEvent } from "@mini-openclaw/protocol";
 import { textOf } from "./message-text.js";
+import { ThinkTagSplitter } from "./think-tags.js";
+
+/** A tool call as the model wrote it: parsed arguments, and the raw text they were parsed from. */
+export interface StepToolCall extends ToolCall {
+  /** The arguments exactly as streamed; null when the server sent them already parsed. */
+  rawArgs: string | null;
+  /** The arguments were not valid JSON (parsing them took a guess, or failed). */
+  malformed: boolean;
+}
 
 /** What one model request produced, whole. */
 export interface ModelStep {
+  /** The answer text, reasoning taken out. */
   text: string;
-  toolCalls: ToolCall[];
+  /** The step's reasoning, whichever way it came. */
+  reasoning: string;
+  toolCalls: StepToolCall[];
   usage?: UsageMetadata;
-  /** Provider fields LangChain keeps beside the content (e.g. `reasoning_content`). */
+  /** Why the model stopped, as the server said: "stop", "tool_calls", "length" (the token limit)... */
+  finishReason: string | null;
+  /** Provider fields LangChain keeps beside the content. */
   additionalKwargs: Record<string, unknown>;
 }
 
@@ -45,31 +59,72 @@ function carriesMore(chunk: AIMessageChunk): boolean {
  * The turn needs neither (it keeps its own text and has no tracing). The tools bound to the model
  * and its options apply as with `stream()`; an abort ends the generator quietly, so it is rethrown.
  */
+/** The step's tool calls: the parsed ones and those LangChain could not parse, each with its raw arguments. */
+function toolCallsOf(rest: AIMessageChunk | null): StepToolCall[] {
+  if (!rest) return [];
+  const raw = new Map<string, string>();
+  for (const chunk of rest.tool_call_chunks ?? []) if (chunk.id && typeof chunk.args === "string") raw.set(chunk.id, chunk.args);
+  const strict = (text: string | undefined) => {
+    if (text === undefined) return true;
+    try {
+      JSON.parse(text || "{}");
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const parsed = (rest.tool_calls ?? []).map((call) => {
+    const rawArgs = call.id ? (raw.get(call.id) ?? null) : null;
+    return { ...call, rawArgs, malformed: rawArgs !== null && !strict(rawArgs) };
+  });
+  const invalid = (rest.invalid_tool_calls ?? []).map((call) => ({
+    id: call.id ?? "",
+    name: call.name ?? "unknown",
+    args: {},
+    type: "tool_call" as const,
+    rawArgs: call.args ?? "",
+    malformed: true,
+  }));
+  return [...parsed, ...invalid];
+}
+
 export async function streamModelStep(
   model: ChatOpenAI,
   messages: BaseMessage[],
   { signal, emit, onChunk }: { signal: AbortSignal; emit: (event: ChatEvent) => void; onChunk: () => void },
 ): Promise<ModelStep> {
   let text = "";
+  let reasoning = "";
+  let finishReason: string | null = null;
   let rest: AIMessageChunk | null = null;
   let lastYield = performance.now();
+  const tags = new ThinkTagSplitter();
+  const show = (split: { thought: string; text: string }) => {
+    if (split.thought) {
+      reasoning += split.thought;
+      emit({ type: "thought", content: split.thought });
+    }
+    if (split.text) {
+      text += split.text;
+      emit({ type: "token", content: split.text });
+    }
+  };
   for await (const generation of model._streamResponseChunks(messages, { signal } as ChatOpenAI["ParsedCallOptions"])) {
     const chunk = generation.message as AIMessageChunk;
     onChunk();
     if (carriesMore(chunk)) rest = rest ? rest.concat(chunk) : chunk;
-    const thought = reasoningOf(chunk);
-    if (thought) emit({ type: "thought", content: thought });
+    const reason = generation.generationInfo?.finish_reason;
+    if (typeof reason === "string") finishReason = reason;
+    show({ thought: reasoningOf(chunk), text: "" });
     const piece = textOf(chunk.content);
-    if (piece) {
-      text += piece;
-      emit({ type: "token", content: piece });
-    }
+    if (piece) show(tags.push(piece));
     if (performance.now() - lastYield > YIELD_EVERY_MS) {
       await new Promise((resolve) => setImmediate(resolve));
       lastYield = performance.now();
     }
   }
   signal.throwIfAborted();
-  const { reasoning_content: _reasoning, ...additionalKwargs } = rest?.additional_kwargs ?? {};
-  return { text, toolCalls: rest?.tool_calls ?? [], usage: rest?.usage_metadata, additionalKwargs };
+  show(tags.end());
+  const { reasoning_content: _reasoning, tool_calls: _calls, ...additionalKwargs } = rest?.additional_kwargs ?? {};
+  return { text, reasoning, toolCalls: toolCallsOf(rest), usage: rest?.usage_metadata, finishReason, additionalKwargs };
 }

@@ -8,7 +8,14 @@ import { assertNever } from "./utils";
 
 export type Block =
   | { kind: "thought"; text: string }
-  | { kind: "text"; text: string; partial?: boolean; interrupted?: boolean }
+  | {
+      kind: "text";
+      text: string;
+      partial?: boolean;
+      interrupted?: boolean;
+      /** The model hit its output token limit: the answer stops here. */
+      cutByLimit?: boolean;
+    }
   | {
       kind: "tool";
       id: string;
@@ -121,7 +128,8 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
     }
     case "final": {
       const hasText = turn.blocks.some((b) => b.kind === "text");
-      const blocks = !hasText && event.content ? [...turn.blocks, { kind: "text" as const, text: event.content }] : turn.blocks;
+      const withText = !hasText && event.content ? [...turn.blocks, { kind: "text" as const, text: event.content }] : turn.blocks;
+      const blocks = event.finish_reason === "length" ? markLastText(withText, { cutByLimit: true }) : withText;
       return { ...turn, blocks, status: "done", durationMs: event.duration_ms };
     }
     case "error":
@@ -141,7 +149,7 @@ export function markCompacted(turns: Turn[], count: number): Turn[] {
 }
 
 /** The last text block, marked: a failed turn's text is what streamed before it failed. */
-function markLastText(blocks: Block[], mark: { partial?: true; interrupted?: true }): Block[] {
+function markLastText(blocks: Block[], mark: { partial?: true; interrupted?: true; cutByLimit?: true }): Block[] {
   const index = blocks.findLastIndex((b) => b.kind === "text");
   if (index < 0) return mark.interrupted ? [...blocks, { kind: "text", text: "", ...mark }] : blocks;
   return blocks.map((b, i) => (i === index ? { ...b, ...mark } : b));

@@ -33,6 +33,11 @@ export function BlockList({ blocks, streaming }: { blocks: Block[]; streaming: b
             return (
               <div key={index} data-testid="answer" data-partial={block.partial ? "true" : undefined}>
                 <AnswerText text={block.text} />
+                {block.cutByLimit && (
+                  <div data-testid="answer-cut" className="mt-1 text-[11px] text-amber-700">
+                    Cut: the model reached its output token limit here.
+                  </div>
+                )}
                 {block.interrupted && (
                   <div data-testid="answer-interrupted" className="mt-1 text-[11px] text-amber-700">
                     Interrupted: the workbench stopped while this answer streamed; this is what was saved of it.

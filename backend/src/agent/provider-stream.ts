@@ -1,0 +1,162 @@
+/**
+ * The one place where what OpenAI-compatible servers send is brought to the shape the OpenAI client
+ * (and LangChain's ChatOpenAI over it) understands, before either reads it. Servers differ in where
+ * they put reasoning, whether tool calls have ids, how they report errors, and whether they stream
+ * at all; left alone, the client drops reasoning it does not know, takes an error object for a
+ * chunk, and reports an error body it cannot find as "(no body)". Each rule here follows a server's
+ * documented behaviour (test/model-servers.test.ts plays them).
+ *
+ * Text-level rules (`<think>` tags in the content) live in think-tags.ts, since they need the
+ * stream's state across chunks.
+ */
+import { randomUUID } from "node:crypto";
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * An error object as the client expects it, `{error: {message, ...}}`, from the shapes servers use:
+ * OpenAI's own, or vLLM's flat `{object: "error", message, type, code}`. Null when it is no error.
+ */
+function asErrorBody(body: unknown): Json | null {
+  if (!isObject(body)) return null;
+  if (isObject(body.error)) return null; // already the expected shape
+  if (body.object === "error" || (typeof body.message === "string" && !("choices" in body))) {
+    const { object: _object, ...error } = body;
+    return { error };
+  }
+  if (typeof body.error === "string") return { error: { message: body.error } }; // Ollama's native errors
+  return null;
+}
+
+/** Reasoning text of a delta, from whichever field the server used; the fields it came in are removed. */
+function takeReasoning(delta: Json): string | undefined {
+  const { reasoning, reasoning_details: details } = delta;
+  delete delta.reasoning;
+  delete delta.reasoning_details;
+  if (typeof delta.reasoning_content === "string") return delta.reasoning_content;
+  if (typeof reasoning === "string") return reasoning;
+  if (Array.isArray(details)) {
+    const text = details.map((d) => (isObject(d) && typeof d.text === "string" ? d.text : isObject(d) && typeof d.summary === "string" ? d.summary : "")).join("");
+    return text || undefined;
+  }
+  return undefined;
+}
+
+/** Per stream: the ids given to tool calls that came without one, by their index. */
+type CallIds = Map<number, string>;
+
+/** A chunk (or a whole completion's message) made standard; the same object, changed in place. */
+function normalizeChoiceMessage(message: Json, ids: CallIds): void {
+  const reasoning = takeReasoning(message);
+  if (reasoning !== undefined) message.reasoning_content = reasoning;
+  if (!Array.isArray(message.tool_calls)) return;
+  message.tool_calls.forEach((call, position) => {
+    if (!isObject(call)) return;
+    const index = typeof call.index === "number" ? call.index : position;
+    // A call starts with its name; its later pieces carry only arguments and never an id.
+    const starts = isObject(call.function) && typeof call.function.name === "string" && call.function.name !== "";
+    if ((call.id === undefined || call.id === null || call.id === "") && starts) {
+      if (!ids.has(index)) ids.set(index, `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`);
+      call.id = ids.get(index);
+    } else if (call.id === "" || call.id === null) delete call.id;
+  });
+}
+
+/** One `data:` payload of a stream, rewritten if it needs to be. */
+function normalizeFrame(data: string, ids: CallIds): string {
+  // Most frames are plain text deltas: leave them unparsed.
+  if (!/"(?:error|reasoning|reasoning_details|tool_calls|object"\s*:\s*"error)"/.test(data) && !data.includes('"message"')) return data;
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return data; // the client reports what it cannot parse
+  }
+  const error = asErrorBody(value);
+  if (error) return JSON.stringify(error);
+  if (!isObject(value) || !Array.isArray(value.choices)) return data;
+  for (const choice of value.choices) if (isObject(choice) && isObject(choice.delta)) normalizeChoiceMessage(choice.delta, ids);
+  return JSON.stringify(value);
+}
+
+/** A whole chat completion (a server that ignored `stream: true`) as the stream it stands for. */
+function completionAsStream(completion: Json, ids: CallIds): string {
+  const frames: Json[] = [];
+  const base = { id: completion.id ?? "chatcmpl-json", object: "chat.completion.chunk", created: completion.created ?? 0, model: completion.model ?? "" };
+  const choices = Array.isArray(completion.choices) ? completion.choices.filter(isObject) : [];
+  for (const choice of choices) {
+    const message = isObject(choice.message) ? { ...choice.message } : {};
+    normalizeChoiceMessage(message, ids);
+    if (Array.isArray(message.tool_calls)) message.tool_calls = message.tool_calls.map((c, index) => (isObject(c) ? { index, ...c } : c));
+    if (message.content === null) delete message.content;
+    frames.push({ ...base, choices: [{ index: choice.index ?? 0, delta: message, finish_reason: null }] });
+    frames.push({ ...base, choices: [{ index: choice.index ?? 0, delta: {}, finish_reason: choice.finish_reason ?? "stop" }] });
+  }
+  if (isObject(completion.usage)) frames.push({ ...base, choices: [], usage: completion.usage });
+  return `${frames.map((f) => `data: ${JSON.stringify(f)}\n\n`).join("")}data: [DONE]\n\n`;
+}
+
+/** The body of a server-sent event stream, with each `data:` line normalized as it passes. */
+function normalizeEventStream(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const ids: CallIds = new Map();
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let partial = "";
+  const rewrite = (text: string) =>
+    text
+      .split("\n")
+      .map((line) => (line.startsWith("data:") && line.slice(5).trim() !== "[DONE]" ? `data: ${normalizeFrame(line.slice(5).trim(), ids)}` : line))
+      .join("\n");
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        const text = partial + decoder.decode(chunk, { stream: true });
+        const cut = text.lastIndexOf("\n");
+        partial = cut < 0 ? text : text.slice(cut + 1);
+        if (cut >= 0) controller.enqueue(encoder.encode(rewrite(text.slice(0, cut + 1))));
+      },
+      flush(controller) {
+        const rest = partial + decoder.decode();
+        if (rest) controller.enqueue(encoder.encode(rewrite(rest)));
+      },
+    }),
+  );
+}
+
+const jsonHeaders = (headers: Headers, type: string) => {
+  const out = new Headers(headers);
+  out.set("content-type", type);
+  out.delete("content-length");
+  out.delete("content-encoding");
+  return out;
+};
+
+/**
+ * A fetch for the OpenAI client that normalizes every server's answer: error bodies of any shape,
+ * reasoning in any field, tool calls without ids, and a JSON completion where a stream was asked for.
+ */
+export function providerFetch(inner: typeof fetch = fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await inner(input, init);
+    const type = response.headers.get("content-type") ?? "";
+    if (type.includes("text/event-stream") && response.body) {
+      return new Response(normalizeEventStream(response.body), { status: response.status, statusText: response.statusText, headers: response.headers });
+    }
+    if (!type.includes("json")) return response;
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+    }
+    const asked = typeof init?.body === "string" && /"stream"\s*:\s*true/.test(init.body);
+    const error = asErrorBody(body);
+    if (error) return new Response(JSON.stringify(error), { status: response.ok ? 500 : response.status, statusText: response.statusText, headers: jsonHeaders(response.headers, "application/json") });
+    if (response.ok && asked && isObject(body) && Array.isArray(body.choices)) {
+      return new Response(completionAsStream(body, new Map()), { status: 200, headers: jsonHeaders(response.headers, "text/event-stream") });
+    }
+    return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * The model servers users run, each streaming its own way (from each one's documentation), through
+ * the real workbench: Ollama, LM Studio, vLLM, llama.cpp's server, DeepSeek, OpenRouter, OpenAI.
+ * The scripted server plays each behaviour; the README's compatibility table lists what is covered.
+ */
+import type { ChatEvent } from "@mini-openclaw/protocol";
+import { afterEach, describe, expect, it } from "vitest";
+import { type ChatRequestBody, messageText } from "../test-support/scripted-model-server.js";
+import { chat, fetchSession, sessionIdOf, startWorkbench, storedEvents, type Workbench } from "../test-support/workbench-harness.js";
+
+let wb: Workbench | undefined;
+afterEach(async () => {
+  await wb?.close();
+  wb = undefined;
+});
+
+const thoughts = (events: ChatEvent[]) => events.map((e) => (e.type === "thought" ? e.content : "")).join("");
+const tokens = (events: ChatEvent[]) => events.map((e) => (e.type === "token" ? e.content : "")).join("");
+const last = (events: ChatEvent[]) => events[events.length - 1];
+const toolMessages = (body: ChatRequestBody) => body.messages.filter((m) => m.role === "tool");
+
+describe("reasoning, wherever the server puts it, is a thought and never the answer", () => {
+  it("delta.reasoning (Ollama's and LM Studio's OpenAI endpoints, newer vLLM)", async () => {
+    wb = await startWorkbench({ script: [{ reasoning: "The user greets me. ", reasoningAs: "reasoning", content: "Hello!" }] });
+    const events = await chat(wb, "hi");
+    expect(thoughts(events)).toBe("The user greets me. ");
+    expect(last(events)).toMatchObject({ type: "final", content: "Hello!" });
+  });
+
+  it("OpenRouter's reasoning with reasoning_details beside it: the text once", async () => {
+    wb = await startWorkbench({ script: [{ reasoning: "Weighing two options.", reasoningAs: "openrouter", content: "Option A." }] });
+    const events = await chat(wb, "which?");
+    expect(thoughts(events)).toBe("Weighing two options.");
+    expect(last(events)).toMatchObject({ type: "final", content: "Option A." });
+  });
+
+  it("<think> tags in the content (Qwen3 or a DeepSeek-R1 distill without a reasoning parser), split across chunks", async () => {
+    wb = await startWorkbench({
+      script: [
+        { content: "<think>\nThe user wants a number.\n</think>\n\nIt is 42.", chunkChars: 3 },
+        { content: "<think>Easy.</think>Still 42.", chunkChars: 4 },
+      ],
+    });
+    const events = await chat(wb, "a number?");
+    expect(thoughts(events)).toBe("\nThe user wants a number.\n");
+    expect(tokens(events)).toBe("\n\nIt is 42.");
+    expect(last(events)).toMatchObject({ type: "final", content: "\n\nIt is 42." });
+    const stored = storedEvents((await fetchSession(wb.url, sessionIdOf(events))).entries);
+    expect(JSON.stringify(stored.filter((e) => e.type !== "thought"))).not.toContain("think>");
+    const next = await chat(wb, "again?", sessionIdOf(events));
+    expect(last(next)).toMatchObject({ type: "final", content: "Still 42." });
+    // The reasoning is not sent back as if it were the answer.
+    expect(JSON.stringify(wb.model.requests[1].body.messages)).not.toContain("The user wants a number");
+  });
+});
+
+describe("tool calls as servers send them", () => {
+  for (const ids of ["missing", "empty"] as const) {
+    it(`an id ${ids === "missing" ? "left out" : "sent empty"} (as some servers do) gets a generated one, and the result pairs with it`, async () => {
+      wb = await startWorkbench({
+        script: [{ toolCallIds: ids, toolCalls: [{ name: "read_file", args: { path: "memory/MEMORY.md" } }] }, { content: "Read it." }],
+      });
+      const events = await chat(wb, "read memory");
+      const call = events.find((e) => e.type === "tool_call");
+      expect(call?.type === "tool_call" && call.id).toMatch(/^call_\S+/);
+      expect(events.find((e) => e.type === "tool_result")).toMatchObject({ ok: true });
+      expect(last(events)).toMatchObject({ type: "final", content: "Read it." });
+      const second = wb.model.requests[1].body;
+      const assistant = second.messages.find((m) => m.role === "assistant");
+      expect(assistant?.tool_calls?.[0].id).toBe(call?.type === "tool_call" && call.id);
+      expect(toolMessages(second)[0].tool_call_id).toBe(call?.type === "tool_call" && call.id);
+    });
+  }
+});
+
+describe("the token limit (finish_reason: length)", () => {
+  it("a cut answer is marked cut, live and in the session", async () => {
+    wb = await startWorkbench({ script: [{ content: "A long answer that goes on and on.", cutAtChars: 14 }] });
+    const events = await chat(wb, "talk");
+    expect(last(events)).toMatchObject({ type: "final", content: "A long answer ", finish_reason: "length" });
+    const stored = storedEvents((await fetchSession(wb.url, sessionIdOf(events))).entries);
+    expect(stored.at(-1)).toMatchObject({ type: "final", finish_reason: "length" });
+  });
+
+  it("a tool call whose arguments were cut is never run; the model and the user are told", async () => {
+    wb = await startWorkbench({
+      env: { SANDBOX: "off" },
+      script: [{ toolCalls: [{ name: "terminal", args: { command: "echo one; echo two > memory/two.txt" } }], cutAtChars: 20 }, { content: "Understood." }],
+    });
+    const events = await chat(wb, "run it");
+    const result = events.find((e) => e.type === "tool_result");
+    expect(result).toMatchObject({ ok: false, output: expect.stringMatching(/cut off by the token limit/) });
+    expect(result?.type === "tool_result" && result.details).toMatchObject({ cut_by_token_limit: true });
+    expect(messageText(toolMessages(wb.model.requests[1].body)[0].content)).toMatch(/cut off by the token limit/);
+    expect(last(events)).toMatchObject({ type: "final", content: "Understood." });
+  });
+});
+
+describe("errors carry the server's own words and a fitting code", () => {
+  it("vLLM's flat 400 body", async () => {
+    const body = { object: "error", message: "This model's maximum context length is 4096 tokens.", type: "BadRequestError", param: null, code: 400 };
+    wb = await startWorkbench({ script: [{ kind: "error", status: 400, message: "", body }] });
+    const events = await chat(wb, "hi");
+    expect(last(events)).toMatchObject({ type: "error", code: "context_too_long", message: expect.stringContaining("maximum context length is 4096") });
+  });
+
+  it("429 is rate_limited, with the server's words", async () => {
+    wb = await startWorkbench({ env: { MODEL_MAX_RETRIES: "0" }, script: [{ kind: "error", status: 429, message: "Rate limit reached for requests" }] });
+    const events = await chat(wb, "hi");
+    expect(last(events)).toMatchObject({ type: "error", code: "rate_limited", message: expect.stringContaining("Rate limit reached") });
+  });
+
+  it("an error frame mid-stream (OpenRouter: {error: {...}}) is a model error with its message, not an internal failure", async () => {
+    const frame = { id: "gen-1", object: "chat.completion.chunk", error: { code: 502, message: "Provider returned error: upstream overloaded" }, choices: [{ index: 0, delta: { content: "" }, finish_reason: "error" }] };
+    wb = await startWorkbench({ script: [{ kind: "error_frame", content: "Partial answer here", afterChunks: 2, frame }] });
+    const events = await chat(wb, "hi");
+    expect(last(events)).toMatchObject({ type: "error", code: "model_error", message: expect.stringContaining("upstream overloaded") });
+  });
+
+  it("a flat error object mid-stream (vLLM) ends the turn as an error, not as a finished answer", async () => {
+    const frame = { object: "error", message: "CUDA out of memory", type: "InternalServerError", param: null, code: 500 };
+    wb = await startWorkbench({ script: [{ kind: "error_frame", content: "Partial answer here", afterChunks: 2, frame }] });
+    const events = await chat(wb, "hi");
+    expect(last(events)).toMatchObject({ type: "error", code: "model_error", message: expect.stringContaining("CUDA out of memory") });
+  });
+
+  it("a server that ignores stream: true and answers with one JSON completion: its answer is taken", async () => {
+    wb = await startWorkbench({
+      script: [
+        { ignoreStream: true, reasoning: "Need the file.", toolCalls: [{ name: "read_file", args: { path: "memory/MEMORY.md" } }] },
+        { ignoreStream: true, content: "Done, from JSON." },
+      ],
+    });
+    const events = await chat(wb, "hi");
+    expect(thoughts(events)).toBe("Need the file.");
+    expect(events.find((e) => e.type === "tool_result")).toMatchObject({ ok: true });
+    expect(last(events)).toMatchObject({ type: "final", content: "Done, from JSON." });
+  });
+});
+
+describe("tool schemas", () => {
+  it("are plain JSON Schema: no $schema, no integer bounds at the edge of what JavaScript can count", async () => {
+    wb = await startWorkbench({ script: [{ content: "ok" }] });
+    await chat(wb, "hi");
+    const tools = JSON.stringify(wb.model.requests[0].body.tools);
+    expect(tools).not.toContain("$schema");
+    expect(tools).not.toContain(String(Number.MAX_SAFE_INTEGER));
+    expect(wb.model.requests[0].body.tools?.map((t) => t.function.name)).toEqual(["read_file", "terminal", "python_repl", "fetch_url", "search_knowledge_base", "delegate"]);
+  });
+});
