@@ -67,6 +67,8 @@ export interface ChatRequestBody {
     content: unknown;
     tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
     tool_call_id?: string;
+    /** DeepSeek-style: the reasoning of an assistant message, sent back. */
+    reasoning_content?: string;
   }>;
   tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: unknown } }>;
   [key: string]: unknown;

@@ -5,7 +5,7 @@
  */
 import type { ChatEvent } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import { type ChatRequestBody, messageText } from "../test-support/scripted-model-server.js";
+import { type ChatRequestBody, messageText, type ModelReply } from "../test-support/scripted-model-server.js";
 import { chat, fetchSession, sessionIdOf, startWorkbench, storedEvents, type Workbench } from "../test-support/workbench-harness.js";
 
 let wb: Workbench | undefined;
@@ -71,6 +71,46 @@ describe("tool calls as servers send them", () => {
       expect(toolMessages(second)[0].tool_call_id).toBe(call?.type === "tool_call" && call.id);
     });
   }
+});
+
+/**
+ * DeepSeek's thinking mode with tools, as its documentation describes it: within a turn, every assistant message
+ * that called tools must come back with its `reasoning_content`, or the request is refused with a 400.
+ */
+function deepSeekThinking(script: (body: ChatRequestBody, index: number) => ModelReply): (body: ChatRequestBody, index: number) => ModelReply {
+  return (body, index) => {
+    const lastUser = body.messages.findLastIndex((m) => m.role === "user");
+    const missing = body.messages.findIndex((m, i) => i > lastUser && m.role === "assistant" && m.tool_calls?.length && typeof m.reasoning_content !== "string");
+    if (missing >= 0) {
+      return { kind: "error", status: 400, message: `Missing \`reasoning_content\` field in the assistant message at message index ${missing}.` };
+    }
+    return script(body, index);
+  };
+}
+
+describe("reasoning sent back where the server requires it", () => {
+  const toolTurn = (reasoningAs: "reasoning_content" | "reasoning") => (body: ChatRequestBody) =>
+    toolMessages(body).length === 0
+      ? { reasoning: "I need the memory file.", reasoningAs, toolCalls: [{ name: "read_file", args: { path: "memory/MEMORY.md" } }] }
+      : { reasoning: "Now I can answer.", reasoningAs, content: "Memory read." };
+
+  it("DeepSeek thinking with tools: the step's reasoning_content goes back with its tool calls, within the turn", async () => {
+    wb = await startWorkbench({ script: deepSeekThinking(toolTurn("reasoning_content")) });
+    const events = await chat(wb, "read memory");
+    expect(last(events)).toMatchObject({ type: "final", content: "Memory read." });
+    const assistant = wb.model.requests[1].body.messages.find((m) => m.role === "assistant");
+    expect(assistant?.reasoning_content).toBe("I need the memory file.");
+    // The next turn starts clean: earlier turns' reasoning is not sent.
+    await chat(wb, "and again", sessionIdOf(events));
+    expect(JSON.stringify(wb.model.requests[2].body.messages)).not.toContain("reasoning_content");
+  });
+
+  it("a server that never sent reasoning_content is never sent it", async () => {
+    wb = await startWorkbench({ script: toolTurn("reasoning") });
+    const events = await chat(wb, "read memory");
+    expect(last(events)).toMatchObject({ type: "final", content: "Memory read." });
+    expect(JSON.stringify(wb.model.requests[1].body.messages)).not.toContain("reasoning_content");
+  });
 });
 
 describe("the token limit (finish_reason: length)", () => {

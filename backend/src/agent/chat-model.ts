@@ -1,6 +1,6 @@
 import { ChatOpenAI } from "@langchain/openai";
 import type { ModelConfig } from "../config/config.js";
-import { providerFetch } from "./provider-stream.js";
+import { providerFetch, type TurnDialect } from "./provider-stream.js";
 
 /**
  * A fetch whose every request also ends when `signal` does. LangChain races a run's signal against
@@ -15,8 +15,12 @@ function fetchBoundTo(signal: AbortSignal | undefined): typeof fetch {
 /**
  * ChatOpenAI against any OpenAI-compatible endpoint, whatever its dialect. `streaming: false` is for requests whose answer
  * is only used whole (a compaction summary). `signal` ends every request the model makes, at any stage.
+ * `dialect`: what this turn has learned of the server (provider-stream.ts).
  */
-export function createChatModel(model: ModelConfig, { streaming = true, signal }: { streaming?: boolean; signal?: AbortSignal } = {}): ChatOpenAI {
+export function createChatModel(
+  model: ModelConfig,
+  { streaming = true, signal, dialect }: { streaming?: boolean; signal?: AbortSignal; dialect?: TurnDialect } = {},
+): ChatOpenAI {
   return new ChatOpenAI({
     model: model.model,
     // ChatOpenAI insists on a key even for local servers that ignore it.
@@ -24,7 +28,7 @@ export function createChatModel(model: ModelConfig, { streaming = true, signal }
     configuration: {
       ...(model.baseUrl ? { baseURL: model.baseUrl } : {}),
       // Every server's answers, brought to one shape before the client reads them (provider-stream.ts).
-      fetch: providerFetch(fetchBoundTo(signal)),
+      fetch: providerFetch(fetchBoundTo(signal), dialect),
     },
     maxRetries: model.maxRetries,
     timeout: model.timeoutMs,

@@ -46,8 +46,45 @@ function takeReasoning(delta: Json): string | undefined {
 /** Per stream: the ids given to tool calls that came without one, by their index. */
 type CallIds = Map<number, string>;
 
+/**
+ * What one turn learns of its server's dialect and must give back: DeepSeek's thinking mode (and
+ * servers like it) require the reasoning of each tool-calling step of the turn to come back on that
+ * step's assistant message, as `reasoning_content`; servers that never sent `reasoning_content`
+ * are not sent it (OpenAI refuses unknown message fields).
+ */
+export interface TurnDialect {
+  /** The server streamed `reasoning_content` itself (not another field normalized to it). */
+  sendsReasoningContent: boolean;
+  /** The reasoning of this turn's tool-calling steps, by the id of each step's first call. */
+  reasoningByCall: Map<string, string>;
+}
+
+export const newTurnDialect = (): TurnDialect => ({ sendsReasoningContent: false, reasoningByCall: new Map() });
+
+/** The request body with this turn's reasoning put back on its tool-calling steps, where the server wants it. */
+function withReasoningBack(body: string, dialect: TurnDialect): string {
+  if (!dialect.sendsReasoningContent || dialect.reasoningByCall.size === 0) return body;
+  let request: unknown;
+  try {
+    request = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  if (!isObject(request) || !Array.isArray(request.messages)) return body;
+  let changed = false;
+  for (const message of request.messages) {
+    if (!isObject(message) || message.role !== "assistant" || !Array.isArray(message.tool_calls) || !isObject(message.tool_calls[0])) continue;
+    const reasoning = dialect.reasoningByCall.get(String(message.tool_calls[0].id));
+    if (reasoning === undefined) continue;
+    message.reasoning_content = reasoning;
+    changed = true;
+  }
+  return changed ? JSON.stringify(request) : body;
+}
+
 /** A chunk (or a whole completion's message) made standard; the same object, changed in place. */
-function normalizeChoiceMessage(message: Json, ids: CallIds): void {
+function normalizeChoiceMessage(message: Json, ids: CallIds, dialect?: TurnDialect): void {
+  if (dialect && typeof message.reasoning_content === "string") dialect.sendsReasoningContent = true;
   const reasoning = takeReasoning(message);
   if (reasoning !== undefined) message.reasoning_content = reasoning;
   if (!Array.isArray(message.tool_calls)) return;
@@ -64,9 +101,9 @@ function normalizeChoiceMessage(message: Json, ids: CallIds): void {
 }
 
 /** One `data:` payload of a stream, rewritten if it needs to be. */
-function normalizeFrame(data: string, ids: CallIds): string {
+function normalizeFrame(data: string, ids: CallIds, dialect?: TurnDialect): string {
   // Most frames are plain text deltas: leave them unparsed.
-  if (!/"(?:error|reasoning|reasoning_details|tool_calls|object"\s*:\s*"error)"/.test(data) && !data.includes('"message"')) return data;
+  if (!/"(?:error|reasoning|reasoning_content|reasoning_details|tool_calls|object"\s*:\s*"error)"/.test(data) && !data.includes('"message"')) return data;
   let value: unknown;
   try {
     value = JSON.parse(data);
@@ -76,18 +113,18 @@ function normalizeFrame(data: string, ids: CallIds): string {
   const error = asErrorBody(value);
   if (error) return JSON.stringify(error);
   if (!isObject(value) || !Array.isArray(value.choices)) return data;
-  for (const choice of value.choices) if (isObject(choice) && isObject(choice.delta)) normalizeChoiceMessage(choice.delta, ids);
+  for (const choice of value.choices) if (isObject(choice) && isObject(choice.delta)) normalizeChoiceMessage(choice.delta, ids, dialect);
   return JSON.stringify(value);
 }
 
 /** A whole chat completion (a server that ignored `stream: true`) as the stream it stands for. */
-function completionAsStream(completion: Json, ids: CallIds): string {
+function completionAsStream(completion: Json, ids: CallIds, dialect?: TurnDialect): string {
   const frames: Json[] = [];
   const base = { id: completion.id ?? "chatcmpl-json", object: "chat.completion.chunk", created: completion.created ?? 0, model: completion.model ?? "" };
   const choices = Array.isArray(completion.choices) ? completion.choices.filter(isObject) : [];
   for (const choice of choices) {
     const message = isObject(choice.message) ? { ...choice.message } : {};
-    normalizeChoiceMessage(message, ids);
+    normalizeChoiceMessage(message, ids, dialect);
     if (Array.isArray(message.tool_calls)) message.tool_calls = message.tool_calls.map((c, index) => (isObject(c) ? { index, ...c } : c));
     if (message.content === null) delete message.content;
     frames.push({ ...base, choices: [{ index: choice.index ?? 0, delta: message, finish_reason: null }] });
@@ -98,7 +135,7 @@ function completionAsStream(completion: Json, ids: CallIds): string {
 }
 
 /** The body of a server-sent event stream, with each `data:` line normalized as it passes. */
-function normalizeEventStream(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+function normalizeEventStream(body: ReadableStream<Uint8Array>, dialect?: TurnDialect): ReadableStream<Uint8Array> {
   const ids: CallIds = new Map();
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
@@ -106,7 +143,7 @@ function normalizeEventStream(body: ReadableStream<Uint8Array>): ReadableStream<
   const rewrite = (text: string) =>
     text
       .split("\n")
-      .map((line) => (line.startsWith("data:") && line.slice(5).trim() !== "[DONE]" ? `data: ${normalizeFrame(line.slice(5).trim(), ids)}` : line))
+      .map((line) => (line.startsWith("data:") && line.slice(5).trim() !== "[DONE]" ? `data: ${normalizeFrame(line.slice(5).trim(), ids, dialect)}` : line))
       .join("\n");
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
@@ -134,14 +171,16 @@ const jsonHeaders = (headers: Headers, type: string) => {
 
 /**
  * A fetch for the OpenAI client that normalizes every server's answer: error bodies of any shape,
- * reasoning in any field, tool calls without ids, and a JSON completion where a stream was asked for.
+ * reasoning in any field, tool calls without ids, and a JSON completion where a stream was asked for;
+ * with a turn's `dialect`, it also learns what the server wants given back and gives it.
  */
-export function providerFetch(inner: typeof fetch = fetch): typeof fetch {
-  return async (input, init) => {
+export function providerFetch(inner: typeof fetch = fetch, dialect?: TurnDialect): typeof fetch {
+  return async (input, requestInit) => {
+    const init = dialect && typeof requestInit?.body === "string" ? { ...requestInit, body: withReasoningBack(requestInit.body, dialect) } : requestInit;
     const response = await inner(input, init);
     const type = response.headers.get("content-type") ?? "";
     if (type.includes("text/event-stream") && response.body) {
-      return new Response(normalizeEventStream(response.body), { status: response.status, statusText: response.statusText, headers: response.headers });
+      return new Response(normalizeEventStream(response.body, dialect), { status: response.status, statusText: response.statusText, headers: response.headers });
     }
     if (!type.includes("json")) return response;
     const text = await response.text();
@@ -155,7 +194,7 @@ export function providerFetch(inner: typeof fetch = fetch): typeof fetch {
     const error = asErrorBody(body);
     if (error) return new Response(JSON.stringify(error), { status: response.ok ? 500 : response.status, statusText: response.statusText, headers: jsonHeaders(response.headers, "application/json") });
     if (response.ok && asked && isObject(body) && Array.isArray(body.choices)) {
-      return new Response(completionAsStream(body, new Map()), { status: 200, headers: jsonHeaders(response.headers, "text/event-stream") });
+      return new Response(completionAsStream(body, new Map(), dialect), { status: 200, headers: jsonHeaders(response.headers, "text/event-stream") });
     }
     return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
   };

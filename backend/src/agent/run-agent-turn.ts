@@ -5,6 +5,7 @@ import type { ChatEvent, ErrorEvent, FinalEvent } from "@mini-openclaw/protocol"
 import type { ModelConfig } from "../config/config.js";
 import type { ActiveSkill, CoreTool, ToolResult } from "../tools/core-tool.js";
 import { createChatModel } from "./chat-model.js";
+import { newTurnDialect } from "./provider-stream.js";
 import { IdleWatchdog } from "./idle-watchdog.js";
 import { classifyModelError, TIMEOUT_REASON } from "./model-errors.js";
 import { runToolCalls } from "./run-tool-calls.js";
@@ -82,7 +83,8 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
   const watchdog = new IdleWatchdog(input.model.timeoutMs, () => controller.abort(TIMEOUT_REASON));
   let receivedAnyChunk = false;
 
-  const model = createChatModel(input.model, { signal: controller.signal });
+  const dialect = newTurnDialect();
+  const model = createChatModel(input.model, { signal: controller.signal, dialect });
   // Binding returns the same kind of model with the tools among its options.
   const bound = (input.tools.length > 0 ? model.bindTools(input.tools.map(toolDefinition)) : model) as ChatOpenAI;
   const messages: BaseMessage[] = [new SystemMessage(input.systemPrompt), ...input.messages];
@@ -110,6 +112,7 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
         return { type: "final", content: result.text, duration_ms: Date.now() - started, ...cut };
       }
       const message = stepMessage(result, calls);
+      if (result.reasoning) dialect.reasoningByCall.set(calls[0].id!, result.reasoning);
       if (step > input.maxSteps) {
         return { type: "error", code: "model_error", message: `The agent used more than ${input.maxSteps} tool steps in one turn and was stopped.` };
       }
