@@ -63,8 +63,11 @@ describe("a turn is stored once, as it streamed", () => {
     const final = streamed.at(-1) as Extract<ChatEvent, { type: "final" }>;
     await chat(wb, "and then?", sessionIdOf(events));
     const next = wb.model.requests.at(-1)!.body;
-    // What the model is sent next is what it was sent last, plus its answer and the new message: nothing rebuilt differently.
-    expect(next.messages).toEqual([...before.messages, { role: "assistant", content: final.content }, { role: "user", content: "and then?" }]);
+    // What the model is sent next is what it was sent last, plus its answer and the new message: nothing rebuilt
+    // differently. Only the reasoning a DeepSeek-style server wants back within a turn is not carried into the next.
+    const withinTurn = before.messages.map(({ reasoning_content: _dropped, ...m }) => m);
+    expect(before.messages.some((m) => m.reasoning_content)).toBe(true);
+    expect(next.messages).toEqual([...withinTurn, { role: "assistant", content: final.content }, { role: "user", content: "and then?" }]);
     expect(next.tools).toEqual(before.tools);
   });
 });

@@ -54,6 +54,30 @@ describe("reasoning, wherever the server puts it, is a thought and never the ans
   });
 });
 
+describe("a chat template that opened <think> itself: only </think> shows", () => {
+  it("the text streamed before it turns into a thought, and the model is never sent it as its answer", async () => {
+    wb = await startWorkbench({
+      script: [
+        { content: "The user wants a number.\nForty-two will do.\n</think>\n\nIt is 42.", chunkChars: 5 },
+        { content: "Still 42." },
+      ],
+    });
+    const events = await chat(wb, "a number?");
+    const late = events.find((e) => e.type === "late_thought");
+    expect(late).toEqual({ type: "late_thought", chars: expect.any(Number) });
+    // What the Stage shows as the answer: the text before the late thought, less what it took back, then the rest.
+    const at = events.indexOf(late!);
+    const before = tokens(events.slice(0, at));
+    const shown = before.slice(0, before.length - (late?.type === "late_thought" ? late.chars : 0)) + tokens(events.slice(at));
+    expect(shown).toBe("\n\nIt is 42.");
+    expect(before).toBe("The user wants a number.\nForty-two will do.\n".slice(0, before.length));
+    expect(last(events)).toMatchObject({ type: "final", content: "\n\nIt is 42." });
+    await chat(wb, "again?", sessionIdOf(events));
+    expect(JSON.stringify(wb.model.requests[1].body.messages)).not.toContain("Forty-two will do");
+    expect(JSON.stringify(wb.model.requests[1].body.messages)).toContain("It is 42.");
+  });
+});
+
 describe("tool calls as servers send them", () => {
   for (const ids of ["missing", "empty"] as const) {
     it(`an id ${ids === "missing" ? "left out" : "sent empty"} (as some servers do) gets a generated one, and the result pairs with it`, async () => {

@@ -25,6 +25,16 @@ export interface TokenEvent {
   content: string;
 }
 
+/**
+ * The last `chars` characters of text this step streamed were the model's reasoning after all: its
+ * chat template opened `<think>` itself, so only the closing `</think>` showed where reasoning ended.
+ * The Stage moves them into a thought; the model is never sent them as its answer.
+ */
+export interface LateThoughtEvent {
+  type: "late_thought";
+  chars: number;
+}
+
 /** A tool started. Paired with its `tool_result` by `id`. */
 export interface ToolCallEvent {
   type: "tool_call";
@@ -140,6 +150,7 @@ export type ChatEvent =
   | SessionEvent
   | ThoughtEvent
   | TokenEvent
+  | LateThoughtEvent
   | ToolCallEvent
   | ToolResultEvent
   | SkillEvent

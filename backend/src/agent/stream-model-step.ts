@@ -99,7 +99,13 @@ export async function streamModelStep(
   let rest: AIMessageChunk | null = null;
   let lastYield = performance.now();
   const tags = new ThinkTagSplitter();
-  const show = (split: { thought: string; text: string }) => {
+  const show = (split: { thought: string; text: string; lateThought?: number }) => {
+    if (split.lateThought) {
+      // Text already streamed was reasoning (think-tags.ts): take it back from the answer.
+      reasoning += text.slice(text.length - split.lateThought);
+      text = text.slice(0, text.length - split.lateThought);
+      emit({ type: "late_thought", chars: split.lateThought });
+    }
     if (split.thought) {
       reasoning += split.thought;
       emit({ type: "thought", content: split.thought });

@@ -7,67 +7,93 @@ function partialTagAt(text: string, tag: string): number {
   return 0;
 }
 
+/** What a piece of content holds: reasoning, answer text, and how much already-streamed text turned out to be reasoning. */
+export interface SplitPiece {
+  thought: string;
+  text: string;
+  /** Characters of answer text streamed earlier in the step that were reasoning (a lone `</think>` came). */
+  lateThought: number;
+}
+
 /**
  * Splits streamed content into reasoning and answer where a model writes its reasoning between
- * `<think>` and `</think>` in the content itself (Qwen3, DeepSeek-R1 distills and others, on a
- * server without a reasoning parser). Tags may arrive split across chunks: a piece that could be
- * the start of a tag is held until the next one. A `<think>` counts only before any answer text of
- * the step, so an answer that talks about the tag is left as written.
+ * `<think>` and `</think>` in the content itself (Qwen3, QwQ, DeepSeek-R1 distills and others, on a
+ * server without a reasoning parser). Tags may arrive split across chunks: a piece that could be the
+ * start of a tag is held until the next one. A `<think>` counts only before any answer text of the
+ * step, so an answer that talks about the tag is left as written.
+ *
+ * Many of these models' chat templates open `<think>` themselves, so the content starts inside the
+ * reasoning and only `</think>` shows where it ends. Until the step's reasoning is settled, text
+ * streams as answer; a first `</think>` with no `<think>` before it turns everything streamed so far
+ * into reasoning (`lateThought`), once.
  */
 export class ThinkTagSplitter {
   private inThink = false;
+  /** A `<think>` or a lone `</think>` was seen: tags after it are text. */
+  private settled = false;
   private answered = false;
+  /** Answer text streamed while the reasoning was not settled: what a lone `</think>` turns into reasoning. */
+  private unsettledText = 0;
   private held = "";
 
-  /** The reasoning and the answer text in this piece (either may be empty). */
-  push(piece: string): { thought: string; text: string } {
+  push(piece: string): SplitPiece {
     let rest = this.held + piece;
     this.held = "";
-    let thought = "";
-    let text = "";
+    const out: SplitPiece = { thought: "", text: "", lateThought: 0 };
     while (rest) {
       if (this.inThink) {
         const end = rest.indexOf(CLOSE);
         if (end >= 0) {
-          thought += rest.slice(0, end);
+          out.thought += rest.slice(0, end);
           rest = rest.slice(end + CLOSE.length);
           this.inThink = false;
           continue;
         }
         const keep = partialTagAt(rest, CLOSE);
-        thought += rest.slice(0, rest.length - keep);
+        out.thought += rest.slice(0, rest.length - keep);
         this.held = rest.slice(rest.length - keep);
         break;
       }
-      if (this.answered) {
-        text += rest;
+      if (this.settled) {
+        out.text += rest;
         break;
       }
-      const start = rest.indexOf(OPEN);
-      const before = start >= 0 ? rest.slice(0, start) : rest;
-      if (start >= 0 && before.trim() === "") {
-        rest = rest.slice(start + OPEN.length);
+      const close = rest.indexOf(CLOSE);
+      const open = this.answered ? -1 : rest.indexOf(OPEN);
+      if (open >= 0 && (close < 0 || open < close) && rest.slice(0, open).trim() === "") {
+        rest = rest.slice(open + OPEN.length);
         this.inThink = true;
+        this.settled = true;
         continue;
       }
-      // No tag yet: whitespace may still precede one; anything else is the answer.
-      const keep = partialTagAt(rest, OPEN);
+      if (close >= 0) {
+        // The template opened the reasoning: all of it so far, streamed as text, was reasoning.
+        out.lateThought = this.unsettledText;
+        out.thought += rest.slice(0, close);
+        this.unsettledText = 0;
+        rest = rest.slice(close + CLOSE.length);
+        this.settled = true;
+        continue;
+      }
+      const keep = Math.max(partialTagAt(rest, CLOSE), this.answered ? 0 : partialTagAt(rest, OPEN));
       const visible = rest.slice(0, rest.length - keep);
-      if (visible.trim() !== "") {
-        this.answered = true;
-        text += rest;
+      if (!this.answered && visible.trim() === "") {
+        this.held = rest; // whitespace may still precede a tag
         break;
       }
-      this.held = rest;
+      this.answered = true;
+      out.text += visible;
+      this.unsettledText += visible.length;
+      this.held = rest.slice(rest.length - keep);
       break;
     }
-    return { thought, text };
+    return out;
   }
 
   /** What is still held at the end of the stream (a partial tag that never completed). */
-  end(): { thought: string; text: string } {
+  end(): SplitPiece {
     const held = this.held;
     this.held = "";
-    return this.inThink ? { thought: held, text: "" } : { thought: "", text: held };
+    return this.inThink ? { thought: held, text: "", lateThought: 0 } : { thought: "", text: held, lateThought: 0 };
   }
 }

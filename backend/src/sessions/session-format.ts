@@ -16,6 +16,7 @@ const storedEventSchema: z.ZodType<SessionEventValue> = z.lazy(() =>
   z.discriminatedUnion("type", [
     z.looseObject({ type: z.literal("thought"), content: z.string() }),
     z.looseObject({ type: z.literal("token"), content: z.string() }),
+    z.looseObject({ type: z.literal("late_thought"), chars: z.number().int().positive() }),
     z.looseObject({ type: z.literal("tool_call"), id: z.string(), name: z.string(), input: z.unknown(), step, started_at: z.number() }),
     z.looseObject({
       type: z.literal("tool_result"),

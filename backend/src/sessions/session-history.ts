@@ -56,6 +56,9 @@ export function historyMessages(entries: SessionEntry[]): BaseMessage[] {
       case "token":
         pendingText += event.content;
         return;
+      case "late_thought":
+        pendingText = pendingText.slice(0, Math.max(0, pendingText.length - event.chars));
+        return;
       case "tool_call": {
         const step = stepOf(event.step);
         step.text += pendingText;

@@ -70,4 +70,22 @@ describe("turnsFromEntries", () => {
     expect(replayed).toEqual({ ...live, key: replayed.key });
     expect(live.blocks[0]).toEqual({ kind: "text", text: "The answer is ", partial: true });
   });
+
+  it("a late thought moves the end of the streamed text into a thought, live and replayed alike", () => {
+    const events: StoredEvent[] = [
+      { type: "token", content: "The user wants " },
+      { type: "token", content: "a number.\n" },
+      { type: "late_thought", chars: 25 },
+      { type: "thought", content: "Decided." },
+      { type: "token", content: "It is 42." },
+      { type: "final", content: "It is 42.", duration_ms: 3 },
+    ];
+    const live = events.reduce(applyEvent, newTurn("q", "t0"));
+    expect(live.blocks).toEqual([
+      { kind: "thought", text: "The user wants a number.\nDecided." },
+      { kind: "text", text: "It is 42." },
+    ]);
+    const [replayed] = turnsFromEntries([{ type: "user", ts, content: "q" }, ...stored(events)]);
+    expect(replayed).toEqual({ ...live, key: replayed.key });
+  });
 });

@@ -76,6 +76,21 @@ function applyDelegateEvent(blocks: Block[], event: Extract<ChatEvent, { type: "
   });
 }
 
+/** The last `chars` characters of streamed text become a thought (the model's template had opened `<think>`). */
+function textToThought(blocks: Block[], chars: number): Block[] {
+  const index = blocks.findLastIndex((b) => b.kind === "text");
+  if (index < 0) return blocks;
+  const block = blocks[index] as Extract<Block, { kind: "text" }>;
+  const keep = block.text.slice(0, Math.max(0, block.text.length - chars));
+  const thought = block.text.slice(keep.length);
+  const previous = blocks[index - 1];
+  const replaced: Block[] = keep ? [{ ...block, text: keep }] : [];
+  if (previous?.kind === "thought" && !keep) {
+    return [...blocks.slice(0, index - 1), { ...previous, text: previous.text + thought }, ...blocks.slice(index + 1)];
+  }
+  return [...blocks.slice(0, index), ...replaced, { kind: "thought", text: thought }, ...blocks.slice(index + 1)];
+}
+
 /** One streamed event applied to the turn it belongs to. Pure: returns a new turn. */
 export function applyEvent(turn: Turn, event: ChatEvent): Turn {
   switch (event.type) {
@@ -85,6 +100,8 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
       return { ...turn, blocks: appendText(turn.blocks, "thought", event.content) };
     case "token":
       return { ...turn, blocks: appendText(turn.blocks, "text", event.content) };
+    case "late_thought":
+      return { ...turn, blocks: textToThought(turn.blocks, event.chars) };
     case "tool_call":
       return {
         ...turn,
