@@ -19,6 +19,7 @@ import { UiEventBus } from "./ui-events/ui-event-bus.js";
 import { DelegationRegistry } from "./delegation/delegation-runtime.js";
 import { Reviewer } from "./review/reviewer.js";
 import { agentRoutes } from "./http/routes/agent-routes.js";
+import { modelRoutes } from "./http/routes/model-routes.js";
 import { WorkspaceWatcher } from "./ui-events/workspace-watcher.js";
 import { embedderFor } from "./knowledge/embedders.js";
 import { KnowledgeBase } from "./knowledge/knowledge-base.js";
@@ -99,6 +100,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(sessionRoutes, { sessions, busy: chat.busy });
   await app.register(workspaceRoutes, { config, prompts });
   await app.register(agentRoutes, { config, delegations, reviewer });
+  await app.register(modelRoutes, { config, ui });
   await registerStaticUi(app, config.frontendDir);
   return app;
 }

@@ -31,6 +31,8 @@ export interface WorkbenchOptions {
   dataRoot?: string;
   /** Reuse a running model server (it is then left running on close). */
   model?: ScriptedModelServer;
+  /** The credentials file (default: one that does not exist, beside the data root). */
+  keyFile?: string;
 }
 
 export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
@@ -45,7 +47,7 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
     ...options.env,
   };
   // A KEY.md path that does not exist: tests never read the developer's real credentials.
-  const config = loadConfig(env, join(dataRoot, "..", "no-such-KEY.md"));
+  const config = loadConfig(env, options.keyFile ?? join(dataRoot, "..", "no-such-KEY.md"));
   options.configure?.(config);
   const app = await buildApp(config);
   await app.listen({ host: "127.0.0.1", port: 0 });

@@ -164,3 +164,38 @@ export interface HealthReply {
   knowledge: { documents: number; chunks: number; mode: "hybrid" | "bm25"; embedder: string; error?: string };
   uptime_s: number;
 }
+
+/** `GET /api/model`: the chat model as configured. The key itself is never sent back. */
+export interface ModelSettingsReply {
+  base_url: string | null;
+  model: string;
+  api_key_set: boolean;
+  /** Where the settings are saved (KEY.md; git-ignored). */
+  key_file: string;
+  /** Settings the environment sets: they win over KEY.md, so they cannot be changed from here. */
+  from_environment: Array<"OPENAI_BASE_URL" | "OPENAI_MODEL" | "OPENAI_API_KEY">;
+}
+
+/** `PUT /api/model`: saved to KEY.md and used from the next request on, without a restart. */
+export interface ModelSettingsUpdate {
+  /** Null or "" for OpenAI's own endpoint. */
+  base_url: string | null;
+  model: string;
+  /** Absent: keep the saved key. "": no key (local servers). */
+  api_key?: string;
+}
+
+/** `POST /api/model/test`: tries settings before they are saved (an absent `api_key` uses the saved one). */
+export type ModelTestRequest = ModelSettingsUpdate;
+
+export interface ModelCheck {
+  name: "models" | "chat" | "streaming" | "tools" | "reasoning" | "usage";
+  ok: boolean;
+  detail: string;
+}
+
+export interface ModelTestReply {
+  /** Model ids the server lists (`GET /models`), or null when it lists none. */
+  models: string[] | null;
+  checks: ModelCheck[];
+}

@@ -54,8 +54,8 @@ export interface PreparedTurn {
 
 export function modelNotConfiguredMessage(config: Config): string {
   return (
-    `No model is configured. Put OPENAI_API_KEY=... (and for other providers OPENAI_BASE_URL=... and OPENAI_MODEL=...) ` +
-    `in ${config.keyFilePath}, or set them in the environment, then restart the workbench.`
+    `No model is configured. Set one up with the Model button at the top of the workbench, or put OPENAI_API_KEY=... ` +
+    `(and for other providers OPENAI_BASE_URL=... and OPENAI_MODEL=...) in ${config.keyFilePath} and restart.`
   );
 }
 

@@ -60,6 +60,8 @@ export interface Config {
   /** How paths inside the data root are written for the model, e.g. `./backend` or `.`. */
   locationPrefix: string;
   keyFilePath: string;
+  /** Model settings the environment sets (they win over KEY.md). */
+  modelFromEnvironment: Array<"OPENAI_BASE_URL" | "OPENAI_MODEL" | "OPENAI_API_KEY">;
   model: ModelConfig;
   embedding: { model: string | null; baseUrl: string | null; apiKey: string | null };
   fetchAllowlist: string[];
@@ -133,6 +135,7 @@ export function loadConfig(
     dataRoot,
     locationPrefix: locationPrefixFor(dataRoot),
     keyFilePath,
+    modelFromEnvironment: (["OPENAI_BASE_URL", "OPENAI_MODEL", "OPENAI_API_KEY"] as const).filter((name) => (env[name] ?? "") !== ""),
     model: {
       apiKey: orNull(get("OPENAI_API_KEY")),
       baseUrl: orNull(get("OPENAI_BASE_URL")),

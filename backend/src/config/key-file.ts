@@ -1,4 +1,5 @@
 import { chmodSync, constants, copyFileSync, readFileSync } from "node:fs";
+import { open, readFile, rename, rm } from "node:fs/promises";
 
 /**
  * Reads `KEY=value` lines from KEY.md. Everything else in the file (Markdown, comments after `#`,
@@ -43,4 +44,42 @@ export function ensureKeyFile(path: string, template = path.replace(/KEY\.md$/, 
   }
   chmodSync(path, 0o600);
   return true;
+}
+
+/** A value as it is written on a `KEY=value` line: one line, quoted when it holds a `#` or spaces at its ends. */
+function keyFileValue(value: string): string {
+  if (/[\r\n]/.test(value)) throw new Error("a value in KEY.md must be one line");
+  return /#|^\s|\s$|^["']/.test(value) ? `"${value}"` : value;
+}
+
+/**
+ * Sets `KEY=value` lines in KEY.md (made from the template if missing): each line is changed where it
+ * is, so the file keeps its comments and order; keys it lacks are added at the end. The file is
+ * replaced whole (a temporary file, then a rename), readable by its owner only.
+ */
+export async function updateKeyFile(path: string, values: Record<string, string>): Promise<void> {
+  ensureKeyFile(path);
+  const text = await readFile(path, "utf8").catch((err: NodeJS.ErrnoException) => (err.code === "ENOENT" ? "" : Promise.reject(err)));
+  const pending = new Map(Object.entries(values));
+  const lines = text.split("\n").map((line) => {
+    const match = /^\s*([A-Z][A-Z0-9_]*)\s*=/.exec(line);
+    if (!match || !pending.has(match[1])) return line;
+    const value = pending.get(match[1])!;
+    pending.delete(match[1]);
+    return `${match[1]}=${keyFileValue(value)}`;
+  });
+  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  for (const [key, value] of pending) lines.push(`${key}=${keyFileValue(value)}`);
+  const temp = `${path}.${process.pid}.tmp`;
+  const handle = await open(temp, "w", 0o600);
+  try {
+    await handle.writeFile(`${lines.join("\n")}\n`, "utf8");
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, path).catch(async (err) => {
+    await rm(temp, { force: true });
+    throw err;
+  });
 }

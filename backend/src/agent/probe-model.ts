@@ -1,0 +1,85 @@
+import { HumanMessage, SystemMessage } from "@langchain/core/messages";
+import type { ChatEvent, ModelCheck, ModelTestReply } from "@mini-openclaw/protocol";
+import { z } from "zod";
+import type { ModelConfig } from "../config/config.js";
+import { defineTool } from "../tools/core-tool.js";
+import { createChatModel } from "./chat-model.js";
+import { classifyModelError } from "./model-errors.js";
+import { streamModelStep } from "./stream-model-step.js";
+import { toolDefinition } from "./tool-definition.js";
+
+const PROBE_MS = 30_000;
+
+/** A tool the probe offers, to see whether the model calls tools at all (it never runs). */
+const probeTool = defineTool({
+  name: "read_file",
+  description: "Read a text file. Call it with the path you are asked for.",
+  schema: z.object({ path: z.string() }),
+  execute: async () => ({ ok: true, output: "" }),
+});
+
+async function listModels(model: ModelConfig, signal: AbortSignal): Promise<{ check: ModelCheck; models: string[] | null }> {
+  const base = (model.baseUrl ?? "https://api.openai.com/v1").replace(/\/+$/, "");
+  try {
+    const response = await fetch(`${base}/models`, { headers: model.apiKey ? { authorization: `Bearer ${model.apiKey}` } : {}, signal });
+    if (!response.ok) return { models: null, check: { name: "models", ok: false, detail: `GET /models answered ${response.status}` } };
+    const body = (await response.json()) as { data?: Array<{ id?: unknown }> };
+    const models = (body.data ?? []).flatMap((m) => (typeof m.id === "string" ? [m.id] : []));
+    const listed = models.includes(model.model);
+    return {
+      models,
+      check: { name: "models", ok: true, detail: `${models.length} model${models.length === 1 ? "" : "s"} listed${models.length ? (listed ? `, "${model.model}" among them` : `; "${model.model}" is not among them`) : ""}` },
+    };
+  } catch (err) {
+    return { models: null, check: { name: "models", ok: false, detail: `GET /models failed: ${(err as Error).message}` } };
+  }
+}
+
+/**
+ * "Test connection": what a server can do with these settings, tried for real: its model list, a
+ * short streamed answer (does it stream, reason, report usage?) and a tool-call probe. Each request
+ * goes through the same client and normalizer as a turn, so what works here works in a turn.
+ */
+export async function probeModel(settings: ModelConfig, signal: AbortSignal): Promise<ModelTestReply> {
+  const model: ModelConfig = { ...settings, maxRetries: 0, timeoutMs: Math.min(settings.timeoutMs, PROBE_MS) };
+  const timeout = () => AbortSignal.any([signal, AbortSignal.timeout(PROBE_MS)]);
+  const failed = (name: ModelCheck["name"], err: unknown, requestSignal: AbortSignal): ModelCheck => ({
+    name,
+    ok: false,
+    detail: classifyModelError(err, { baseUrl: model.baseUrl, timeoutMs: PROBE_MS, abortReason: requestSignal.aborted ? "timeout" : undefined, receivedAnyChunk: false }).message,
+  });
+  const { models, check: modelsCheck } = await listModels(model, timeout());
+  const checks: ModelCheck[] = [modelsCheck];
+
+  const chatSignal = timeout();
+  try {
+    const events: ChatEvent[] = [];
+    const step = await streamModelStep(createChatModel(model, { signal: chatSignal }), [new SystemMessage("Answer briefly."), new HumanMessage("Count from 1 to 5, separated by spaces.")], {
+      signal: chatSignal,
+      emit: (event) => events.push(event),
+      onChunk: () => {},
+    });
+    const pieces = events.filter((e) => e.type === "token").length;
+    checks.push({ name: "chat", ok: step.text.trim() !== "", detail: step.text.trim() ? `answered "${step.text.trim().slice(0, 60)}"` : "the answer was empty" });
+    checks.push({ name: "streaming", ok: pieces > 1, detail: pieces > 1 ? `${pieces} pieces streamed` : "the answer came whole, not streamed" });
+    checks.push({ name: "reasoning", ok: step.reasoning !== "", detail: step.reasoning ? `${step.reasoning.length} characters of reasoning` : "no reasoning seen (fine for a model that does not reason)" });
+    checks.push({ name: "usage", ok: step.usage !== undefined, detail: step.usage ? `${step.usage.input_tokens} in, ${step.usage.output_tokens} out` : "no token counts reported" });
+  } catch (err) {
+    checks.push(failed("chat", err, chatSignal));
+  }
+
+  const toolSignal = timeout();
+  try {
+    const chat = createChatModel(model, { signal: toolSignal }).bindTools([toolDefinition(probeTool as never)]);
+    const step = await streamModelStep(chat as never, [new HumanMessage("Call read_file with the path memory/MEMORY.md. Do not answer in text.")], {
+      signal: toolSignal,
+      emit: () => {},
+      onChunk: () => {},
+    });
+    const call = step.toolCalls[0];
+    checks.push({ name: "tools", ok: call !== undefined, detail: call ? `called ${call.name} with ${JSON.stringify(call.args).slice(0, 80)}` : "answered without calling the tool" });
+  } catch (err) {
+    checks.push(failed("tools", err, toolSignal));
+  }
+  return { models, checks };
+}

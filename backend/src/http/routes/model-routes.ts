@@ -1,0 +1,77 @@
+import type { ModelSettingsReply, ModelSettingsUpdate, ModelTestReply, ModelTestRequest } from "@mini-openclaw/protocol";
+import type { FastifyInstance } from "fastify";
+import { probeModel } from "../../agent/probe-model.js";
+import type { Config, ModelConfig } from "../../config/config.js";
+import { updateKeyFile } from "../../config/key-file.js";
+import { UserError } from "../../lib/user-error.js";
+import type { UiEventBus } from "../../ui-events/ui-event-bus.js";
+
+const settingsSchema = {
+  type: "object",
+  required: ["model"],
+  additionalProperties: false,
+  properties: {
+    base_url: { type: ["string", "null"], maxLength: 500 },
+    model: { type: "string", minLength: 1, maxLength: 200, pattern: "^\\S+$" },
+    api_key: { type: "string", maxLength: 2000, pattern: "^[^\\r\\n]*$" },
+  },
+} as const;
+
+function reply(config: Config): ModelSettingsReply {
+  return {
+    base_url: config.model.baseUrl,
+    model: config.model.model,
+    api_key_set: config.model.apiKey !== null,
+    key_file: config.keyFilePath,
+    from_environment: config.modelFromEnvironment,
+  };
+}
+
+/** The settings as a model configuration: a base URL must be http(s); an absent key keeps the saved one. */
+function settingsOf(config: Config, body: ModelSettingsUpdate): ModelConfig {
+  const baseUrl = body.base_url?.trim() || null;
+  if (baseUrl) {
+    let url: URL;
+    try {
+      url = new URL(baseUrl);
+    } catch {
+      throw new UserError(400, `'base_url' is not a URL: ${baseUrl.slice(0, 100)}`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new UserError(400, "'base_url' must be an http:// or https:// URL.");
+  }
+  const apiKey = body.api_key === undefined ? config.model.apiKey : body.api_key.trim() || null;
+  return { ...config.model, baseUrl, model: body.model.trim(), apiKey };
+}
+
+/**
+ * The chat model, set up from the UI: read (never the key), tried ("Test connection") and saved to
+ * KEY.md, used from the next request on. Settings the environment sets win over KEY.md, so saving a
+ * different value for one of them is refused rather than silently undone at the next start.
+ */
+export async function modelRoutes(app: FastifyInstance, { config, ui }: { config: Config; ui: UiEventBus }) {
+  app.get("/api/model", async (): Promise<ModelSettingsReply> => reply(config));
+
+  app.post<{ Body: ModelTestRequest }>("/api/model/test", { schema: { body: settingsSchema } }, async (request, response): Promise<ModelTestReply> => {
+    const controller = new AbortController();
+    // The response's close, not the request's: that one fires as soon as the body has been read.
+    response.raw.on("close", () => {
+      if (!response.raw.writableEnded) controller.abort("client gone");
+    });
+    return probeModel(settingsOf(config, request.body), controller.signal);
+  });
+
+  app.put<{ Body: ModelSettingsUpdate }>("/api/model", { schema: { body: settingsSchema } }, async (request): Promise<ModelSettingsReply> => {
+    const next = settingsOf(config, request.body);
+    const values: Record<string, string> = { OPENAI_BASE_URL: next.baseUrl ?? "", OPENAI_MODEL: next.model };
+    if (request.body.api_key !== undefined) values.OPENAI_API_KEY = next.apiKey ?? "";
+    const current: Record<string, string> = { OPENAI_BASE_URL: config.model.baseUrl ?? "", OPENAI_MODEL: config.model.model, OPENAI_API_KEY: config.model.apiKey ?? "" };
+    const blocked = config.modelFromEnvironment.filter((name) => name in values && values[name] !== current[name]);
+    if (blocked.length > 0) {
+      throw new UserError(409, `${blocked.join(", ")} ${blocked.length === 1 ? "is" : "are"} set in the environment, which wins over KEY.md: change ${blocked.length === 1 ? "it" : "them"} there.`);
+    }
+    await updateKeyFile(config.keyFilePath, values);
+    Object.assign(config.model, { baseUrl: next.baseUrl, model: next.model, apiKey: next.apiKey });
+    ui.toast(`Model set: ${next.model}${next.baseUrl ? ` at ${next.baseUrl}` : ""}.`);
+    return reply(config);
+  });
+}
