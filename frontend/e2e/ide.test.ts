@@ -308,6 +308,49 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     expect(await page.getByTestId("thought-block").count()).toBe(1);
   });
 
+  it("sets up the model in a dialog: Test connection reports what the server can do, and the next message works without a restart", async () => {
+    const { mkdtemp, copyFile, readFile } = await import("node:fs/promises");
+    const dir = await mkdtemp(join((await import("node:os")).tmpdir(), "moc-e2e-key-"));
+    await copyFile(join(import.meta.dirname, "../../KEY.example.md"), join(dir, "KEY.example.md"));
+    wb = await startWorkbench({
+      noModel: true,
+      keyFile: join(dir, "KEY.md"),
+      script: (body) => (body.tools?.length && !body.messages.some((m) => m.role === "user" && messageText(m.content) === "hello")
+        ? { toolCalls: [{ name: "read_file", args: { path: "memory/MEMORY.md" } }] }
+        : { reasoning: "Counting.", content: "1 2 3 4 5, and hello." }),
+    });
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    await expect.poll(() => page.getByTestId("model-button").innerText()).toContain("set up a model");
+    await page.getByTestId("model-button").click();
+    await page.getByTestId("model-dialog").waitFor();
+    await page.getByTestId("model-presets").getByText("Ollama").click();
+    expect(await page.getByTestId("model-base-url").inputValue()).toBe("http://localhost:11434/v1");
+    await page.getByTestId("model-base-url").fill(wb.model.baseUrl);
+    await page.getByTestId("model-name").fill("scripted-model");
+    await page.getByTestId("model-api-key").fill("sk-e2e-typed-key-41d2");
+    await page.getByTestId("model-test").click();
+    await expect.poll(() => page.getByTestId("model-check").count(), { timeout: 15000 }).toBe(6);
+    for (const check of ["models", "chat", "streaming", "reasoning", "usage", "tools"]) {
+      expect(await page.locator(`[data-testid="model-check"][data-check="${check}"]`).getAttribute("data-ok")).toBe("true");
+    }
+    await view.shot("model-dialog");
+    await page.getByTestId("model-save").click();
+    await expect.poll(() => page.getByTestId("model-button").innerText()).toContain("scripted-model");
+    expect(await readFile(join(dir, "KEY.md"), "utf8")).toContain("OPENAI_API_KEY=sk-e2e-typed-key-41d2");
+    // The key never comes back to the page.
+    await page.getByTestId("model-button").click();
+    await expect.poll(() => page.getByTestId("model-name").inputValue()).toBe("scripted-model");
+    expect(await page.getByTestId("model-api-key").inputValue()).toBe("");
+    expect(await page.content()).not.toContain("sk-e2e-typed-key-41d2");
+    await page.keyboard.press("Escape");
+
+    await page.getByTestId("composer").fill("hello");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.getByTestId("answer").last().innerText(), { timeout: 10000 }).toContain("and hello.");
+    expect(wb.model.requests.at(-1)!.headers.authorization).toBe("Bearer sk-e2e-typed-key-41d2");
+  });
+
   it("typing / lists the skills; picking one and sending runs the skill with its arguments", async () => {
     wb = await startWorkbench({ script: () => ({ content: "Loaded the weather skill for Paris." }) });
     view = await openPage(browser, wb.url);

@@ -2,7 +2,7 @@ import type { HealthReply } from "@mini-openclaw/protocol";
 import { Cpu, ShieldAlert, ShieldCheck } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 
-export function TopBar({ health }: { health: HealthReply | null }) {
+export function TopBar({ health, onModel }: { health: HealthReply | null; onModel: () => void }) {
   return (
     <header className="sticky top-0 z-20 flex h-12 shrink-0 items-center justify-between border-b border-zinc-200/70 bg-white/60 px-4 backdrop-blur-xl backdrop-saturate-150">
       <div className="flex items-center gap-2">
@@ -13,10 +13,12 @@ export function TopBar({ health }: { health: HealthReply | null }) {
       </div>
       {health && (
         <div className="flex items-center gap-2" data-testid="status">
-          <Badge variant={health.model.configured ? "muted" : "warning"}>
-            <Cpu />
-            {health.model.configured ? health.model.model : "no model"}
-          </Badge>
+          <button type="button" data-testid="model-button" title="Set up the model" onClick={onModel}>
+            <Badge variant={health.model.configured ? "muted" : "warning"} className="cursor-pointer hover:opacity-80">
+              <Cpu />
+              {health.model.configured ? health.model.model : "set up a model"}
+            </Badge>
+          </button>
           <Badge variant={health.sandbox.mode === "bubblewrap" ? "success" : "warning"} title={health.sandbox.detail}>
             {health.sandbox.mode === "bubblewrap" ? <ShieldCheck /> : <ShieldAlert />}
             {health.sandbox.mode === "bubblewrap" ? "sandboxed" : "no sandbox"}

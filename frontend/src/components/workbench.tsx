@@ -8,6 +8,7 @@ import { HealthBanner } from "./health-banner";
 import { Inspector, type InspectorTab } from "./inspector/inspector";
 import { Sidebar, type SidebarView } from "./sidebar/sidebar";
 import { Stage } from "./stage/stage";
+import { ModelDialog } from "./settings/model-dialog";
 import { TopBar } from "./top-bar";
 import { Toaster, useToasts } from "./ui/toaster";
 
@@ -18,6 +19,7 @@ function ResizeHandle() {
 /** The three-pane IDE: Sidebar (navigation, sessions), Stage (the conversation), Inspector (files, prompt). */
 export function Workbench() {
   const [health, setHealth] = useState<HealthReply | null>(null);
+  const [modelDialog, setModelDialog] = useState(false);
   const [unreachable, setUnreachable] = useState(false);
   const [sessions, setSessions] = useState<SessionSummary[]>([]);
   const [skills, setSkills] = useState<SkillsReply | null>(null);
@@ -103,7 +105,8 @@ export function Workbench() {
 
   return (
     <div className="flex h-screen flex-col">
-      <TopBar health={health} />
+      <TopBar health={health} onModel={() => setModelDialog(true)} />
+      <ModelDialog open={modelDialog} onClose={() => setModelDialog(false)} onSaved={() => void api.health().then(setHealth)} />
       <HealthBanner health={health} unreachable={unreachable} />
       <Group orientation="horizontal" className="min-h-0 flex-1">
         <Panel id="sidebar-panel" defaultSize="19" minSize="180px" maxSize="35">

@@ -4,6 +4,9 @@ import type {
   CompactReply,
   FileReply,
   HealthReply,
+  ModelSettingsReply,
+  ModelSettingsUpdate,
+  ModelTestReply,
   PromptReply,
   SessionDetail,
   SessionSummary,
@@ -58,6 +61,9 @@ export const api = {
   agents: () => request<AgentsReply>("/api/agents"),
   setReviewer: (enabled: boolean) => request<AgentsReply["reviewer"]>("/api/reviewer", json({ enabled })),
   compact: (sessionId: string) => request<CompactReply>(`/api/sessions/${encodeURIComponent(sessionId)}/compact`, json({})),
+  model: () => request<ModelSettingsReply>("/api/model"),
+  testModel: (settings: ModelSettingsUpdate) => request<ModelTestReply>("/api/model/test", json(settings)),
+  saveModel: (settings: ModelSettingsUpdate) => request<ModelSettingsReply>("/api/model", { ...json(settings), method: "PUT" }),
   prompt: (sessionId: string | null) =>
     request<PromptReply>(`/api/prompt${sessionId ? `?session_id=${encodeURIComponent(sessionId)}` : ""}`),
 };

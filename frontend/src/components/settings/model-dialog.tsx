@@ -1,0 +1,157 @@
+"use client";
+import type { ModelSettingsReply, ModelTestReply } from "@mini-openclaw/protocol";
+import { Check, Loader2, X } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { api } from "@/lib/api";
+import { MODEL_PRESETS } from "./model-presets";
+
+const field = "h-9 w-full rounded-md border border-zinc-200 bg-white px-2.5 font-mono text-[13px] outline-none focus:border-klein";
+
+/**
+ * The chat model's settings: base URL, model and key, with presets for the popular servers. "Test
+ * connection" tries them before anything is saved; Save writes KEY.md and the next message uses
+ * them. The saved key is never shown: the field stays empty unless a new key is typed.
+ */
+export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose: () => void; onSaved: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [current, setCurrent] = useState<ModelSettingsReply | null>(null);
+  const [baseUrl, setBaseUrl] = useState("");
+  const [model, setModel] = useState("");
+  const [apiKey, setApiKey] = useState("");
+  const [keyEdited, setKeyEdited] = useState(false);
+  const [test, setTest] = useState<ModelTestReply | null>(null);
+  const [busy, setBusy] = useState<"test" | "save" | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!open) return dialog.current?.close();
+    dialog.current?.showModal();
+    setTest(null);
+    setError(null);
+    setApiKey("");
+    setKeyEdited(false);
+    api.model().then(
+      (settings) => {
+        setCurrent(settings);
+        setBaseUrl(settings.base_url ?? "");
+        setModel(settings.model);
+      },
+      (err: Error) => setError(err.message),
+    );
+  }, [open]);
+
+  const settings = () => ({ base_url: baseUrl.trim() || null, model: model.trim(), ...(keyEdited ? { api_key: apiKey } : {}) });
+  const run = async (what: "test" | "save") => {
+    setBusy(what);
+    setError(null);
+    try {
+      if (what === "test") setTest(await api.testModel(settings()));
+      else {
+        await api.saveModel(settings());
+        onSaved();
+        onClose();
+      }
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <dialog
+      ref={dialog}
+      onClose={onClose}
+      data-testid="model-dialog"
+      className="m-auto w-[520px] max-w-[95vw] rounded-xl border border-zinc-200 p-0 shadow-2xl backdrop:bg-zinc-900/30"
+    >
+      <form
+        method="dialog"
+        className="space-y-3 p-5"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void run("save");
+        }}
+      >
+        <div className="flex items-center justify-between">
+          <h2 className="text-[15px] font-semibold text-zinc-900">Model</h2>
+          <button type="button" aria-label="Close" className="text-zinc-400 hover:text-zinc-700" onClick={onClose}>
+            <X className="size-4" />
+          </button>
+        </div>
+        <div className="flex flex-wrap gap-1.5" data-testid="model-presets">
+          {MODEL_PRESETS.map((preset) => (
+            <Button
+              key={preset.name}
+              type="button"
+              variant="outline"
+              size="sm"
+              onClick={() => {
+                setBaseUrl(preset.baseUrl);
+                if (preset.model) setModel(preset.model);
+                setTest(null);
+              }}
+            >
+              {preset.name}
+            </Button>
+          ))}
+        </div>
+        <label className="block space-y-1 text-xs font-medium text-zinc-600">
+          Base URL <span className="font-normal text-zinc-400">(empty for OpenAI)</span>
+          <input data-testid="model-base-url" className={field} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="http://localhost:11434/v1" />
+        </label>
+        <label className="block space-y-1 text-xs font-medium text-zinc-600">
+          Model
+          <input data-testid="model-name" className={field} value={model} onChange={(e) => setModel(e.target.value)} list="model-ids" required />
+          <datalist id="model-ids">{test?.models?.map((id) => <option key={id} value={id} />)}</datalist>
+        </label>
+        <label className="block space-y-1 text-xs font-medium text-zinc-600">
+          API key{" "}
+          <span className="font-normal text-zinc-400">{current?.api_key_set && !keyEdited ? "(a key is saved; type to replace it)" : "(local servers need none)"}</span>
+          <input
+            data-testid="model-api-key"
+            type="password"
+            autoComplete="off"
+            className={field}
+            value={apiKey}
+            onChange={(e) => {
+              setApiKey(e.target.value);
+              setKeyEdited(true);
+            }}
+          />
+        </label>
+        {current && current.from_environment.length > 0 && (
+          <p className="text-xs text-amber-700">Set in the environment (wins over what is saved here): {current.from_environment.join(", ")}.</p>
+        )}
+        {test && (
+          <ul className="space-y-1 rounded-md bg-zinc-50 p-2.5 text-xs" data-testid="model-test-result">
+            {test.checks.map((check) => (
+              <li key={check.name} data-testid="model-check" data-check={check.name} data-ok={check.ok ? "true" : "false"} className="flex gap-1.5">
+                {check.ok ? <Check className="size-3.5 shrink-0 text-emerald-600" /> : <X className="size-3.5 shrink-0 text-zinc-400" />}
+                <span className="font-semibold text-zinc-700">{check.name}</span>
+                <span className="text-zinc-500">{check.detail}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+        {error && (
+          <p className="text-xs text-red-700" data-testid="model-error">
+            {error}
+          </p>
+        )}
+        <p className="text-[11px] text-zinc-400">Saved to {current?.key_file ?? "KEY.md"} (git ignores it); used from the next message on.</p>
+        <div className="flex justify-end gap-2">
+          <Button type="button" variant="outline" data-testid="model-test" disabled={busy !== null || !model.trim()} onClick={() => void run("test")}>
+            {busy === "test" && <Loader2 className="animate-spin" />}
+            Test connection
+          </Button>
+          <Button type="submit" data-testid="model-save" disabled={busy !== null || !model.trim()}>
+            {busy === "save" && <Loader2 className="animate-spin" />}
+            Save
+          </Button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,18 @@
+/** Where each popular OpenAI-compatible server listens by default, and a model name to start from (from each one's docs). */
+export interface ModelPreset {
+  name: string;
+  baseUrl: string;
+  model: string;
+  /** Local servers take no key. */
+  needsKey: boolean;
+}
+
+export const MODEL_PRESETS: ModelPreset[] = [
+  { name: "OpenAI", baseUrl: "", model: "gpt-4o-mini", needsKey: true },
+  { name: "Ollama", baseUrl: "http://localhost:11434/v1", model: "qwen3", needsKey: false },
+  { name: "vLLM", baseUrl: "http://localhost:8000/v1", model: "", needsKey: false },
+  { name: "LM Studio", baseUrl: "http://localhost:1234/v1", model: "", needsKey: false },
+  { name: "llama.cpp", baseUrl: "http://localhost:8080/v1", model: "", needsKey: false },
+  { name: "DeepSeek", baseUrl: "https://api.deepseek.com/v1", model: "deepseek-chat", needsKey: true },
+  { name: "OpenRouter", baseUrl: "https://openrouter.ai/api/v1", model: "openai/gpt-4o-mini", needsKey: true },
+];
