@@ -202,6 +202,26 @@ describe("errors carry the server's own words and a fitting code", () => {
   });
 });
 
+describe("a model that takes no tools", () => {
+  it("is named as such (tools_unsupported), and the session can go on without tools, which it remembers", async () => {
+    // Ollama's answer for a model without tool support, as a 400 with its own words.
+    wb = await startWorkbench({
+      script: (body) => (body.tools?.length ? { kind: "error", status: 400, message: "registry.ollama.ai/library/gemma:2b does not support tools" } : { content: "Plain chat works." }),
+    });
+    const refused = await chat(wb, "hi");
+    expect(last(refused)).toMatchObject({ type: "error", code: "tools_unsupported", message: expect.stringContaining("does not support tools") });
+    const response = await fetch(`${wb.url}/api/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ message: "hi again", session_id: sessionIdOf(refused), stream: false, tools: false }),
+    });
+    expect(((await response.json()) as { content: string }).content).toBe("Plain chat works.");
+    expect(wb.model.requests.at(-1)!.body.tools).toBeUndefined();
+    const session = await fetchSession(wb.url, sessionIdOf(refused));
+    expect(session.entries.filter((e) => e.type === "user").at(-1)).toMatchObject({ content: "hi again", tools: false });
+  });
+});
+
 describe("tool schemas", () => {
   it("are plain JSON Schema: no $schema, no integer bounds at the edge of what JavaScript can count", async () => {
     wb = await startWorkbench({ script: [{ content: "ok" }] });

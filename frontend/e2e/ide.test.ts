@@ -351,6 +351,28 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     expect(wb.model.requests.at(-1)!.headers.authorization).toBe("Bearer sk-e2e-typed-key-41d2");
   });
 
+  it("a model that takes no tools: the Stage offers to chat without them, and the session keeps that", async () => {
+    wb = await startWorkbench({
+      script: (body) => (body.tools?.length ? { kind: "error", status: 400, message: "registry.ollama.ai/library/gemma:2b does not support tools" } : { content: "Plain chat works." }),
+    });
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    await page.getByTestId("composer").fill("hello");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.getByTestId("turn-error").innerText()).toContain("does not support tools");
+    await page.getByTestId("chat-without-tools").click();
+    await expect.poll(() => page.getByTestId("answer").last().innerText()).toContain("Plain chat works.");
+    expect(await page.getByTestId("tools-off").count()).toBe(1);
+    expect(await page.getByTestId("chat-without-tools").count()).toBe(0);
+    await page.getByTestId("composer").fill("and again");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator('[data-testid="turn"][data-status="done"]').count()).toBe(2);
+    expect(wb.model.requests.at(-1)!.body.tools).toBeUndefined();
+    await page.reload();
+    await page.getByTestId("session-item").first().click();
+    await expect.poll(() => page.getByTestId("tools-off").count()).toBe(1);
+  });
+
   it("typing / lists the skills; picking one and sending runs the skill with its arguments", async () => {
     wb = await startWorkbench({ script: () => ({ content: "Loaded the weather skill for Paris." }) });
     view = await openPage(browser, wb.url);

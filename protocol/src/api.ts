@@ -10,6 +10,8 @@ export interface ChatRequest {
   message: string;
   session_id?: string;
   stream?: boolean;
+  /** false: the model is offered no tools this turn (for models that take none). */
+  tools?: boolean;
 }
 
 /** `POST /api/chat` with `stream: false`. */

@@ -37,6 +37,8 @@ export interface UserEntry {
   content: string;
   /** For a slash command: the message the model was sent (the skill, expanded). */
   model_content?: string;
+  /** The turn ran without tools (the user chose to chat without them, for a model that takes none). */
+  tools?: false;
 }
 
 /** Every event a turn streamed except `session` (which only names the session to the client). */

@@ -41,6 +41,8 @@ export interface ChatDeps {
 export interface TurnRequest {
   message: string;
   session_id?: string | null;
+  /** false: no tools this turn (a model that takes none). */
+  tools?: boolean;
 }
 
 export interface PreparedTurn {
@@ -99,7 +101,7 @@ export async function prepareTurn(deps: ChatDeps, request: TurnRequest): Promise
     release,
     async run(emit, signal) {
       try {
-        await executeTurn(deps, { sessionId, created, message: request.message, loaded }, emit, signal);
+        await executeTurn(deps, { sessionId, created, message: request.message, loaded, tools: request.tools !== false }, emit, signal);
       } finally {
         release();
       }
@@ -107,7 +109,7 @@ export async function prepareTurn(deps: ChatDeps, request: TurnRequest): Promise
   };
 }
 
-type TurnPlan = { sessionId: string; created: boolean; message: string; loaded: LoadedSkill | null };
+type TurnPlan = { sessionId: string; created: boolean; message: string; loaded: LoadedSkill | null; tools: boolean };
 
 /**
  * A turn, step by step: load its context, build the prompt, compact if it would not fit, run the
@@ -126,7 +128,7 @@ async function executeTurn(deps: ChatDeps, turn: TurnPlan, emit: (event: ChatEve
   };
   const context = await loadContext(deps, turn, recorder);
   emit({ type: "session", session_id: turn.sessionId, created: turn.created });
-  recorder.user(turn.message, turn.loaded?.modelMessage);
+  recorder.user(turn.message, turn.loaded?.modelMessage, turn.tools);
   if (turn.loaded) {
     const { name, location, allowedTools } = turn.loaded.skill;
     record({ type: "skill", name, location, ...(allowedTools ? { allowed_tools: allowedTools } : {}) });
@@ -141,7 +143,7 @@ async function executeTurn(deps: ChatDeps, turn: TurnPlan, emit: (event: ChatEve
     systemPrompt: prompt.text,
     messages: [...history, request],
     activeSkill: turn.loaded?.skill ?? null,
-    tools: [...coreTools(deps.runtime, agent), createDelegateTool({ delegation, runtime: deps.runtime, agent, catalog: context.rolesCatalog })],
+    tools: turn.tools ? [...coreTools(deps.runtime, agent), createDelegateTool({ delegation, runtime: deps.runtime, agent, catalog: context.rolesCatalog })] : [],
     locationPrefix: config.locationPrefix,
     maxSteps: config.limits.maxSteps,
     signal,

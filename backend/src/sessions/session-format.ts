@@ -46,7 +46,7 @@ const skillRecord = z.object({ name: z.string(), location: z.string(), content: 
 export const entrySchema = z.discriminatedUnion("type", [
   z.looseObject({ type: z.literal("header"), ts, v: z.literal(2) }),
   z.looseObject({ type: z.literal("snapshot"), ts, content: z.string(), roles: z.string().optional() }),
-  z.looseObject({ type: z.literal("user"), ts, content: z.string(), model_content: z.string().optional() }),
+  z.looseObject({ type: z.literal("user"), ts, content: z.string(), model_content: z.string().optional(), tools: z.literal(false).optional() }),
   z.looseObject({ type: z.literal("event"), ts, event: storedEventSchema }),
   z.looseObject({ type: z.literal("compaction"), ts, content: z.string(), covers_turns: z.number().int().nonnegative(), skills: z.array(skillRecord), forced: z.boolean() }),
   z.looseObject({ type: z.literal("review"), ts, content: z.string(), advice: z.string() }),

@@ -45,8 +45,8 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
       write(entry);
     },
     /** Records the user's message; the first entry of every turn. */
-    user(message: string, modelContent?: string) {
-      write({ type: "user", ts: now(), content: message, ...(modelContent !== undefined ? { model_content: modelContent } : {}) });
+    user(message: string, modelContent?: string, tools = true) {
+      write({ type: "user", ts: now(), content: message, ...(modelContent !== undefined ? { model_content: modelContent } : {}), ...(tools ? {} : { tools: false as const }) });
     },
     onEvent(event: ChatEvent) {
       // `session` names the session to the client; a compaction is stored as its entry.

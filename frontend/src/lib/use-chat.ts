@@ -9,16 +9,21 @@ export interface ChatState {
   turns: Turn[];
   streaming: boolean;
   loadError: string | null;
+  /** This session chats without tools (its model takes none). */
+  toolsOff: boolean;
 }
+
+const EMPTY: ChatState = { sessionId: null, turns: [], streaming: false, loadError: null, toolsOff: false };
 
 /**
  * The conversation in the Stage: sends a turn over SSE, applies its events as they arrive, stops
  * it on demand, and loads past sessions. `onTurnEnd` lets the rest of the UI refresh.
  */
 export function useChat(onTurnEnd: (sessionId: string | null) => void) {
-  const [state, setState] = useState<ChatState>({ sessionId: null, turns: [], streaming: false, loadError: null });
+  const [state, setState] = useState<ChatState>(EMPTY);
   const controller = useRef<AbortController | null>(null);
   const sessionRef = useRef<string | null>(null);
+  const toolsOffRef = useRef(false);
 
   const updateLastTurn = (update: (turn: Turn) => Turn) =>
     setState((s) => ({ ...s, turns: [...s.turns.slice(0, -1), update(s.turns[s.turns.length - 1])] }));
@@ -34,7 +39,7 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
         const response = await fetch("/api/chat", {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: JSON.stringify({ message, session_id: sessionRef.current, stream: true }),
+          body: JSON.stringify({ message, session_id: sessionRef.current, stream: true, ...(toolsOffRef.current ? { tools: false } : {}) }),
           signal: abort.signal,
         });
         if (!response.ok || !response.body || !response.headers.get("content-type")?.includes("text/event-stream")) {
@@ -79,7 +84,9 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
     try {
       const session = await api.session(sessionId);
       sessionRef.current = sessionId;
-      setState({ sessionId, turns: turnsFromEntries(session.entries, session.running), streaming: false, loadError: null });
+      const lastUser = session.entries.findLast((e) => e.type === "user");
+      toolsOffRef.current = lastUser?.type === "user" && lastUser.tools === false;
+      setState({ sessionId, turns: turnsFromEntries(session.entries, session.running), streaming: false, loadError: null, toolsOff: toolsOffRef.current });
       history.replaceState(null, "", `#session=${sessionId}`);
     } catch (err) {
       setState((s) => ({ ...s, loadError: (err as Error).message }));
@@ -98,9 +105,18 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
   const reset = useCallback(() => {
     controller.current?.abort();
     sessionRef.current = null;
-    setState({ sessionId: null, turns: [], streaming: false, loadError: null });
+    toolsOffRef.current = false;
+    setState(EMPTY);
     history.replaceState(null, "", location.pathname);
   }, []);
 
-  return { ...state, send, stop, open, reset, compact };
+  /** The model takes no tools: this session goes on without them, starting with the message it refused. */
+  const chatWithoutTools = useCallback(() => {
+    toolsOffRef.current = true;
+    setState((s) => ({ ...s, toolsOff: true }));
+    const refused = state.turns[state.turns.length - 1];
+    if (refused) void send(refused.user);
+  }, [send, state.turns]);
+
+  return { ...state, send, stop, open, reset, compact, chatWithoutTools };
 }

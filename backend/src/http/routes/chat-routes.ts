@@ -12,6 +12,7 @@ const bodySchema = {
     message: { type: "string" },
     session_id: { type: ["string", "null"] },
     stream: { type: "boolean" },
+    tools: { type: "boolean" },
   },
 } as const;
 

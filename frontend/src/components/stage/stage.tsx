@@ -23,10 +23,14 @@ interface StageProps {
   onStop: () => void;
   /** Summarize this session's turns for the model now; absent for a session not started yet. */
   onCompact?: () => void;
+  /** The session chats without tools. */
+  toolsOff: boolean;
+  /** Go on without tools (offered when the model refused them). */
+  onChatWithoutTools: () => void;
 }
 
 /** The conversation, streamed: it follows the newest output unless the reader scrolled up. */
-export function Stage({ sessionKey, title, turns, streaming, loadError, skills, onSend, onStop, onCompact }: StageProps) {
+export function Stage({ sessionKey, title, turns, streaming, loadError, skills, onSend, onStop, onCompact, toolsOff, onChatWithoutTools }: StageProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
@@ -51,6 +55,8 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
   }, [turns, shown]);
 
   const hidden = Math.max(0, turns.length - shown);
+  const lastBlock = turns[turns.length - 1]?.blocks.at(-1);
+  const toolsRefused = !streaming && !toolsOff && lastBlock?.kind === "error" && lastBlock.code === "tools_unsupported";
   const showMore = () => {
     heightBeforeMore.current = scroller.current?.scrollHeight ?? null;
     setShown((n) => n + PAGE);
@@ -65,6 +71,11 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
   return (
     <Pane data-testid="stage" className="bg-canvas">
       <PaneHeader title={title} className="bg-white/70">
+        {toolsOff && (
+          <span data-testid="tools-off" className="text-[11px] text-zinc-500" title="This session's model takes no tools: it chats without them.">
+            tools off
+          </span>
+        )}
         {onCompact && turns.length > 0 && (
           <Button
             variant="ghost"
@@ -106,6 +117,14 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
           {turns.slice(hidden).map((turn) => (
             <TurnView key={turn.key} turn={turn} />
           ))}
+          {toolsRefused && (
+            <div className="flex items-center justify-between gap-3 rounded-lg border border-zinc-200 bg-white px-3 py-2 text-sm text-zinc-700">
+              <span>This model takes no tools. Chat without them in this session? (No files, commands or web pages.)</span>
+              <Button size="sm" data-testid="chat-without-tools" onClick={onChatWithoutTools}>
+                Chat without tools
+              </Button>
+            </div>
+          )}
         </div>
       </div>
       <Composer streaming={streaming} skills={skills} onSend={onSend} onStop={onStop} />
