@@ -9,6 +9,7 @@ import type { ModelSettingsReply, ModelTestReply } from "@mini-openclaw/protocol
 import { afterEach, describe, expect, it } from "vitest";
 import { projectRoot } from "../src/config/project-paths.js";
 import { type ChatRequestBody, startScriptedModelServer } from "../test-support/scripted-model-server.js";
+import { startServerProcess } from "../test-support/server-process.js";
 import { chat, startWorkbench, type Workbench } from "../test-support/workbench-harness.js";
 
 const KEY = "sk-typed-in-the-dialog-0c9f1e";
@@ -75,6 +76,31 @@ describe("the model settings", () => {
     expect(blocked.status).toBe(409);
     expect(((await blocked.json()) as { error: string }).error).toMatch(/OPENAI_BASE_URL is set in the environment/);
     await expect(stat(keyFile)).rejects.toThrow(); // nothing was written
+  });
+});
+
+describe("the key typed in the dialog", () => {
+  it("is never in the server's log, even at debug level, nor in any answer", async () => {
+    const keyFile = await withKeyFile();
+    const model = await startScriptedModelServer(() => ({ content: "ok" }));
+    cleanups.push(() => model.close());
+    const root = await mkdtemp(join(tmpdir(), "moc-keylog-"));
+    cleanups.push(() => rm(root, { recursive: true, force: true }));
+    const server = await startServerProcess({ WORKBENCH_ROOT: root, KEY_FILE: keyFile, LOG_LEVEL: "debug" }, { cleanEnv: true });
+    cleanups.push(async () => server.child.kill("SIGKILL"));
+    const bodies: string[] = [];
+    for (const [method, path] of [["POST", "/api/model/test"], ["PUT", "/api/model"]]) {
+      bodies.push(await (await send(method, `${server.url}${path}`, { base_url: model.baseUrl, model: "scripted-model", api_key: KEY })).text());
+    }
+    bodies.push(await (await send("PUT", `${server.url}/api/model`, { base_url: model.baseUrl, model: "bad model", api_key: KEY })).text()); // refused
+    bodies.push(await (await fetch(`${server.url}/api/model`)).text(), await (await fetch(`${server.url}/api/health`)).text());
+    const answer = await send("POST", `${server.url}/api/chat`, { message: "hi", stream: false });
+    bodies.push(await answer.text());
+    expect(JSON.parse(bodies.at(-1)!)).toMatchObject({ content: "ok" });
+    expect(model.requests.at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(bodies.join("\n")).not.toContain(KEY);
+    expect(server.output.join("")).not.toContain(KEY);
+    expect(server.output.join("").length).toBeGreaterThan(0); // the log was there to look at
   });
 });
 
