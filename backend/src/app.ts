@@ -100,7 +100,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(sessionRoutes, { sessions, busy: chat.busy });
   await app.register(workspaceRoutes, { config, prompts });
   await app.register(agentRoutes, { config, delegations, reviewer });
-  await app.register(modelRoutes, { config, ui });
+  await app.register(modelRoutes, { config, ui, knowledge });
   await registerStaticUi(app, config.frontendDir);
   return app;
 }

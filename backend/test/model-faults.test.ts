@@ -99,7 +99,7 @@ describe("no model configured", () => {
     wb = await startWorkbench({ noModel: true });
     const events = await chat(wb, "hello");
     expect(events).toEqual([
-      { type: "error", code: "model_not_configured", message: expect.stringMatching(/Put OPENAI_API_KEY=\.\.\. .* in .*KEY\.md/) },
+      { type: "error", code: "model_not_configured", message: expect.stringMatching(/Model button .*put OPENAI_API_KEY=\.\.\. .* in .*KEY\.md/) },
     ]);
     const nonStreamed = await postJson(`${wb.url}/api/chat`, { message: "hello", stream: false });
     expect(nonStreamed.status).toBe(503);

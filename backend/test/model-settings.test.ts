@@ -79,6 +79,26 @@ describe("the model settings", () => {
   });
 });
 
+describe("the embedding endpoint", () => {
+  it("is saved beside the chat model; the knowledge base switches to it and embeds its documents again, no restart", async () => {
+    const keyFile = await withKeyFile();
+    wb = await startWorkbench({ noModel: true, keyFile });
+    await writeFile(join(wb.dataRoot, "knowledge/notes.md"), "Sauerkraut ferments for three weeks.\n");
+    await expect.poll(async () => ((await (await fetch(`${wb!.url}/api/knowledge/status`)).json()) as { chunks: number }).chunks, { timeout: 10000 }).toBeGreaterThan(0);
+    const status = async () => (await (await fetch(`${wb!.url}/api/knowledge/status`)).json()) as { embedder: { label: string } };
+    expect((await status()).embedder.label).toMatch(/offline/);
+
+    const test = (await (await send("POST", `${wb.url}/api/model/test`, { base_url: wb.model.baseUrl, model: "scripted-model", embedding: { model: "embed-small", base_url: null } })).json()) as ModelTestReply;
+    expect(test.checks.find((c) => c.name === "embeddings")).toMatchObject({ ok: true, detail: expect.stringMatching(/embed-small: \d+ dimensions/) });
+
+    const saved = (await (await send("PUT", `${wb.url}/api/model`, { base_url: wb.model.baseUrl, model: "scripted-model", embedding: { model: "embed-small", base_url: null, api_key: "" } })).json()) as ModelSettingsReply;
+    expect(saved.embedding).toEqual({ model: "embed-small", base_url: null, api_key_set: false });
+    expect(await readFile(keyFile, "utf8")).toContain("EMBEDDING_MODEL=embed-small\n");
+    await expect.poll(async () => (await status()).embedder.label, { timeout: 10000 }).toContain("embed-small");
+    await expect.poll(() => wb!.model.embeddedTexts.some((t) => t.includes("Sauerkraut ferments")), { timeout: 10000 }).toBe(true);
+  });
+});
+
 describe("the key typed in the dialog", () => {
   it("is never in the server's log, even at debug level, nor in any answer", async () => {
     const keyFile = await withKeyFile();

@@ -174,9 +174,13 @@ export interface ModelSettingsReply {
   api_key_set: boolean;
   /** Where the settings are saved (KEY.md; git-ignored). */
   key_file: string;
+  /** The knowledge base's embeddings: a model at an endpoint (the chat one unless `base_url`), or none (offline embedder). */
+  embedding: { model: string | null; base_url: string | null; api_key_set: boolean };
   /** Settings the environment sets: they win over KEY.md, so they cannot be changed from here. */
-  from_environment: Array<"OPENAI_BASE_URL" | "OPENAI_MODEL" | "OPENAI_API_KEY">;
+  from_environment: ModelSettingName[];
 }
+
+export type ModelSettingName = "OPENAI_BASE_URL" | "OPENAI_MODEL" | "OPENAI_API_KEY" | "EMBEDDING_MODEL" | "EMBEDDING_BASE_URL" | "EMBEDDING_API_KEY";
 
 /** `PUT /api/model`: saved to KEY.md and used from the next request on, without a restart. */
 export interface ModelSettingsUpdate {
@@ -185,13 +189,15 @@ export interface ModelSettingsUpdate {
   model: string;
   /** Absent: keep the saved key. "": no key (local servers). */
   api_key?: string;
+  /** Absent: leave the embeddings as they are. A null or "" model: the offline embedder. */
+  embedding?: { model: string | null; base_url: string | null; api_key?: string };
 }
 
 /** `POST /api/model/test`: tries settings before they are saved (an absent `api_key` uses the saved one). */
 export type ModelTestRequest = ModelSettingsUpdate;
 
 export interface ModelCheck {
-  name: "models" | "chat" | "streaming" | "tools" | "reasoning" | "usage";
+  name: "models" | "chat" | "streaming" | "tools" | "reasoning" | "usage" | "embeddings";
   ok: boolean;
   detail: string;
 }

@@ -1,7 +1,8 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { ChatEvent, ModelCheck, ModelTestReply } from "@mini-openclaw/protocol";
 import { z } from "zod";
-import type { ModelConfig } from "../config/config.js";
+import type { Config, ModelConfig } from "../config/config.js";
+import { embedderFor } from "../knowledge/embedders.js";
 import { defineTool } from "../tools/core-tool.js";
 import { createChatModel } from "./chat-model.js";
 import { classifyModelError } from "./model-errors.js";
@@ -37,10 +38,22 @@ async function listModels(model: ModelConfig, signal: AbortSignal): Promise<{ ch
 
 /**
  * "Test connection": what a server can do with these settings, tried for real: its model list, a
- * short streamed answer (does it stream, reason, report usage?) and a tool-call probe. Each request
+ * short streamed answer (does it stream, reason, report usage?), a tool-call probe, and one
+ * embedding when an embedding model is set. Each request
  * goes through the same client and normalizer as a turn, so what works here works in a turn.
  */
-export async function probeModel(settings: ModelConfig, signal: AbortSignal): Promise<ModelTestReply> {
+/** One embedding of a short text, when an embedding model is set (the embedder's own 30 s limit applies). */
+async function embeddingCheck(chat: ModelConfig, embedding: Config["embedding"]): Promise<ModelCheck> {
+  const embedder = embedderFor({ model: chat, embedding } as Config);
+  try {
+    const [vector] = await embedder.embedDocuments(["Does this endpoint embed text?"]);
+    return { name: "embeddings", ok: true, detail: `${embedding.model}: ${vector.length} dimensions` };
+  } catch (err) {
+    return { name: "embeddings", ok: false, detail: `${embedding.model}: ${(err as Error).message}` };
+  }
+}
+
+export async function probeModel(settings: ModelConfig, embedding: Config["embedding"], signal: AbortSignal): Promise<ModelTestReply> {
   const model: ModelConfig = { ...settings, maxRetries: 0, timeoutMs: Math.min(settings.timeoutMs, PROBE_MS) };
   const timeout = () => AbortSignal.any([signal, AbortSignal.timeout(PROBE_MS)]);
   const failed = (name: ModelCheck["name"], err: unknown, requestSignal: AbortSignal): ModelCheck => ({
@@ -81,5 +94,6 @@ export async function probeModel(settings: ModelConfig, signal: AbortSignal): Pr
   } catch (err) {
     checks.push(failed("tools", err, toolSignal));
   }
+  if (embedding.model) checks.push(await embeddingCheck(model, embedding));
   return { models, checks };
 }

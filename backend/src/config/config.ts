@@ -1,6 +1,10 @@
+import type { ModelSettingName } from "@mini-openclaw/protocol";
 import { isAbsolute, relative, resolve } from "node:path";
 import { readKeyFile } from "./key-file.js";
 import { backendDir, defaultFrontendDir, defaultKeyFile, projectRoot } from "./project-paths.js";
+
+/** The settings the model dialog saves to KEY.md. */
+export const MODEL_SETTING_NAMES: ModelSettingName[] = ["OPENAI_BASE_URL", "OPENAI_MODEL", "OPENAI_API_KEY", "EMBEDDING_MODEL", "EMBEDDING_BASE_URL", "EMBEDDING_API_KEY"];
 
 export interface ModelConfig {
   apiKey: string | null;
@@ -61,7 +65,7 @@ export interface Config {
   locationPrefix: string;
   keyFilePath: string;
   /** Model settings the environment sets (they win over KEY.md). */
-  modelFromEnvironment: Array<"OPENAI_BASE_URL" | "OPENAI_MODEL" | "OPENAI_API_KEY">;
+  modelFromEnvironment: ModelSettingName[];
   model: ModelConfig;
   embedding: { model: string | null; baseUrl: string | null; apiKey: string | null };
   fetchAllowlist: string[];
@@ -135,7 +139,7 @@ export function loadConfig(
     dataRoot,
     locationPrefix: locationPrefixFor(dataRoot),
     keyFilePath,
-    modelFromEnvironment: (["OPENAI_BASE_URL", "OPENAI_MODEL", "OPENAI_API_KEY"] as const).filter((name) => (env[name] ?? "") !== ""),
+    modelFromEnvironment: MODEL_SETTING_NAMES.filter((name) => (env[name] ?? "") !== ""),
     model: {
       apiKey: orNull(get("OPENAI_API_KEY")),
       baseUrl: orNull(get("OPENAI_BASE_URL")),

@@ -130,7 +130,7 @@ export class KnowledgeBase {
 
   constructor(
     private readonly dataRoot: string,
-    private readonly embedder: Embedder,
+    private embedder: Embedder,
     private readonly log: { warn(obj: object, msg: string): void } = { warn() {} },
   ) {
     this.folder = join(dataRoot, "knowledge");
@@ -327,6 +327,23 @@ export class KnowledgeBase {
       this.log.warn({ err }, "embedding failed; BM25 keeps answering");
     }
     return true;
+  }
+
+  /**
+   * Switches to another embedder (the user set up a new endpoint): the vectors of the old one mean
+   * nothing to it, so they are dropped and every chunk is embedded again by a sync started now; BM25
+   * answers meanwhile.
+   */
+  async useEmbedder(embedder: Embedder): Promise<void> {
+    if (embedder.id === this.embedder.id) return;
+    await this.load();
+    await this.syncing?.catch(() => {});
+    this.embedder = embedder;
+    this.embedError = null;
+    this.vectors = null;
+    this.manifest.embedder = embedder.id;
+    this.manifest.dims = 0;
+    if (!this.closed) void this.sync().catch((err) => this.log.warn({ err }, "knowledge sync failed"));
   }
 
   /** Indexes what is there now, then keeps looking at the folder every few seconds. */

@@ -3,6 +3,8 @@ import type { FastifyInstance } from "fastify";
 import { probeModel } from "../../agent/probe-model.js";
 import type { Config, ModelConfig } from "../../config/config.js";
 import { updateKeyFile } from "../../config/key-file.js";
+import { embedderFor } from "../../knowledge/embedders.js";
+import type { KnowledgeBase } from "../../knowledge/knowledge-base.js";
 import { UserError } from "../../lib/user-error.js";
 import type { UiEventBus } from "../../ui-events/ui-event-bus.js";
 
@@ -14,6 +16,15 @@ const settingsSchema = {
     base_url: { type: ["string", "null"], maxLength: 500 },
     model: { type: "string", minLength: 1, maxLength: 200, pattern: "^\\S+$" },
     api_key: { type: "string", maxLength: 2000, pattern: "^[^\\r\\n]*$" },
+    embedding: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        model: { type: ["string", "null"], maxLength: 200, pattern: "^\\S*$" },
+        base_url: { type: ["string", "null"], maxLength: 500 },
+        api_key: { type: "string", maxLength: 2000, pattern: "^[^\\r\\n]*$" },
+      },
+    },
   },
 } as const;
 
@@ -23,22 +34,36 @@ function reply(config: Config): ModelSettingsReply {
     model: config.model.model,
     api_key_set: config.model.apiKey !== null,
     key_file: config.keyFilePath,
+    embedding: { model: config.embedding.model, base_url: config.embedding.baseUrl, api_key_set: config.embedding.apiKey !== null },
     from_environment: config.modelFromEnvironment,
   };
 }
 
+/** A base URL as given: empty is none; anything else must be http(s). */
+function baseUrlOf(value: string | null | undefined, field: string): string | null {
+  const baseUrl = value?.trim() || null;
+  if (!baseUrl) return null;
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new UserError(400, `'${field}' is not a URL: ${baseUrl.slice(0, 100)}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UserError(400, `'${field}' must be an http:// or https:// URL.`);
+  return baseUrl;
+}
+
+/** The embedding settings a request asks for (absent: as they are); an absent key keeps the saved one. */
+function embeddingOf(config: Config, body: ModelSettingsUpdate): Config["embedding"] {
+  if (!body.embedding) return config.embedding;
+  const model = body.embedding.model?.trim() || null;
+  const apiKey = body.embedding.api_key === undefined ? config.embedding.apiKey : body.embedding.api_key.trim() || null;
+  return { model, baseUrl: baseUrlOf(body.embedding.base_url, "embedding.base_url"), apiKey };
+}
+
 /** The settings as a model configuration: a base URL must be http(s); an absent key keeps the saved one. */
 function settingsOf(config: Config, body: ModelSettingsUpdate): ModelConfig {
-  const baseUrl = body.base_url?.trim() || null;
-  if (baseUrl) {
-    let url: URL;
-    try {
-      url = new URL(baseUrl);
-    } catch {
-      throw new UserError(400, `'base_url' is not a URL: ${baseUrl.slice(0, 100)}`);
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new UserError(400, "'base_url' must be an http:// or https:// URL.");
-  }
+  const baseUrl = baseUrlOf(body.base_url, "base_url");
   const apiKey = body.api_key === undefined ? config.model.apiKey : body.api_key.trim() || null;
   return { ...config.model, baseUrl, model: body.model.trim(), apiKey };
 }
@@ -48,7 +73,7 @@ function settingsOf(config: Config, body: ModelSettingsUpdate): ModelConfig {
  * KEY.md, used from the next request on. Settings the environment sets win over KEY.md, so saving a
  * different value for one of them is refused rather than silently undone at the next start.
  */
-export async function modelRoutes(app: FastifyInstance, { config, ui }: { config: Config; ui: UiEventBus }) {
+export async function modelRoutes(app: FastifyInstance, { config, ui, knowledge }: { config: Config; ui: UiEventBus; knowledge: Pick<KnowledgeBase, "useEmbedder"> }) {
   app.get("/api/model", async (): Promise<ModelSettingsReply> => reply(config));
 
   app.post<{ Body: ModelTestRequest }>("/api/model/test", { schema: { body: settingsSchema } }, async (request, response): Promise<ModelTestReply> => {
@@ -57,20 +82,36 @@ export async function modelRoutes(app: FastifyInstance, { config, ui }: { config
     response.raw.on("close", () => {
       if (!response.raw.writableEnded) controller.abort("client gone");
     });
-    return probeModel(settingsOf(config, request.body), controller.signal);
+    return probeModel(settingsOf(config, request.body), embeddingOf(config, request.body), controller.signal);
   });
 
   app.put<{ Body: ModelSettingsUpdate }>("/api/model", { schema: { body: settingsSchema } }, async (request): Promise<ModelSettingsReply> => {
     const next = settingsOf(config, request.body);
+    const embedding = embeddingOf(config, request.body);
     const values: Record<string, string> = { OPENAI_BASE_URL: next.baseUrl ?? "", OPENAI_MODEL: next.model };
     if (request.body.api_key !== undefined) values.OPENAI_API_KEY = next.apiKey ?? "";
-    const current: Record<string, string> = { OPENAI_BASE_URL: config.model.baseUrl ?? "", OPENAI_MODEL: config.model.model, OPENAI_API_KEY: config.model.apiKey ?? "" };
+    if (request.body.embedding) {
+      values.EMBEDDING_MODEL = embedding.model ?? "";
+      values.EMBEDDING_BASE_URL = embedding.baseUrl ?? "";
+      if (request.body.embedding.api_key !== undefined) values.EMBEDDING_API_KEY = embedding.apiKey ?? "";
+    }
+    const current: Record<string, string> = {
+      OPENAI_BASE_URL: config.model.baseUrl ?? "",
+      OPENAI_MODEL: config.model.model,
+      OPENAI_API_KEY: config.model.apiKey ?? "",
+      EMBEDDING_MODEL: config.embedding.model ?? "",
+      EMBEDDING_BASE_URL: config.embedding.baseUrl ?? "",
+      EMBEDDING_API_KEY: config.embedding.apiKey ?? "",
+    };
     const blocked = config.modelFromEnvironment.filter((name) => name in values && values[name] !== current[name]);
     if (blocked.length > 0) {
       throw new UserError(409, `${blocked.join(", ")} ${blocked.length === 1 ? "is" : "are"} set in the environment, which wins over KEY.md: change ${blocked.length === 1 ? "it" : "them"} there.`);
     }
     await updateKeyFile(config.keyFilePath, values);
     Object.assign(config.model, { baseUrl: next.baseUrl, model: next.model, apiKey: next.apiKey });
+    Object.assign(config.embedding, embedding);
+    // The embedder may follow the chat endpoint (no base URL of its own): made again either way; a new one re-embeds.
+    await knowledge.useEmbedder(embedderFor(config));
     ui.toast(`Model set: ${next.model}${next.baseUrl ? ` at ${next.baseUrl}` : ""}.`);
     return reply(config);
   });

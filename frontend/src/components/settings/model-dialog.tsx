@@ -9,9 +9,10 @@ import { MODEL_PRESETS } from "./model-presets";
 const field = "h-9 w-full rounded-md border border-zinc-200 bg-white px-2.5 font-mono text-[13px] outline-none focus:border-klein";
 
 /**
- * The chat model's settings: base URL, model and key, with presets for the popular servers. "Test
- * connection" tries them before anything is saved; Save writes KEY.md and the next message uses
- * them. The saved key is never shown: the field stays empty unless a new key is typed.
+ * The chat model's settings: base URL, model and key, with presets for the popular servers, and
+ * optionally the knowledge base's embedding endpoint. "Test connection" tries them before anything
+ * is saved; Save writes KEY.md and the next message uses them (a new embedder re-embeds the
+ * documents). Saved keys are never shown: a key field stays empty unless a new key is typed.
  */
 export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose: () => void; onSaved: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -20,6 +21,10 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
   const [model, setModel] = useState("");
   const [apiKey, setApiKey] = useState("");
   const [keyEdited, setKeyEdited] = useState(false);
+  const [embeddingModel, setEmbeddingModel] = useState("");
+  const [embeddingUrl, setEmbeddingUrl] = useState("");
+  const [embeddingKey, setEmbeddingKey] = useState("");
+  const [embeddingKeyEdited, setEmbeddingKeyEdited] = useState(false);
   const [test, setTest] = useState<ModelTestReply | null>(null);
   const [busy, setBusy] = useState<"test" | "save" | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -31,17 +36,26 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
     setError(null);
     setApiKey("");
     setKeyEdited(false);
+    setEmbeddingKey("");
+    setEmbeddingKeyEdited(false);
     api.model().then(
       (settings) => {
         setCurrent(settings);
         setBaseUrl(settings.base_url ?? "");
         setModel(settings.model);
+        setEmbeddingModel(settings.embedding.model ?? "");
+        setEmbeddingUrl(settings.embedding.base_url ?? "");
       },
       (err: Error) => setError(err.message),
     );
   }, [open]);
 
-  const settings = () => ({ base_url: baseUrl.trim() || null, model: model.trim(), ...(keyEdited ? { api_key: apiKey } : {}) });
+  const settings = () => ({
+    base_url: baseUrl.trim() || null,
+    model: model.trim(),
+    ...(keyEdited ? { api_key: apiKey } : {}),
+    embedding: { model: embeddingModel.trim() || null, base_url: embeddingUrl.trim() || null, ...(embeddingKeyEdited ? { api_key: embeddingKey } : {}) },
+  });
   const run = async (what: "test" | "save") => {
     setBusy(what);
     setError(null);
@@ -121,6 +135,33 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
             }}
           />
         </label>
+        <details className="rounded-md border border-zinc-200 px-2.5 py-1.5 text-xs text-zinc-600" open={Boolean(current?.embedding.model)}>
+          <summary className="cursor-pointer font-medium">Embeddings for the knowledge base (optional; without them an offline embedder is used)</summary>
+          <div className="mt-2 space-y-2">
+            <label className="block space-y-1">
+              Embedding model
+              <input data-testid="embedding-model" className={field} value={embeddingModel} onChange={(e) => setEmbeddingModel(e.target.value)} placeholder="text-embedding-3-small" />
+            </label>
+            <label className="block space-y-1">
+              Base URL <span className="text-zinc-400">(empty: the chat model's)</span>
+              <input data-testid="embedding-base-url" className={field} value={embeddingUrl} onChange={(e) => setEmbeddingUrl(e.target.value)} />
+            </label>
+            <label className="block space-y-1">
+              API key <span className="text-zinc-400">{current?.embedding.api_key_set && !embeddingKeyEdited ? "(a key is saved; type to replace it)" : "(empty: the chat model's)"}</span>
+              <input
+                data-testid="embedding-api-key"
+                type="password"
+                autoComplete="off"
+                className={field}
+                value={embeddingKey}
+                onChange={(e) => {
+                  setEmbeddingKey(e.target.value);
+                  setEmbeddingKeyEdited(true);
+                }}
+              />
+            </label>
+          </div>
+        </details>
         {current && current.from_environment.length > 0 && (
           <p className="text-xs text-amber-700">Set in the environment (wins over what is saved here): {current.from_environment.join(", ")}.</p>
         )}
