@@ -51,6 +51,8 @@ export async function openPage(browser: Browser, url: string): Promise<WatchedPa
   page.on("console", (msg) => msg.type() === "error" && errors.push(msg.text()));
   page.on("pageerror", (err) => errors.push(String(err)));
   await page.goto(url);
+  // Clicks before React has hydrated the page land on inert server-rendered markup and are lost.
+  await page.waitForSelector("html[data-ready='true']");
   return {
     page,
     external,

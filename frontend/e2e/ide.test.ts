@@ -51,7 +51,9 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     browser = await launch();
   });
   afterAll(async () => browser?.close());
-  afterEach(async () => {
+  afterEach(async (context) => {
+    // A failed step leaves a picture of the page behind (test-results/screenshots/failed-*.png), in CI too.
+    if (context.task.result?.state === "fail") await view?.shot(`failed-${context.task.name.slice(0, 40).replace(/\W+/g, "-")}`).catch(() => {});
     await checkAndClosePage(view);
     await wb?.close();
   });
@@ -123,6 +125,7 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     expect(readFileSync(join(wb.dataRoot, "memory/MEMORY.md"), "utf8")).toContain("- The user's cat is called Miso.");
 
     await page.reload();
+    await page.waitForSelector("html[data-ready='true']");
     await page.getByTestId("nav-memory").click();
     await page.locator(".monaco-editor .view-lines").waitFor();
     await expect.poll(() => editorText(page), { timeout: 10_000 }).toContain("The user's cat is called Miso.");
@@ -534,7 +537,8 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     view = await openPage(browser, wb.url);
     const { page } = view;
     await page.getByTestId("nav-agents").click();
-    await expect.poll(() => page.getByTestId("role-item").allInnerTexts()).toEqual([expect.stringContaining("analyst"), expect.stringContaining("researcher")]);
+    // Waits, not timings: under a loaded CI machine the first load of a view can take a few seconds.
+    await expect.poll(() => page.getByTestId("role-item").allInnerTexts(), { timeout: 10_000 }).toEqual([expect.stringContaining("analyst"), expect.stringContaining("researcher")]);
 
     await page.getByTestId("composer").fill("Find the note and do the sum");
     await page.keyboard.press("Enter");
@@ -582,7 +586,7 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     await page.getByTestId("composer").fill("how warm is it?");
     await page.keyboard.press("Enter");
     await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
-    await page.getByTestId("review").waitFor({ timeout: 8000 });
+    await page.getByTestId("review").waitFor({ timeout: 20_000 });
     await expect.poll(() => page.getByTestId("review-record").innerText()).toBe("The answer gave a number without a source.");
     expect(await page.getByTestId("review-advice").innerText()).toContain("Name the source of the temperature.");
     await expect.poll(() => page.getByTestId("reviewer-latest").innerText()).toContain("Name the source of the temperature.");

@@ -43,10 +43,12 @@ export function Workbench() {
     setPromptRefresh((n) => n + 1);
   }, [refreshLists]);
   const chat = useChat(onTurnEnd);
-  /** The session a review just landed in; it is reloaded once no turn streams there. */
+  /** The session a review just landed in; it is reloaded once no turn streams. */
   const [reviewed, setReviewed] = useState<{ sessionId: string; at: number } | null>(null);
   useEffect(() => {
-    if (!reviewed || (chat.streaming && reviewed.sessionId === chat.sessionId)) return;
+    // While a turn streams, its session id may not be known here yet (the review's event can overtake the
+    // turn's own stream): wait for the turn to end, then compare.
+    if (!reviewed || chat.streaming) return;
     setReviewed(null);
     if (reviewed.sessionId !== chat.sessionId) return; // another session: it shows the review when opened
     void chat.open(reviewed.sessionId);
@@ -65,6 +67,8 @@ export function Workbench() {
   }, [chat.compact, showToast]);
 
   useEffect(() => {
+    // The page is interactive from here on (browser tests wait for this before they click).
+    document.documentElement.dataset.ready = "true";
     api.health().then(setHealth, () => setUnreachable(true));
     refreshLists();
     const fromHash = /session=([A-Za-z0-9_-]+)/.exec(location.hash)?.[1];
