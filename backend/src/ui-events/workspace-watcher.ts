@@ -24,7 +24,9 @@ export class WorkspaceWatcher {
   subscribe(listener: (event: UiEvent) => void): () => void {
     this.listeners.add(listener);
     if (!this.timer) {
-      this.timer = setInterval(() => void this.poll(), POLL_MS);
+      // A scan that fails (a folder swapped mid-scan by a tool, the data root gone after close) is
+      // skipped: the next poll looks again. Left unhandled, the rejection would stop the server.
+      this.timer = setInterval(() => void this.poll().catch(() => {}), POLL_MS);
       this.timer.unref();
     }
     return () => {
@@ -46,7 +48,9 @@ export class WorkspaceWatcher {
     this.polling = true;
     try {
       const now = new Map<string, string>();
-      for (const file of await scanWorkspaceFiles(this.dataRoot)) now.set(file.path, `${file.mtimeMs}:${file.bytes}`);
+      const files = await scanWorkspaceFiles(this.dataRoot);
+      if (this.listeners.size === 0) return; // closed (or everyone left) while scanning
+      for (const file of files) now.set(file.path, `${file.mtimeMs}:${file.bytes}`);
       const before = this.known;
       this.known = now;
       if (!before) return;
