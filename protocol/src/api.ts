@@ -59,6 +59,8 @@ export interface SkillInfo {
   location: string;
   tags: string[];
   allowed_tools: string[] | null;
+  /** For `terminal`, when the skill limits it (`Bash(git:*)`): the commands it may start with. */
+  allowed_commands?: string[];
   warnings: string[];
   /** Other files in the skill's folder (e.g. `skills/x/references/guide.md`), read on demand. */
   references: string[];

@@ -67,6 +67,8 @@ export interface SkillEvent {
   location: string;
   /** The core tools the skill allows while it is active (frontmatter `allowed-tools`); absent: no limit. */
   allowed_tools?: string[];
+  /** The commands `terminal` may start with while the skill is active (`Bash(git:*)`); absent: any. */
+  allowed_commands?: string[];
 }
 
 /** The system prompt differs from this session's previous turn: which sections changed. */

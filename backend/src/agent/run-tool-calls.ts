@@ -55,9 +55,9 @@ async function runOne(call: LangChainToolCall & { rawArgs?: string | null }, run
       ? await execute(tool, call.args, { id }, run)
       : { ok: false, output: `Error: ${call.name} is not a valid tool, try one of [${run.tools.map((t) => t.name).join(", ")}].` });
   if (result.activatedSkill) {
-    const { name, location, allowedTools } = result.activatedSkill;
+    const { name, location, allowedTools, allowedCommands } = result.activatedSkill;
     run.activeSkill.current = result.activatedSkill;
-    run.emit({ type: "skill", name, location, ...(allowedTools ? { allowed_tools: allowedTools } : {}) });
+    run.emit({ type: "skill", name, location, ...(allowedTools ? { allowed_tools: allowedTools } : {}), ...(allowedCommands ? { allowed_commands: allowedCommands } : {}) });
   }
   run.emit({
     type: "tool_result",

@@ -1,4 +1,5 @@
 import { normalizeUserPath } from "../paths/confined-path.js";
+import { commandAllowed } from "../skills/allowed-tools.js";
 import type { ActiveSkill, CoreTool, ToolResult } from "../tools/core-tool.js";
 import { skillFolderOf } from "../tools/read-file.js";
 
@@ -17,7 +18,18 @@ function readsASkill(tool: CoreTool, input: unknown, locationPrefix: string): bo
  * list this tool, or null when the call may run.
  */
 export function refusedBySkill(tool: CoreTool, input: unknown, locationPrefix: string, skill: ActiveSkill | null): ToolResult | null {
-  if (!skill?.allowedTools || skill.allowedTools.includes(tool.name) || readsASkill(tool, input, locationPrefix)) return null;
+  if (!skill?.allowedTools || readsASkill(tool, input, locationPrefix)) return null;
+  if (skill.allowedTools.includes(tool.name)) {
+    const command = (input as { command?: unknown })?.command;
+    if (tool.name !== "terminal" || typeof command !== "string" || commandAllowed(command, skill.allowedCommands ?? null)) return null;
+    return {
+      ok: false,
+      output:
+        `Error: this command is not allowed while the skill "${skill.name}" is active: terminal may only run commands starting with ` +
+        `${(skill.allowedCommands ?? []).map((c) => `"${c}"`).join(", ")}, one command at a time (no ;, &&, ||, | or substitutions).`,
+      details: { refused_by_skill: skill.name, allowed_commands: skill.allowedCommands },
+    };
+  }
   return {
     ok: false,
     output:

@@ -130,8 +130,8 @@ async function executeTurn(deps: ChatDeps, turn: TurnPlan, emit: (event: ChatEve
   emit({ type: "session", session_id: turn.sessionId, created: turn.created });
   recorder.user(turn.message, turn.loaded?.modelMessage, turn.tools);
   if (turn.loaded) {
-    const { name, location, allowedTools } = turn.loaded.skill;
-    record({ type: "skill", name, location, ...(allowedTools ? { allowed_tools: allowedTools } : {}) });
+    const { name, location, allowedTools, allowedCommands } = turn.loaded.skill;
+    record({ type: "skill", name, location, ...(allowedTools ? { allowed_tools: allowedTools } : {}), ...(allowedCommands ? { allowed_commands: allowedCommands } : {}) });
   }
   const prompt = await buildPrompt(deps, turn.sessionId, context.snapshot, record);
   const request = new HumanMessage(withAdvice(pendingAdvice(context.previous), turn.loaded?.modelMessage ?? turn.message));

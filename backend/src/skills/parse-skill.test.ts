@@ -29,7 +29,7 @@ describe("parseSkill", () => {
     const parsed = parseSkill("---\nname: other\ndescription: d\nallowed-tools: [read_file, rm_rf]\n---\n", "folder");
     expect(parsed.ok && parsed.skill.warnings).toEqual([
       'name "other" differs from its folder "folder"',
-      "allowed-tools names unknown tools (ignored): rm_rf",
+      "allowed-tools names tools with no core equivalent (ignored): rm_rf",
     ]);
     expect(parsed.ok && parsed.skill.allowed_tools).toEqual(["read_file"]);
   });

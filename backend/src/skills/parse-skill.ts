@@ -1,6 +1,6 @@
 import type { SkillInfo } from "@mini-openclaw/protocol";
 import { checkNameAndDescription, readFrontmatter, stringList } from "../lib/frontmatter.js";
-import { isToolName } from "../tools/core-tool-names.js";
+import { parseAllowedTools, type ToolAllowance } from "./allowed-tools.js";
 
 const MAX_DESCRIPTION = 1024;
 
@@ -26,13 +26,12 @@ export function parseSkill(text: string, folder: string): ParsedSkill {
   const tags = stringList(data.tags, "tags");
   if ("error" in tags) return { ok: false, reason: tags.error };
 
-  let allowedTools: string[] | null = null;
+  let allowance: ToolAllowance | null = null;
   if (data["allowed-tools"] !== undefined) {
-    const tools = stringList(data["allowed-tools"], "allowed-tools");
-    if ("error" in tools) return { ok: false, reason: tools.error };
-    const unknown = tools.values.filter((t) => !isToolName(t));
-    if (unknown.length) warnings.push(`allowed-tools names unknown tools (ignored): ${unknown.join(", ")}`);
-    allowedTools = tools.values.filter(isToolName);
+    const parsed = parseAllowedTools(data["allowed-tools"]);
+    if ("error" in parsed) return { ok: false, reason: parsed.error };
+    warnings.push(...parsed.warnings);
+    allowance = parsed.allowance;
   }
 
   return {
@@ -41,7 +40,8 @@ export function parseSkill(text: string, folder: string): ParsedSkill {
       name,
       description: description.trim().replace(/\s+/g, " "),
       tags: tags.values,
-      allowed_tools: allowedTools,
+      allowed_tools: allowance?.tools ?? null,
+      ...(allowance?.commands ? { allowed_commands: allowance.commands } : {}),
       warnings,
     },
     body: front.body,

@@ -4,6 +4,7 @@ import { readConfinedText } from "../paths/read-confined-file.js";
 import type { ActiveSkill } from "../tools/core-tool.js";
 import { SKILLS_DIR } from "../workspace/workspace-files.js";
 import { MAX_SKILL_BYTES, scanSkills } from "./scan-skills.js";
+import { withBaseDir } from "./skill-base-dir.js";
 import { skillBlock } from "./skill-block.js";
 
 const SLASH = /^\/([A-Za-z0-9][A-Za-z0-9_.-]*)(?:\s+([\s\S]*))?$/;
@@ -35,9 +36,10 @@ export async function loadSlashCommand(dataRoot: string, locationPrefix: string,
   const folder = skill.location.split("/").slice(-2, -1)[0];
   const { content: text } = await readConfinedText(dataRoot, `${SKILLS_DIR}/${folder}/SKILL.md`, MAX_SKILL_BYTES);
   const body = matter(text, {}).content.trim();
-  const instructions = body.includes("$ARGUMENTS") ? body.replaceAll("$ARGUMENTS", args) : `${body}\n\nARGUMENTS: ${args}`;
+  const withArgs = body.includes("$ARGUMENTS") ? body.replaceAll("$ARGUMENTS", args) : `${body}\n\nARGUMENTS: ${args}`;
+  const instructions = withBaseDir(withArgs, `${SKILLS_DIR}/${folder}`);
   return {
-    skill: { name: skill.name, location: skill.location, allowedTools: skill.allowed_tools },
+    skill: { name: skill.name, location: skill.location, allowedTools: skill.allowed_tools, allowedCommands: skill.allowed_commands ?? null },
     modelMessage:
       `${skillBlock(skill.name, skill.location, instructions)}\n\n` +
       `The user ran /${skill.name}${args ? ` with: ${args}` : ""}. Follow the skill above.`,

@@ -46,6 +46,8 @@ export interface ActiveSkill {
   location: string;
   /** Frontmatter `allowed-tools`: while the skill is active, other core tools are refused. */
   allowedTools: string[] | null;
+  /** For `terminal` (`Bash(git:*)`): the commands it may start with; null or absent: any. */
+  allowedCommands?: string[] | null;
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { normalizeUserPath } from "../paths/confined-path.js";
 import { readConfinedText } from "../paths/read-confined-file.js";
 import { parseSkill } from "../skills/parse-skill.js";
+import { withBaseDir } from "../skills/skill-base-dir.js";
 import { SKILLS_DIR } from "../workspace/workspace-files.js";
 import type { Config } from "../config/config.js";
 import { type CoreTool, defineTool } from "./core-tool.js";
@@ -62,7 +63,8 @@ export const readFileTool = (config: Pick<Config, "dataRoot" | "locationPrefix" 
     const parsed = folder ? parseSkill(file.content, folder) : null;
     return {
       ok: true,
-      output: text + note,
+      // A SKILL.md read from its start says where its skill lives (skill-base-dir.ts).
+      output: folder && offset === 1 ? withBaseDir(text + note, `${SKILLS_DIR}/${folder}`) : text + note,
       details: { path: relPath, bytes: file.bytes, total_lines: lines.length, from_line: offset, to_line: lastLine, truncated: more },
       ...(folder
         ? {
@@ -70,6 +72,7 @@ export const readFileTool = (config: Pick<Config, "dataRoot" | "locationPrefix" 
               name: parsed?.ok ? parsed.skill.name : folder,
               location: `${config.locationPrefix}/${relPath}`,
               allowedTools: parsed?.ok ? parsed.skill.allowed_tools : null,
+              allowedCommands: parsed?.ok ? (parsed.skill.allowed_commands ?? null) : null,
             },
           }
         : {}),

@@ -29,7 +29,7 @@ export type Block =
       /** For `delegate` calls: the sub-agent's own turn (its task, thoughts, tools and answer). */
       sub?: SubAgent;
     }
-  | { kind: "skill"; name: string; location: string; allowedTools?: string[] }
+  | { kind: "skill"; name: string; location: string; allowedTools?: string[]; allowedCommands?: string[] }
   | { kind: "error"; message: string; code: string }
   | { kind: "prefix"; changed: string[] }
   /** The reviewer's look at this turn: `advice` went to the agent's next turn, `record` to no model. */
@@ -129,7 +129,13 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
             ],
       };
     case "skill":
-      return { ...turn, blocks: [...turn.blocks, { kind: "skill", name: event.name, location: event.location, allowedTools: event.allowed_tools }] };
+      return {
+        ...turn,
+        blocks: [
+          ...turn.blocks,
+          { kind: "skill", name: event.name, location: event.location, allowedTools: event.allowed_tools, ...(event.allowed_commands ? { allowedCommands: event.allowed_commands } : {}) },
+        ],
+      };
     case "prefix":
       return { ...turn, blocks: [...turn.blocks, { kind: "prefix", changed: event.changed }] };
     case "delegate":

@@ -23,7 +23,9 @@ export function BlockList({ blocks, streaming }: { blocks: Block[]; streaming: b
           case "skill":
             return (
               <div key={index} data-testid="skill-activation">
-                <Badge title={`${block.location}${block.allowedTools ? ` · tools: ${block.allowedTools.join(", ")}` : ""}`}>
+                <Badge
+                  title={`${block.location}${block.allowedTools ? ` · tools: ${block.allowedTools.join(", ")}` : ""}${block.allowedCommands ? ` · terminal commands: ${block.allowedCommands.join(", ")}` : ""}`}
+                >
                   <Sparkles />
                   Skill active: {block.name}
                 </Badge>
