@@ -34,6 +34,12 @@ describe("parseSkill", () => {
     expect(parsed.ok && parsed.skill.allowed_tools).toEqual(["read_file"]);
   });
 
+  it("loads a description over 1,024 characters with a warning (public skills have them)", () => {
+    const description = "Build apps with the Claude API. ".repeat(34).trim(); // 1,087 characters
+    const parsed = parseSkill(`---\nname: claude-api\ndescription: ${description}\n---\n`, "claude-api");
+    expect(parsed.ok && parsed.skill.warnings).toEqual([`'description' is ${description.length} characters, over the 1024 the Agent Skills format allows`]);
+  });
+
   it("sees an edit to the same file (no stale frontmatter cache)", () => {
     parseSkill("---\nname: x\ndescription: one\n---\n", "x");
     const second = parseSkill("---\nname: x\ndescription: two\n---\n", "x");
