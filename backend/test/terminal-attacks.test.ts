@@ -69,6 +69,11 @@ describe.skipIf(!available)("terminal attacks (bubblewrap)", () => {
     expect(readFileSync(join(h.dataRoot, "memory/note.md"), "utf8")).toBe("made\n");
   });
 
+  it("`python` runs wherever `python3` does (skills from public collections write `python`)", async () => {
+    const result = await sh("python --version && python -c 'print(6 * 7)'");
+    expect(result).toMatchObject({ ok: true, output: expect.stringMatching(/Python 3\.\d+[\s\S]*42/) });
+  });
+
   it("KEY.md by relative path: not visible (mount namespace)", async () => {
     const result = await sh("cat ../KEY.md; cat KEY.md");
     expect(result.output).toMatch(/No such file or directory/);

@@ -30,8 +30,11 @@ const ETC_FILES = [
 const ETC_NETWORK_FILES = ["/etc/resolv.conf", "/etc/hosts", "/etc/ssl", "/etc/ca-certificates", "/etc/gai.conf"];
 const ROOT_LINKS = ["/bin", "/lib", "/lib64", "/lib32", "/sbin"];
 
+/** Commands the sandbox adds where the system lacks them (e.g. `python`, which skills write for `python3`). */
+const ALIAS_DIR = "/opt/sandbox-bin";
+
 export const SANDBOX_ENV = {
-  PATH: "/usr/local/bin:/usr/bin:/bin",
+  PATH: `/usr/local/bin:/usr/bin:/bin:${ALIAS_DIR}`,
   HOME: "/tmp",
   LANG: "C.UTF-8",
   TERM: "dumb",
@@ -46,6 +49,15 @@ export interface ProfileOptions {
   network: boolean;
   /** Paths inside the data root to hide (e.g. a KEY.md that happens to live there). */
   hidden: string[];
+}
+
+/**
+ * `python` wherever `python3` is: skills copied from public collections say `python scripts/x.py`, and
+ * Debian ships no `python`. It sits last on PATH, so a system `python` wins.
+ */
+function commandAliases(): string[] {
+  if (existsSync("/usr/bin/python") || !existsSync("/usr/bin/python3")) return [];
+  return ["--dir", ALIAS_DIR, "--symlink", "/usr/bin/python3", `${ALIAS_DIR}/python`];
 }
 
 function systemBinds(network: boolean): string[] {
@@ -163,6 +175,7 @@ export function sandboxArgv(options: ProfileOptions, program: string[], limits: 
     "--clearenv",
     ...env,
     ...systemBinds(options.network),
+    ...commandAliases(),
     "--proc",
     "/proc",
     "--ro-bind",
