@@ -125,7 +125,9 @@ function endsTurn(entries: V1Entry[], index: number): boolean {
   const entry = entries[index];
   if (entry.duration_ms !== undefined) return true;
   if (entry.partial || entry.interrupted) return false;
-  for (const later of entries.slice(index + 1)) {
+  // Walked in place: a copy of the rest per entry made reading a long old session quadratic.
+  for (let i = index + 1; i < entries.length; i++) {
+    const later = entries[i];
     if (later.type === "user") return true;
     if (later.type === "tool" || later.type === "assistant" || later.type === "error") return false;
   }

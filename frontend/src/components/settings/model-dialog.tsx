@@ -4,9 +4,21 @@ import { Check, Loader2, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
+import { cn } from "@/lib/utils";
 import { MODEL_PRESETS } from "./model-presets";
 
 const field = "h-9 w-full rounded-md border border-zinc-200 bg-white px-2.5 font-mono text-[13px] outline-none focus:border-klein";
+
+/** A key field that never shows a saved key: empty until a new one is typed (`value` undefined: untouched). */
+function KeyField(props: { testId: string; saved: boolean; unsetHint: string; value: string | undefined; onChange: (key: string) => void; className?: string }) {
+  return (
+    <label className={cn("block space-y-1", props.className)}>
+      API key{" "}
+      <span className="font-normal text-zinc-400">({props.saved && props.value === undefined ? "a key is saved; type to replace it" : props.unsetHint})</span>
+      <input data-testid={props.testId} type="password" autoComplete="off" className={field} value={props.value ?? ""} onChange={(e) => props.onChange(e.target.value)} />
+    </label>
+  );
+}
 
 /**
  * The chat model's settings: base URL, model and key, with presets for the popular servers, and
@@ -19,12 +31,11 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
   const [current, setCurrent] = useState<ModelSettingsReply | null>(null);
   const [baseUrl, setBaseUrl] = useState("");
   const [model, setModel] = useState("");
-  const [apiKey, setApiKey] = useState("");
-  const [keyEdited, setKeyEdited] = useState(false);
+  /** A key typed in this dialog; undefined: untouched (the saved one stays). */
+  const [apiKey, setApiKey] = useState<string | undefined>();
   const [embeddingModel, setEmbeddingModel] = useState("");
   const [embeddingUrl, setEmbeddingUrl] = useState("");
-  const [embeddingKey, setEmbeddingKey] = useState("");
-  const [embeddingKeyEdited, setEmbeddingKeyEdited] = useState(false);
+  const [embeddingKey, setEmbeddingKey] = useState<string | undefined>();
   const [test, setTest] = useState<ModelTestReply | null>(null);
   const [busy, setBusy] = useState<"test" | "save" | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -34,10 +45,8 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
     dialog.current?.showModal();
     setTest(null);
     setError(null);
-    setApiKey("");
-    setKeyEdited(false);
-    setEmbeddingKey("");
-    setEmbeddingKeyEdited(false);
+    setApiKey(undefined);
+    setEmbeddingKey(undefined);
     api.model().then(
       (settings) => {
         setCurrent(settings);
@@ -53,8 +62,8 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
   const settings = () => ({
     base_url: baseUrl.trim() || null,
     model: model.trim(),
-    ...(keyEdited ? { api_key: apiKey } : {}),
-    embedding: { model: embeddingModel.trim() || null, base_url: embeddingUrl.trim() || null, ...(embeddingKeyEdited ? { api_key: embeddingKey } : {}) },
+    ...(apiKey !== undefined ? { api_key: apiKey } : {}),
+    embedding: { model: embeddingModel.trim() || null, base_url: embeddingUrl.trim() || null, ...(embeddingKey !== undefined ? { api_key: embeddingKey } : {}) },
   });
   const run = async (what: "test" | "save") => {
     setBusy(what);
@@ -120,21 +129,7 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
           <input data-testid="model-name" className={field} value={model} onChange={(e) => setModel(e.target.value)} list="model-ids" required />
           <datalist id="model-ids">{test?.models?.map((id) => <option key={id} value={id} />)}</datalist>
         </label>
-        <label className="block space-y-1 text-xs font-medium text-zinc-600">
-          API key{" "}
-          <span className="font-normal text-zinc-400">{current?.api_key_set && !keyEdited ? "(a key is saved; type to replace it)" : "(local servers need none)"}</span>
-          <input
-            data-testid="model-api-key"
-            type="password"
-            autoComplete="off"
-            className={field}
-            value={apiKey}
-            onChange={(e) => {
-              setApiKey(e.target.value);
-              setKeyEdited(true);
-            }}
-          />
-        </label>
+        <KeyField testId="model-api-key" className="text-xs font-medium text-zinc-600" saved={current?.api_key_set ?? false} unsetHint="local servers need none" value={apiKey} onChange={setApiKey} />
         <details className="rounded-md border border-zinc-200 px-2.5 py-1.5 text-xs text-zinc-600" open={Boolean(current?.embedding.model)}>
           <summary className="cursor-pointer font-medium">Embeddings for the knowledge base (optional; without them an offline embedder is used)</summary>
           <div className="mt-2 space-y-2">
@@ -146,20 +141,7 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
               Base URL <span className="text-zinc-400">(empty: the chat model's)</span>
               <input data-testid="embedding-base-url" className={field} value={embeddingUrl} onChange={(e) => setEmbeddingUrl(e.target.value)} />
             </label>
-            <label className="block space-y-1">
-              API key <span className="text-zinc-400">{current?.embedding.api_key_set && !embeddingKeyEdited ? "(a key is saved; type to replace it)" : "(empty: the chat model's)"}</span>
-              <input
-                data-testid="embedding-api-key"
-                type="password"
-                autoComplete="off"
-                className={field}
-                value={embeddingKey}
-                onChange={(e) => {
-                  setEmbeddingKey(e.target.value);
-                  setEmbeddingKeyEdited(true);
-                }}
-              />
-            </label>
+            <KeyField testId="embedding-api-key" saved={current?.embedding.api_key_set ?? false} unsetHint="empty: the chat model's" value={embeddingKey} onChange={setEmbeddingKey} />
           </div>
         </details>
         {current && current.from_environment.length > 0 && (
