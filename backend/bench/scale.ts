@@ -34,7 +34,7 @@ for (let i = 0; i < 1000; i++) {
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, "SKILL.md"), `---\nname: skill_${String(i).padStart(4, "0")}\ndescription: Does task number ${i} <with> "care" & precision, when asked for it.\ntags: [a, b]\n---\n\n## Steps\n${"1. Do the thing carefully.\n".repeat(30)}`);
 }
-const scan = await measure(() => refreshSkillsSnapshot(root, "./backend"));
+const scan = await measure(() => refreshSkillsSnapshot(root, "./backend", DEFAULT_LIMITS.skillsListChars));
 console.log(`skills scan + snapshot, 1,000 skills: ${fmt(scan)}   (target ≤ 200 ms)`);
 
 // A 10,000-entry session

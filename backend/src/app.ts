@@ -12,6 +12,7 @@ import { fileRoutes } from "./http/routes/file-routes.js";
 import { knowledgeRoutes } from "./http/routes/knowledge-routes.js";
 import { healthRoutes } from "./http/routes/health-routes.js";
 import { sessionRoutes } from "./http/routes/session-routes.js";
+import { skillRoutes } from "./http/routes/skill-routes.js";
 import { workspaceRoutes } from "./http/routes/workspace-routes.js";
 import { registerStaticUi } from "./http/static-ui.js";
 import { uiEventRoutes } from "./http/routes/ui-event-routes.js";
@@ -99,6 +100,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fileRoutes, { config });
   await app.register(sessionRoutes, { sessions, busy: chat.busy });
   await app.register(workspaceRoutes, { config, prompts });
+  await app.register(skillRoutes, { config });
   await app.register(agentRoutes, { config, delegations, reviewer });
   await app.register(modelRoutes, { config, ui, knowledge });
   await registerStaticUi(app, config.frontendDir);

@@ -162,12 +162,12 @@ describe("skills", () => {
     await mkdir(join(wb.dataRoot, "skills/broken"));
     await writeFile(join(wb.dataRoot, "skills/broken/SKILL.md"), "---\nname: broken\ndescription: [unclosed\n---\nbody\n");
     await mkdir(join(wb.dataRoot, "skills/no_description"));
-    await writeFile(join(wb.dataRoot, "skills/no_description/SKILL.md"), "---\nname: no_description\n---\nbody\n");
+    await writeFile(join(wb.dataRoot, "skills/no_description/SKILL.md"), "---\nname: no_description\n---\n# Title\n");
     const reply = (await (await fetch(`${wb.url}/api/skills`)).json()) as SkillsReply;
     expect(reply.skills.map((s) => s.name)).toEqual(["get_weather", "pm-analysis"]);
     expect(reply.problems).toEqual([
       expect.objectContaining({ folder: "broken", reason: expect.stringContaining("not valid YAML") }),
-      expect.objectContaining({ folder: "no_description", reason: "frontmatter is missing 'description'" }),
+      expect.objectContaining({ folder: "no_description", reason: "frontmatter is missing 'description' and the skill has no text to describe it" }),
     ]);
   });
 });

@@ -72,9 +72,27 @@ export interface SkillProblem {
   reason: string;
 }
 
+/** How the system prompt's skills list holds the valid skills, within its own character budget. */
+export interface SkillsListStats {
+  /** Skills in the list. */
+  listed: number;
+  /** Listed skills whose description was shortened to fit. */
+  shortened: string[];
+  /** Valid skills left out of the list whole (a slash command still loads them). */
+  omitted: string[];
+  chars: number;
+  budget_chars: number;
+}
+
 export interface SkillsReply {
   skills: SkillInfo[];
   problems: SkillProblem[];
+  list: SkillsListStats;
+}
+
+/** `POST /api/skills/install`: the folders written under skills/. */
+export interface SkillInstallReply {
+  installed: string[];
 }
 
 export interface PromptSection {

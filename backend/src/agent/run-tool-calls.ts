@@ -34,7 +34,7 @@ async function execute(tool: CoreTool, args: unknown, call: { id: string }, run:
   const refusal = refusedBySkill(tool, parsed.data, run.locationPrefix, run.activeSkill.current);
   if (refusal) return refusal;
   try {
-    return await tool.execute(parsed.data, { id: call.id, signal: run.signal, write: run.emit });
+    return await tool.execute(parsed.data, { id: call.id, signal: run.signal, write: run.emit, activeSkill: run.activeSkill.current });
   } catch (err) {
     if (isUserError(err)) return { ok: false, output: `Error: ${err.message}` };
     run.onCrash(tool.name, err);

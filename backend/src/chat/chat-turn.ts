@@ -13,7 +13,7 @@ import { assertSessionId, newSessionId } from "../sessions/session-id.js";
 import type { SessionStore } from "../sessions/session-store.js";
 import { createTurnRecorder } from "../sessions/turn-recorder.js";
 import { type LoadedSkill, loadSlashCommand, parseSlashCommand } from "../skills/slash-command.js";
-import { refreshSkillsSnapshot, renderSnapshot } from "../skills/skills-snapshot.js";
+import { refreshSkillsSnapshot } from "../skills/skills-snapshot.js";
 import { SNAPSHOT_FILE } from "../workspace/workspace-files.js";
 import type { ToolRuntime } from "../tools/core-tool.js";
 import { coreTools } from "../tools/core-tools.js";
@@ -163,9 +163,10 @@ async function loadContext(deps: ChatDeps, turn: TurnPlan, recorder: Recorder) {
     await sessions.create(turn.sessionId);
     // A new session sees the skills as they are on disk now, and keeps that snapshot for its whole life,
     // so its system prompt stays byte-identical (provider prompt caches keep hitting).
-    const scan = await refreshSkillsSnapshot(config.dataRoot, config.locationPrefix);
+    const { scan, snapshot: rendered } = await refreshSkillsSnapshot(config.dataRoot, config.locationPrefix, config.limits.skillsListChars);
     for (const problem of scan.problems) log.warn({ skill: problem.folder, reason: problem.reason }, "skill skipped");
-    const snapshot = renderSnapshot(scan.skills);
+    if (rendered.stats.omitted.length) log.warn({ omitted: rendered.stats.omitted.length, budget: rendered.stats.budget_chars }, "skills left out of the prompt's list");
+    const snapshot = rendered.text;
     const rolesCatalog = describeRoles(roles);
     recorder.snapshot(snapshot, rolesCatalog);
     return { roles, snapshot, rolesCatalog, previous: [] as SessionEntry[] };

@@ -24,6 +24,8 @@ export interface Limits {
   promptFileChars: number;
   /** Characters of the whole system prompt. */
   promptBudgetChars: number;
+  /** Characters of the prompt's skills list (SKILLS_SNAPSHOT.md), its own budget: 150 ordinary skills fit whole. */
+  skillsListChars: number;
   /** Characters one read_file call returns. */
   readFileChars: number;
   /** Tool-calling rounds in one turn. */
@@ -90,7 +92,8 @@ export const DEFAULT_LIMITS: Limits = {
   messageChars: 100_000,
   fileBytes: 1_000_000,
   promptFileChars: 20_000,
-  promptBudgetChars: 60_000,
+  promptBudgetChars: 100_000,
+  skillsListChars: 60_000,
   readFileChars: 50_000,
   maxSteps: 24,
   contextBudgetTokens: 96_000,
@@ -166,7 +169,10 @@ export function loadConfig(
       searchPath: env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
     },
     allowedOrigins: list(get("ALLOWED_ORIGINS")),
-    limits: { ...DEFAULT_LIMITS, contextBudgetTokens: intFrom(get("CONTEXT_BUDGET_TOKENS"), DEFAULT_LIMITS.contextBudgetTokens, "CONTEXT_BUDGET_TOKENS") },
+    limits: {
+      ...DEFAULT_LIMITS,
+      skillsListChars: intFrom(get("SKILLS_LIST_CHARS"), DEFAULT_LIMITS.skillsListChars, "SKILLS_LIST_CHARS"),
+      contextBudgetTokens: intFrom(get("CONTEXT_BUDGET_TOKENS"), DEFAULT_LIMITS.contextBudgetTokens, "CONTEXT_BUDGET_TOKENS") },
     delegation: {
       maxDepth: intFrom(get("DELEGATE_MAX_DEPTH"), 2, "DELEGATE_MAX_DEPTH"),
       timeoutMs: intFrom(get("DELEGATE_TIMEOUT_MS"), 300_000, "DELEGATE_TIMEOUT_MS"),

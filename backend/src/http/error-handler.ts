@@ -24,7 +24,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.code(400).send({ error: `Invalid request: ${error.message}` });
     }
     if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
-      return reply.code(413).send({ error: `The request body is too large (limit ${app.initialConfig.bodyLimit} bytes).` });
+      return reply.code(413).send({ error: `The request body is too large (limit ${request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit} bytes).` });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -106,9 +106,9 @@ const CHANGED_UNDERFOOT = new Set(["ENOENT", "ENOTDIR", "ELOOP"]);
  * A path that changes during the save (the sandbox can change the data folders at any time) is a
  * 409 with nothing saved.
  */
-export async function writeConfinedAtomic(root: string, relPath: string, content: string): Promise<void> {
+export async function writeConfinedAtomic(root: string, relPath: string, content: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
   try {
-    await writeNow(root, relPath, content);
+    await writeNow(root, relPath, content, options.mode ?? 0o644);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code && CHANGED_UNDERFOOT.has(code)) {
@@ -118,7 +118,7 @@ export async function writeConfinedAtomic(root: string, relPath: string, content
   }
 }
 
-async function writeNow(root: string, relPath: string, content: string): Promise<void> {
+async function writeNow(root: string, relPath: string, content: string | Uint8Array, mode: number): Promise<void> {
   const rootReal = await realRoot(root);
   const target = join(rootReal, relPath);
   const parent = dirname(target);
@@ -152,7 +152,7 @@ async function writeNow(root: string, relPath: string, content: string): Promise
   if (existing?.isDirectory()) throw new UserError(400, `${relPath} is a folder, not a file.`);
 
   const temp = join(parentReal, `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
-  const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
   try {
     // The folder could have been swapped for a link since realpath: write only where we meant to.
     if ((await openedPath(handle)) !== temp) throw leaves();

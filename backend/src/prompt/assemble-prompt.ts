@@ -2,7 +2,7 @@ import type { PromptSection } from "@mini-openclaw/protocol";
 import type { Limits } from "../config/config.js";
 import { estimateTokens } from "../context/context-budget.js";
 import { isUnreadable, readConfinedText } from "../paths/read-confined-file.js";
-import { PROMPT_FILES } from "../workspace/workspace-files.js";
+import { PROMPT_FILES, SNAPSHOT_FILE } from "../workspace/workspace-files.js";
 
 /** A prompt file is read up to this size; past it, it is refused (the prompt shows only 20,000 characters anyway). */
 export const PROMPT_FILE_MAX_BYTES = 4 * 1024 * 1024;
@@ -96,7 +96,7 @@ const totalLength = (sections: Section[]) =>
 export async function assemblePrompt(
   dataRoot: string,
   locationPrefix: string,
-  limits: Pick<Limits, "promptFileChars" | "promptBudgetChars">,
+  limits: Pick<Limits, "promptFileChars" | "promptBudgetChars"> & Partial<Pick<Limits, "skillsListChars">>,
   /** Section contents to use instead of the files (a session's frozen skills snapshot). */
   overrides: Partial<Record<string, string>> = {},
 ): Promise<AssembledPrompt> {
@@ -110,7 +110,8 @@ export async function assemblePrompt(
         location: `${locationPrefix}/${path}`,
         raw,
         problem,
-        keep: raw === null ? 0 : Math.min(raw.length, limits.promptFileChars),
+        // The skills list is rendered within its own budget (skills-snapshot.ts), not the per-file limit.
+        keep: raw === null ? 0 : Math.min(raw.length, path === SNAPSHOT_FILE ? Math.max(limits.skillsListChars ?? 0, limits.promptFileChars) : limits.promptFileChars),
       };
     }),
   );

@@ -13,22 +13,35 @@ describe("parseSkill", () => {
   });
 
   it.each([
-    ["no frontmatter", "# Just text", /no frontmatter/],
-    ["invalid YAML", "---\nname: [x\n---\n", /not valid YAML/],
-    ["missing name", "---\ndescription: d\n---\n", /missing 'name'/],
-    ["missing description", "---\nname: x\n---\n", /missing 'description'/],
-    ["a name with a slash", "---\nname: a/b\ndescription: d\n---\n", /'name' must be/],
-    ["tags of the wrong type", "---\nname: x\ndescription: d\ntags: {a: 1}\n---\n", /'tags' must be/],
-  ])("reports %s", (_label, text, reason) => {
-    const parsed = parseSkill(text, "x");
+    ["no frontmatter", "# Just text", "x", /no frontmatter/],
+    ["invalid YAML", "---\nname: [x\n---\n", "x", /not valid YAML/],
+    ["no name, in a folder whose name cannot be one", "---\ndescription: d\n---\n", "my skill", /no 'name', and the folder name "my skill" cannot/],
+    ["no description and no text", "---\nname: x\n---\n\n# Title only\n", "x", /missing 'description' and the skill has no text/],
+    ["a name with a slash, in a folder with a space", "---\nname: a/b\ndescription: d\n---\n", "a b", /'name' must be/],
+    ["allowed-tools of the wrong type", "---\nname: x\ndescription: d\nallowed-tools: {a: 1}\n---\n", "x", /allowed-tools/],
+  ])("reports %s", (_label, text, folder, reason) => {
+    const parsed = parseSkill(text, folder);
     expect(parsed.ok).toBe(false);
     expect(!parsed.ok && parsed.reason).toMatch(reason);
+  });
+
+  it("loads what the public collections write, with warnings: no name, no description, unknown fields, odd tags", () => {
+    const parsed = parseSkill("---\nlicense: MIT\nwhen-to-use: often\ntags: {a: 1}\nargument-hint: '[file]'\n---\n\n# PDF\n\nFill PDF forms.\nAnd more.\n\n## Steps\n", "pdf-forms");
+    expect(parsed).toMatchObject({ ok: true, skill: { name: "pdf-forms", description: "Fill PDF forms. And more.", tags: [] } });
+    expect(parsed.ok && parsed.skill.warnings).toEqual([
+      `frontmatter has no 'name': the skill goes by its folder name "pdf-forms"`,
+      "frontmatter has no 'description': its first paragraph is used",
+      "unknown frontmatter field ignored: when-to-use",
+      "'tags' must be a list of strings or a space-separated string; tags ignored",
+    ]);
+    const badName = parseSkill("---\nname: My Skill\ndescription: d\n---\n", "my-skill");
+    expect(badName).toMatchObject({ ok: true, skill: { name: "my-skill" } });
   });
 
   it("warns (and still loads) on a name that differs from the folder and on unknown tools", () => {
     const parsed = parseSkill("---\nname: other\ndescription: d\nallowed-tools: [read_file, rm_rf]\n---\n", "folder");
     expect(parsed.ok && parsed.skill.warnings).toEqual([
-      'name "other" differs from its folder "folder"',
+      'name "other" differs from its folder "folder" (/other and /folder both load it)',
       "allowed-tools names tools with no core equivalent (ignored): rm_rf",
     ]);
     expect(parsed.ok && parsed.skill.allowed_tools).toEqual(["read_file"]);
@@ -47,12 +60,3 @@ describe("parseSkill", () => {
   });
 });
 
-describe("renderSnapshot", () => {
-  it("escapes XML in every field", () => {
-    const text = renderSnapshot([
-      { name: "a", description: `<b> & "c" 'd'`, location: "./skills/a/SKILL.md", tags: [], allowed_tools: null, warnings: [], references: [] },
-    ]);
-    expect(text).toContain("<description>&lt;b&gt; &amp; &quot;c&quot; &apos;d&apos;</description>");
-    expect(text.startsWith("<available_skills>\n  <skill>\n    <name>a</name>")).toBe(true);
-  });
-});

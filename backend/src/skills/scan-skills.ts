@@ -1,4 +1,7 @@
 import type { SkillInfo, SkillProblem, SkillsReply } from "@mini-openclaw/protocol";
+
+/** What a scan finds; `/api/skills` adds how the prompt's list holds them. */
+export type SkillScan = Omit<SkillsReply, "list">;
 import { SKILLS_DIR } from "../workspace/workspace-files.js";
 import { isUnreadable, readConfinedText } from "../paths/read-confined-file.js";
 import { readConfinedDir, walkConfinedDir } from "../paths/walk-confined-dir.js";
@@ -21,6 +24,11 @@ export function skillLocation(locationPrefix: string, folder: string): string {
   return `${locationPrefix}/${SKILLS_DIR}/${folder}/SKILL.md`;
 }
 
+/** The folder of a skill from its location (`…/skills/<folder>/SKILL.md`). */
+export function skillFolder(location: string): string {
+  return location.split("/").slice(-2, -1)[0];
+}
+
 /** SKILL.md by the data root's rules: a link, a FIFO or an oversized file is a problem with its reason. */
 async function readSkillFile(dataRoot: string, folder: string): Promise<{ text: string } | { problem: string }> {
   try {
@@ -35,7 +43,7 @@ async function readSkillFile(dataRoot: string, folder: string): Promise<{ text: 
  * Reads every `skills/<folder>/SKILL.md`. One broken skill becomes a problem with a reason;
  * it never stops the scan or hides the others. Results are sorted, so the snapshot is stable.
  */
-export async function scanSkills(dataRoot: string, locationPrefix: string): Promise<SkillsReply> {
+export async function scanSkills(dataRoot: string, locationPrefix: string): Promise<SkillScan> {
   const skills: SkillInfo[] = [];
   const problems: SkillProblem[] = [];
   const entries = (await readConfinedDir(dataRoot, SKILLS_DIR)) ?? [];
@@ -69,7 +77,7 @@ export async function scanSkills(dataRoot: string, locationPrefix: string): Prom
     seen.set(parsed.skill.name, folder);
     skills.push({ ...parsed.skill, location, references: [] });
   });
-  await Promise.all(skills.map(async (skill) => (skill.references = await listReferences(dataRoot, skill.location.split("/").slice(-2, -1)[0]))));
+  await Promise.all(skills.map(async (skill) => (skill.references = await listReferences(dataRoot, skillFolder(skill.location)))));
   skills.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { skills, problems };
 }

@@ -3,7 +3,7 @@ import { UserError } from "../lib/user-error.js";
 import { readConfinedText } from "../paths/read-confined-file.js";
 import type { ActiveSkill } from "../tools/core-tool.js";
 import { SKILLS_DIR } from "../workspace/workspace-files.js";
-import { MAX_SKILL_BYTES, scanSkills } from "./scan-skills.js";
+import { MAX_SKILL_BYTES, scanSkills, skillFolder } from "./scan-skills.js";
 import { withBaseDir } from "./skill-base-dir.js";
 import { skillBlock } from "./skill-block.js";
 
@@ -13,6 +13,14 @@ export interface LoadedSkill {
   skill: ActiveSkill;
   /** What the model receives as the user's message: the skill's instructions, then the request. */
   modelMessage: string;
+}
+
+const NAMES_SHOWN = 20;
+
+function listNames(names: string[]): string {
+  if (names.length === 0) return "none";
+  const more = names.length - NAMES_SHOWN;
+  return names.slice(0, NAMES_SHOWN).join(", ") + (more > 0 ? ` and ${more} more (see the Skills pane)` : "");
 }
 
 /** `/name args` → the skill's name and arguments; null for an ordinary message. */
@@ -27,13 +35,15 @@ export function parseSlashCommand(message: string): { name: string; args: string
  * prompt prefix stays the same.
  */
 export async function loadSlashCommand(dataRoot: string, locationPrefix: string, name: string, args: string): Promise<LoadedSkill> {
-  const { skills } = await scanSkills(dataRoot, locationPrefix);
-  const skill = skills.find((s) => s.name === name);
+  const { skills, problems } = await scanSkills(dataRoot, locationPrefix);
+  // By its name, or by its folder's (a copied skill's folder often differs from its frontmatter name).
+  const skill = skills.find((s) => s.name === name) ?? skills.find((s) => skillFolder(s.location) === name);
   if (!skill) {
-    const known = skills.map((s) => `/${s.name}`).join(", ") || "none";
-    throw new UserError(404, `Unknown skill /${name}. Available: ${known}.`);
+    const problem = problems.find((p) => p.folder === name);
+    if (problem) throw new UserError(422, `The skill /${name} cannot be used: ${problem.reason}. Fix ${problem.location} and run it again.`);
+    throw new UserError(404, `Unknown skill /${name}. Available: ${listNames(skills.map((s) => `/${s.name}`))}.`);
   }
-  const folder = skill.location.split("/").slice(-2, -1)[0];
+  const folder = skillFolder(skill.location);
   const { content: text } = await readConfinedText(dataRoot, `${SKILLS_DIR}/${folder}/SKILL.md`, MAX_SKILL_BYTES);
   const body = matter(text, {}).content.trim();
   const withArgs = body.includes("$ARGUMENTS") ? body.replaceAll("$ARGUMENTS", args) : `${body}\n\nARGUMENTS: ${args}`;

@@ -29,6 +29,8 @@ export interface ToolCall {
   id: string;
   signal: AbortSignal;
   write(event: ChatEvent): void;
+  /** The skill active in the turn when the call was made: paths its SKILL.md names resolve in its folder. */
+  activeSkill?: ActiveSkill | null;
 }
 
 /** What a tool returns: `output` is what the model sees; `details` is for the UI only. */

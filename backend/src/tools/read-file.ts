@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { normalizeUserPath } from "../paths/confined-path.js";
-import { readConfinedText } from "../paths/read-confined-file.js";
+import { isUnreadable, readConfinedText } from "../paths/read-confined-file.js";
 import { parseSkill } from "../skills/parse-skill.js";
+import { skillFolder } from "../skills/scan-skills.js";
 import { withBaseDir } from "../skills/skill-base-dir.js";
 import { SKILLS_DIR } from "../workspace/workspace-files.js";
 import type { Config } from "../config/config.js";
-import { type CoreTool, defineTool } from "./core-tool.js";
+import { type ActiveSkill, type CoreTool, defineTool } from "./core-tool.js";
 
 /** Files larger than this are refused outright; smaller ones are paged with offset/limit. */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -25,6 +26,24 @@ export function skillFolderOf(relPath: string): string | null {
   return parts.length === 3 && parts[0] === SKILLS_DIR && parts[2] === "SKILL.md" ? parts[1] : null;
 }
 
+/**
+ * Reads a path of the data root; when it is not there and a skill is active, the same path in the
+ * skill's folder: a SKILL.md says `references/guide.md` meaning its own folder, as Claude Code reads it.
+ */
+async function readInSkillFolder(config: Pick<Config, "dataRoot">, relPath: string, skill: ActiveSkill | null) {
+  try {
+    return { relPath, file: await readConfinedText(config.dataRoot, relPath, MAX_FILE_BYTES) };
+  } catch (err) {
+    if (!skill || !isUnreadable(err) || err.reason !== "missing" || relPath.startsWith(`${SKILLS_DIR}/`)) throw err;
+    const inSkill = `${SKILLS_DIR}/${skillFolder(skill.location)}/${relPath}`;
+    try {
+      return { relPath: inSkill, file: await readConfinedText(config.dataRoot, inSkill, MAX_FILE_BYTES) };
+    } catch {
+      throw err;
+    }
+  }
+}
+
 /** `read_file`: a text file of the data root, paged. */
 export const readFileTool = (config: Pick<Config, "dataRoot" | "locationPrefix" | "limits">): CoreTool<typeof schema> =>
   defineTool({
@@ -34,9 +53,9 @@ export const readFileTool = (config: Pick<Config, "dataRoot" | "locationPrefix" 
     "Accepts a skill's <location> exactly as listed in <available_skills>. Long files are returned in parts: " +
     "pass offset and limit (in lines) to read further. Paths outside the data root and KEY.md are refused.",
   schema,
-  async execute(input) {
-    const relPath = normalizeUserPath(input.path, config.locationPrefix);
-    const file = await readConfinedText(config.dataRoot, relPath, MAX_FILE_BYTES);
+  async execute(input, call) {
+    const asked = normalizeUserPath(input.path, config.locationPrefix);
+    const { relPath, file } = await readInSkillFolder(config, asked, call.activeSkill ?? null);
     const lines = file.content.split("\n");
     const offset = input.offset ?? 1;
     const limit = input.limit ?? DEFAULT_LINE_LIMIT;
@@ -64,7 +83,10 @@ export const readFileTool = (config: Pick<Config, "dataRoot" | "locationPrefix" 
     return {
       ok: true,
       // A SKILL.md read from its start says where its skill lives (skill-base-dir.ts).
-      output: folder && offset === 1 ? withBaseDir(text + note, `${SKILLS_DIR}/${folder}`) : text + note,
+      output:
+        folder && offset === 1
+          ? withBaseDir(text + note, `${SKILLS_DIR}/${folder}`)
+          : `${relPath !== asked ? `[${asked} is in the active skill's folder: ${relPath}]\n` : ""}${text}${note}`,
       details: { path: relPath, bytes: file.bytes, total_lines: lines.length, from_line: offset, to_line: lastLine, truncated: more },
       ...(folder
         ? {

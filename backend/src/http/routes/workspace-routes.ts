@@ -1,16 +1,16 @@
-import type { PromptReply, SkillsReply } from "@mini-openclaw/protocol";
+import type { PromptReply } from "@mini-openclaw/protocol";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../../config/config.js";
 import { assemblePrompt } from "../../prompt/assemble-prompt.js";
 import { type PromptLog, toReply } from "../../prompt/prompt-log.js";
 import { assertSessionId } from "../../sessions/session-id.js";
 import { scanSkills } from "../../skills/scan-skills.js";
+import { renderSnapshot } from "../../skills/skills-snapshot.js";
+import { SNAPSHOT_FILE } from "../../workspace/workspace-files.js";
 
-/** What the agent is made of: its skills and its system prompt. */
+/** The system prompt the agent is sent (skills have skill-routes.ts). */
 export async function workspaceRoutes(app: FastifyInstance, deps: { config: Config; prompts: PromptLog }) {
   const { config, prompts } = deps;
-
-  app.get("/api/skills", async (): Promise<SkillsReply> => scanSkills(config.dataRoot, config.locationPrefix));
 
   /**
    * With `session_id`: the prompt that session's last turn was sent, exactly. Without (or before
@@ -22,6 +22,9 @@ export async function workspaceRoutes(app: FastifyInstance, deps: { config: Conf
       const sent = prompts.get(assertSessionId(sessionId));
       if (sent) return sent;
     }
-    return toReply(null, await assemblePrompt(config.dataRoot, config.locationPrefix, config.limits));
+    // The preview is what a new session would be sent: the skills list as the skills are now.
+    const { skills } = await scanSkills(config.dataRoot, config.locationPrefix);
+    const snapshot = renderSnapshot(skills, config.limits.skillsListChars).text;
+    return toReply(null, await assemblePrompt(config.dataRoot, config.locationPrefix, config.limits, { [SNAPSHOT_FILE]: snapshot }));
   });
 }

@@ -1,0 +1,128 @@
+import { setImmediate as yieldToLoop } from "node:timers/promises";
+import { Unzip, UnzipInflate, type UnzipFile } from "fflate";
+import { NAME_PATTERN, readFrontmatter } from "../lib/frontmatter.js";
+import { UserError } from "../lib/user-error.js";
+
+/**
+ * A skill archive as the ecosystem ships one (a `.zip`, or Anthropic's `.skill`, which is a zip):
+ * read in memory under limits, every path checked, nothing written. install-skills.ts writes it.
+ */
+export const ARCHIVE_LIMITS = {
+  /** Compressed size: the route's body limit. */
+  archiveBytes: 20 * 1024 * 1024,
+  /** Everything unpacked together; a zip bomb stops here, counted on the bytes actually inflated. */
+  unpackedBytes: 64 * 1024 * 1024,
+  files: 2000,
+  depth: 12,
+};
+
+const SLICE = 256 * 1024;
+/** Packaging leftovers, never part of a skill. */
+const JUNK = /(^|\/)(__MACOSX|\.DS_Store|Thumbs\.db)(\/|$)/;
+
+export interface ArchiveFile {
+  /** Relative to the skill's folder, e.g. `scripts/run.py`. */
+  path: string;
+  data: Uint8Array;
+}
+
+export interface ArchiveSkill {
+  /** The folder it goes into under skills/. */
+  folder: string;
+  files: ArchiveFile[];
+}
+
+/** An entry's path as a clean relative path, or the reason it is refused (the whole archive is then refused). */
+function cleanPath(name: string): string | { refused: string } {
+  const path = name.replaceAll("\\", "/");
+  if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) return { refused: "an absolute path" };
+  const parts = path.split("/").filter((p) => p !== "" && p !== ".");
+  if (parts.includes("..")) return { refused: "'..' in its path" };
+  // eslint-disable-next-line no-control-regex
+  if (parts.some((p) => /[\u0000-\u001f]/.test(p) || p.length > 255)) return { refused: "a control character or an over-long name" };
+  if (parts.length > ARCHIVE_LIMITS.depth) return { refused: `more than ${ARCHIVE_LIMITS.depth} folders deep` };
+  return parts.join("/");
+}
+
+/** Unpacks every file entry, counting real inflated bytes (declared sizes can lie). */
+async function unpack(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
+  const files = new Map<string, Uint8Array>();
+  let unpacked = 0;
+  let failure: UserError | null = null;
+  const fail = (err: UserError) => {
+    failure ??= err;
+  };
+  const unzip = new Unzip((file: UnzipFile) => {
+    if (failure || file.name.endsWith("/")) return;
+    const path = cleanPath(file.name);
+    if (typeof path !== "string") return fail(new UserError(422, `The archive was refused: the entry "${file.name.slice(0, 200)}" has ${path.refused}. Nothing was installed.`));
+    if (JUNK.test(path)) return;
+    if (files.size >= ARCHIVE_LIMITS.files) return fail(new UserError(413, `The archive holds more than ${ARCHIVE_LIMITS.files} files. Nothing was installed.`));
+    if (file.compression !== 0 && file.compression !== 8) return fail(new UserError(422, `"${path}" uses a compression method this workbench cannot read (${file.compression}); zip it again with deflate.`));
+    const chunks: Uint8Array[] = [];
+    file.ondata = (err, chunk, final) => {
+      if (failure) return;
+      if (err) return fail(new UserError(422, `The archive is damaged at "${path}": ${err.message}.`));
+      unpacked += chunk.length;
+      if (unpacked > ARCHIVE_LIMITS.unpackedBytes) {
+        file.terminate();
+        return fail(new UserError(413, `The archive unpacks to more than ${ARCHIVE_LIMITS.unpackedBytes / 1024 / 1024} MB. Nothing was installed.`));
+      }
+      chunks.push(chunk);
+      if (final) files.set(path, Buffer.concat(chunks));
+    };
+    file.start();
+  });
+  unzip.register(UnzipInflate);
+  try {
+    // In slices, yielding between them: a large archive never holds the event loop for long.
+    for (let offset = 0; offset < bytes.length && !failure; offset += SLICE) {
+      unzip.push(bytes.subarray(offset, offset + SLICE), offset + SLICE >= bytes.length);
+      await yieldToLoop();
+    }
+  } catch (err) {
+    fail(new UserError(422, `This is not a zip archive that can be read (${(err as Error).message}). Nothing was installed.`));
+  }
+  if (failure) throw failure;
+  return files;
+}
+
+/** The folder name for a SKILL.md at the archive's top: its frontmatter name, else the archive's file name. */
+function topLevelFolder(skillMd: Uint8Array, archiveName: string): string {
+  const front = readFrontmatter(Buffer.from(skillMd).toString("utf8"), "SKILL.md", "name and description");
+  const name = front.ok && typeof front.data.name === "string" ? front.data.name.trim() : "";
+  if (NAME_PATTERN.test(name)) return name;
+  const stem = archiveName.replace(/^.*[\\/]/, "").replace(/\.(zip|skill)$/i, "").replace(/[^A-Za-z0-9_.-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "");
+  if (NAME_PATTERN.test(stem)) return stem;
+  throw new UserError(422, "The archive's SKILL.md has no usable name and the archive's file name cannot stand in for one.");
+}
+
+/**
+ * The skills in an archive: every folder holding a SKILL.md (the outermost, when skills nest), at
+ * the top (`SKILL.md`), in a top folder (`pdf/SKILL.md`, Anthropic's `.skill`), or deeper (a
+ * repository download, `skills-main/skills/pdf/SKILL.md`). Each keeps the files under its folder.
+ */
+export async function readSkillArchive(bytes: Uint8Array, archiveName: string): Promise<ArchiveSkill[]> {
+  if (bytes.length === 0) throw new UserError(400, "The archive is empty.");
+  const files = await unpack(bytes);
+  const roots = [...files.keys()]
+    .filter((path) => path === "SKILL.md" || path.endsWith("/SKILL.md"))
+    .map((path) => path.slice(0, -"SKILL.md".length))
+    .sort((a, b) => a.length - b.length);
+  const outermost = roots.filter((root, i) => !roots.slice(0, i).some((outer) => root.startsWith(outer)));
+  if (outermost.length === 0) throw new UserError(422, "The archive holds no SKILL.md, so it is not a skill. Nothing was installed.");
+
+  const skills = outermost.map((root): ArchiveSkill => {
+    const folder = root === "" ? topLevelFolder(files.get("SKILL.md")!, archiveName) : root.split("/").at(-2)!;
+    if (!NAME_PATTERN.test(folder)) throw new UserError(422, `The skill folder "${folder.slice(0, 100)}" in the archive is not a usable name (letters, digits, '_', '-', '.').`);
+    return {
+      folder,
+      files: [...files].filter(([path]) => path.startsWith(root)).map(([path, data]) => ({ path: path.slice(root.length), data })),
+    };
+  });
+  skills.sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
+  const folders = skills.map((s) => s.folder);
+  const twice = folders.find((f, i) => folders.indexOf(f) !== i);
+  if (twice) throw new UserError(422, `The archive holds two skills for the folder "${twice}". Nothing was installed.`);
+  return skills;
+}
