@@ -223,9 +223,62 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     await page.getByTestId("skill-item").first().click();
     expect(await page.getByTestId("editor-path").innerText()).toBe("skills/get_weather/SKILL.md");
     expect(await page.getByTestId("skill-problem").innerText()).toContain("no frontmatter");
+    // A skill's files are folded under it until asked for.
+    expect(await page.getByTestId("skill-references").count()).toBe(0);
+    await page.locator('[data-skill="get_weather"]').getByTestId("skill-files-toggle").click();
     await page.getByTestId("skill-references").getByText("references/codes.md").click();
     expect(await page.getByTestId("editor-path").innerText()).toBe("skills/get_weather/references/codes.md");
     await view.shot("skills");
+  });
+
+  it("the Skills pane with 150 skills: counts, problems first, a filter, and a dropped .zip installs as a skill", async () => {
+    wb = await startWorkbench();
+    const fs = await import("node:fs/promises");
+    for (let i = 0; i < 150; i++) {
+      const name = `skill-${String(i).padStart(3, "0")}`;
+      await fs.mkdir(join(wb.dataRoot, "skills", name, "fonts"), { recursive: true });
+      const extra = i === 149 ? "x-unknown: 1\n" : "";
+      await fs.writeFile(join(wb.dataRoot, "skills", name, "SKILL.md"), `---\nname: ${name}\ndescription: "Skill number ${i}, for request type ${i}."\n${extra}---\n\nSteps.\n`);
+      for (let f = 0; f < 5; f++) await fs.writeFile(join(wb.dataRoot, "skills", name, "fonts", `font-${f}.ttf`), "x");
+    }
+    await fs.mkdir(join(wb.dataRoot, "skills/zz-broken"));
+    await fs.writeFile(join(wb.dataRoot, "skills/zz-broken/SKILL.md"), "no frontmatter here");
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    await page.getByTestId("nav-skills").click();
+    await page.getByTestId("skill-card").first().waitFor();
+    expect(await page.getByTestId("skills-counts").innerText()).toMatch(/152 loaded · 1 with warnings · 1 rejected/);
+    expect(await page.getByTestId("skill-card").count()).toBe(152);
+    // Problems first: the rejected folder, then the skill with a warning, at the top of the pane (not 7,000 px down).
+    const first = await page.locator('[data-testid="skill-problem"], [data-testid="skill-card"]').evaluateAll((cards) =>
+      cards.slice(0, 2).map((c) => [c.getAttribute("data-testid"), c.textContent?.slice(0, 40), Math.round(c.getBoundingClientRect().top)]),
+    );
+    expect(first[0]).toEqual(["skill-problem", expect.stringContaining("zz-broken"), expect.any(Number)]);
+    expect(first[1]).toEqual(["skill-card", expect.stringContaining("skill-149"), expect.any(Number)]);
+    expect(first[0][2]).toBeLessThan(300);
+    // Files folded: 150 skills with 5 files each show no file rows.
+    expect(await page.getByTestId("sidebar-file").count()).toBe(0);
+    await page.getByTestId("skills-filter").fill("skill-042");
+    await expect.poll(() => page.getByTestId("skill-card").count()).toBe(1);
+    expect(await page.getByTestId("skill-card").getAttribute("data-skill")).toBe("skill-042");
+    await page.getByTestId("skills-filter").fill("");
+
+    // A .zip dropped onto the pane, as a file manager drops one.
+    const { zipSync } = await import("fflate");
+    const archive = zipSync({ "dropped-skill/SKILL.md": new Uint8Array(Buffer.from("---\nname: dropped-skill\ndescription: Came in a zip.\n---\n\nDo it.\n")) });
+    await page.evaluate(async (b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const data = new DataTransfer();
+      data.items.add(new File([bytes], "dropped-skill.zip", { type: "application/zip" }));
+      const pane = document.querySelector('[data-testid="skills-list"]')!;
+      pane.dispatchEvent(new DragEvent("dragover", { dataTransfer: data, bubbles: true, cancelable: true }));
+      pane.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+    }, Buffer.from(archive).toString("base64"));
+    await page.locator('[data-skill="dropped-skill"]').waitFor();
+    expect(await page.getByTestId("toast").last().innerText()).toContain("Installed skills/dropped-skill from dropped-skill.zip");
+    expect(readFileSync(join(wb.dataRoot, "skills/dropped-skill/SKILL.md"), "utf8")).toContain("Came in a zip.");
+    expect(await page.getByTestId("skills-counts").innerText()).toMatch(/153 loaded/);
+    await view.shot("skills-150");
   });
 
   it("opens a 500-turn session at its end and reaches its first turn by scrolling up", async () => {

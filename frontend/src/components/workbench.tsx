@@ -127,6 +127,8 @@ export function Workbench() {
             onOpenFile={openFile}
             locationPrefix={health?.location_prefix ?? "."}
             agentsRefresh={agentsRefresh}
+            onSkillsChanged={refreshLists}
+            onToast={showToast}
           />
         </Panel>
         <ResizeHandle />

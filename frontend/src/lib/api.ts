@@ -10,6 +10,7 @@ import type {
   PromptReply,
   SessionDetail,
   SessionSummary,
+  SkillInstallReply,
   SkillsReply,
   WorkspaceFile,
 } from "@mini-openclaw/protocol";
@@ -55,6 +56,12 @@ export const api = {
   sessions: () => request<{ sessions: SessionSummary[] }>("/api/sessions").then((r) => r.sessions),
   session: (id: string) => request<SessionDetail>(`/api/sessions/${encodeURIComponent(id)}`),
   skills: () => request<SkillsReply>("/api/skills"),
+  installSkill: (archive: Blob, filename: string) =>
+    request<SkillInstallReply>(`/api/skills/install?filename=${encodeURIComponent(filename)}`, {
+      method: "POST",
+      headers: { "content-type": "application/zip" },
+      body: archive,
+    }),
   files: () => request<{ files: WorkspaceFile[] }>("/api/files/list").then((r) => r.files),
   readFile: (path: string) => request<FileReply>(`/api/files?path=${encodeURIComponent(path)}`),
   saveFile: (path: string, content: string) => request<{ path: string; bytes: number }>("/api/files", json({ path, content })),

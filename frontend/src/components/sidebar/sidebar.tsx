@@ -1,11 +1,12 @@
 "use client";
 import type { SessionSummary, SkillsReply, WorkspaceFile } from "@mini-openclaw/protocol";
-import { Bot, Brain, FileText, MessageSquare, Plus, Sparkles } from "lucide-react";
+import { Bot, Brain, MessageSquare, Plus, Sparkles } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { cn, relativeTime } from "@/lib/utils";
 
 import { AgentsView } from "./agents-view";
-import { ProblemCard, WarningLine } from "./problem-card";
+import { FileButton } from "./file-button";
+import { SkillsView } from "./skills-view";
 
 export type SidebarView = "chat" | "memory" | "skills" | "agents";
 
@@ -23,6 +24,8 @@ interface SidebarProps {
   locationPrefix: string;
   /** Bumped when roles, delegations or reviews change. */
   agentsRefresh: number;
+  onSkillsChanged: () => void;
+  onToast: (message: string, level?: "info" | "warning") => void;
 }
 
 const NAV: Array<{ id: SidebarView; label: string; icon: typeof Brain }> = [
@@ -62,7 +65,16 @@ export function Sidebar(props: SidebarProps) {
       <div className="min-h-0 flex-1 overflow-y-auto p-2">
         {view === "chat" && <SessionList {...props} />}
         {view === "memory" && <MemoryList {...props} />}
-        {view === "skills" && <SkillList {...props} />}
+        {view === "skills" && (
+          <SkillsView
+            skills={props.skills}
+            openPath={props.openPath}
+            onOpenFile={props.onOpenFile}
+            toPath={(location) => stripPrefix(location, props.locationPrefix)}
+            onInstalled={props.onSkillsChanged}
+            onToast={props.onToast}
+          />
+        )}
         {view === "agents" && <AgentsView refresh={props.agentsRefresh} openPath={props.openPath} onOpenFile={props.onOpenFile} />}
       </div>
     </aside>
@@ -99,21 +111,6 @@ function SessionList({ sessions, currentSession, onOpenSession, onNewSession }: 
   );
 }
 
-function FileButton({ path, label, active, onOpen }: { path: string; label?: string; active: boolean; onOpen: (path: string) => void }) {
-  return (
-    <button
-      type="button"
-      onClick={() => onOpen(path)}
-      data-testid="sidebar-file"
-      data-path={path}
-      className={cn("flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-[13px]", active ? "bg-klein-50 text-klein" : "text-zinc-700 hover:bg-zinc-50")}
-    >
-      <FileText className="size-3.5 shrink-0 text-zinc-400" />
-      <span className="truncate font-mono text-xs">{label ?? path}</span>
-    </button>
-  );
-}
-
 function MemoryList({ memoryFiles, openPath, onOpenFile }: SidebarProps) {
   return (
     <div className="space-y-1">
@@ -121,49 +118,6 @@ function MemoryList({ memoryFiles, openPath, onOpenFile }: SidebarProps) {
       {memoryFiles.map((f) => (
         <FileButton key={f.path} path={f.path} active={openPath === f.path} onOpen={onOpenFile} />
       ))}
-    </div>
-  );
-}
-
-function SkillList({ skills, openPath, onOpenFile, locationPrefix }: SidebarProps) {
-  if (!skills) return <div className="p-2 text-xs text-zinc-400">Loading skills…</div>;
-  return (
-    <div className="space-y-2" data-testid="skills-list">
-      {skills.skills.map((skill) => {
-        const path = stripPrefix(skill.location, locationPrefix);
-        return (
-          <div key={skill.name}>
-          <button
-            type="button"
-            data-testid="skill-item"
-            onClick={() => onOpenFile(path)}
-            className={cn("block w-full rounded-lg border px-2.5 py-2 text-left", openPath === path ? "border-klein-100 bg-klein-50" : "border-zinc-200 hover:bg-zinc-50")}
-          >
-            <div className="flex items-center gap-1.5 font-mono text-[13px] font-semibold text-zinc-800">
-              <Sparkles className="size-3.5 text-klein" />
-              {skill.name}
-            </div>
-            <div className="mt-1 line-clamp-3 text-xs text-zinc-500">{skill.description}</div>
-            {skill.warnings.map((w) => (
-              <WarningLine key={w} text={w} testId="skill-warning" />
-            ))}
-          </button>
-            {skill.references.length > 0 && (
-              <div className="ml-3 mt-1 border-l border-zinc-200 pl-1" data-testid="skill-references">
-                {skill.references.map((ref) => (
-                  <FileButton key={ref} path={ref} label={ref.split("/").slice(2).join("/")} active={openPath === ref} onOpen={onOpenFile} />
-                ))}
-              </div>
-            )}
-          </div>
-        );
-      })}
-      {skills.problems.map((p) => (
-        <ProblemCard key={p.folder} title={p.folder} reason={p.reason} testId="skill-problem" onOpen={() => onOpenFile(stripPrefix(p.location, locationPrefix))} />
-      ))}
-      <p className="px-1 pt-1 text-[11px] leading-relaxed text-zinc-400">
-        Add a folder with a SKILL.md under skills/; new sessions pick it up.
-      </p>
     </div>
   );
 }
