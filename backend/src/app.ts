@@ -73,6 +73,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   const sessions = new SessionStore(config.dataRoot);
+  // Reads every session once in the background, so the first listing and search are warm.
+  void sessions.list().catch(() => {});
   const prompts = new PromptLog();
   const knowledge = new KnowledgeBase(config.dataRoot, embedderFor(config), app.log);
   // Index in the background and keep watching: the server answers at once, status shows progress.

@@ -36,9 +36,51 @@ export interface CompactReply {
 
 export interface SessionSummary {
   id: string;
+  /** The user's title, else the first message's start. */
   title: string;
+  /** When its last turn happened (renaming or pinning does not count). */
   updated_at: string;
   message_count: number;
+  pinned: boolean;
+}
+
+/** `PATCH /api/sessions/:id`: rename (`title: null` goes back to the generated one) and pin. */
+export interface SessionUpdate {
+  title?: string | null;
+  pinned?: boolean;
+}
+
+/** `DELETE /api/sessions/:id`: the file went to the trash; `POST /api/sessions/:id/restore` with `trash` brings it back. */
+export interface SessionDeleteReply {
+  id: string;
+  trash: string;
+}
+
+export interface SessionSearchHit {
+  id: string;
+  title: string;
+  updated_at: string;
+  /** The first turn (1-based) holding every word of the query, or 0 when only the title matched. */
+  turn: number;
+  /** Text around the first match in that turn. */
+  snippet: string;
+}
+
+export interface SessionSearchReply {
+  query: string;
+  results: SessionSearchHit[];
+  /** Sessions searched. */
+  searched: number;
+}
+
+/** `GET /api/sessions/:id/export?format=json`, and what `POST /api/sessions/import` takes. */
+export interface SessionExport {
+  format: "mini-openclaw-session";
+  version: 2;
+  id: string;
+  title: string;
+  exported_at: string;
+  entries: SessionEntry[];
 }
 
 export interface SessionDetail extends SessionSummary {

@@ -77,7 +77,19 @@ export interface ReviewEntry {
   advice: string;
 }
 
-export type SessionEntry = HeaderEntry | SnapshotEntry | UserEntry | EventEntry | CompactionEntry | ReviewEntry;
+/**
+ * The user's settings for the session (rename, pin), appended when changed; for each field the last
+ * entry that sets it wins. Not part of any turn: no model and no replay sees it.
+ */
+export interface MetaEntry {
+  type: "meta";
+  ts: string;
+  /** A title the user gave; `null` goes back to the one made from the first message. */
+  title?: string | null;
+  pinned?: boolean;
+}
+
+export type SessionEntry = HeaderEntry | SnapshotEntry | UserEntry | EventEntry | CompactionEntry | ReviewEntry | MetaEntry;
 
 export type SessionEntryType = SessionEntry["type"];
 

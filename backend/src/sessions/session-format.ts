@@ -50,6 +50,7 @@ export const entrySchema = z.discriminatedUnion("type", [
   z.looseObject({ type: z.literal("event"), ts, event: storedEventSchema }),
   z.looseObject({ type: z.literal("compaction"), ts, content: z.string(), covers_turns: z.number().int().nonnegative(), skills: z.array(skillRecord), forced: z.boolean() }),
   z.looseObject({ type: z.literal("review"), ts, content: z.string(), advice: z.string() }),
+  z.looseObject({ type: z.literal("meta"), ts, title: z.string().max(200).nullable().optional(), pinned: z.boolean().optional() }),
 ]);
 
 export interface ParsedSession {

@@ -4,24 +4,18 @@
  * a torn last line is dropped on reading and fenced off with a newline before the next append. A
  * file from before format version 2 gets a `header` line before its first new entry.
  */
-import { appendFile, open, readdir, readFile, stat } from "node:fs/promises";
+import { appendFile, link, mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { SessionDetail, SessionEntry, SessionSummary } from "@mini-openclaw/protocol";
 import { UserError } from "../lib/user-error.js";
 import { SESSIONS_DIR } from "../workspace/workspace-files.js";
-import { assertSessionId, isValidSessionId } from "./session-id.js";
+import { assertSessionId } from "./session-id.js";
 import { parseSessionText } from "./session-format.js";
+import { type IndexedSession, SESSION_EXT as EXT, SessionIndex, summarize } from "./session-index.js";
 
-const EXT = ".jsonl";
-const TITLE_CHARS = 80;
-
-const isAnswer = (e: SessionEntry) => e.type === "user" || (e.type === "event" && e.event.type === "final");
-
-function summarize(id: string, entries: SessionEntry[], mtime: Date): SessionSummary {
-  const firstUser = entries.find((e) => e.type === "user");
-  const title = firstUser ? firstUser.content.replace(/\s+/g, " ").trim().slice(0, TITLE_CHARS) : "New session";
-  return { id, title: title || "New session", updated_at: mtime.toISOString(), message_count: entries.filter(isAnswer).length };
-}
+/** Deleted sessions go here, never straight away: `<id>--<ms>.jsonl`, restorable as they were. */
+const TRASH_DIR = ".trash";
+const TRASH_NAME = /^([A-Za-z0-9][A-Za-z0-9_-]{0,63})--(\d{13})\.jsonl$/;
 
 const HEADER = (): SessionEntry => ({ type: "header", ts: new Date().toISOString(), v: 2 });
 
@@ -31,10 +25,11 @@ export class SessionStore {
   private readonly checked = new Set<string>();
   /** Appends per session are chained so lines never interleave or reorder. */
   private readonly chains = new Map<string, Promise<void>>();
-  private readonly summaries = new Map<string, { mtimeMs: number; size: number; summary: SessionSummary }>();
+  private readonly index: SessionIndex;
 
   constructor(dataRoot: string) {
     this.dir = join(dataRoot, SESSIONS_DIR);
+    this.index = new SessionIndex(this.dir);
   }
 
   private file(id: string): string {
@@ -57,6 +52,7 @@ export class SessionStore {
       await handle.close();
     }
     this.checked.add(id);
+    this.index.touched(id);
   }
 
   append(id: string, entry: SessionEntry): Promise<void> {
@@ -74,6 +70,7 @@ export class SessionStore {
         this.checked.add(id);
       }
       await appendFile(file, `${prefix}${JSON.stringify(entry)}\n`, "utf8");
+      this.index.touched(id);
     });
     this.chains.set(id, next);
     // Cleanup must not re-raise: the caller handles the rejection of `next` itself.
@@ -108,6 +105,11 @@ export class SessionStore {
     };
   }
 
+  async summary(id: string): Promise<SessionSummary> {
+    const { text, mtime } = await this.readText(id);
+    return summarize(id, parseSessionText(text).entries, mtime);
+  }
+
   /** The 1-based line range of the file that holds its last turn (from its user line on); null before the first turn. */
   async lastTurnLines(id: string): Promise<{ from: number; to: number; turn: number } | null> {
     const lines = (await this.readText(id)).text.split("\n");
@@ -135,32 +137,64 @@ export class SessionStore {
     }
   }
 
-  /** Newest first. Summaries are cached per file size and mtime, so listing stays cheap. */
+  /** Pinned first, then newest first. Summaries are cached per file size and mtime, so listing stays cheap. */
   async list(): Promise<SessionSummary[]> {
-    let names: string[];
+    const summaries = (await this.index.all()).map((s) => s.summary);
+    return summaries.sort(
+      (a, b) => Number(b.pinned) - Number(a.pinned) || (a.updated_at < b.updated_at ? 1 : a.updated_at > b.updated_at ? -1 : b.id.localeCompare(a.id)),
+    );
+  }
+
+  /** Every session with its turns' text, for search. */
+  indexed(): Promise<IndexedSession[]> {
+    return this.index.all();
+  }
+
+  /** Moves the session file to the trash (a rename: the bytes stay as they were); returns its name there. */
+  async trash(id: string): Promise<string> {
+    await this.flush(id);
+    const trashDir = join(this.dir, TRASH_DIR);
+    await mkdir(trashDir, { recursive: true });
+    const name = `${id}--${Date.now()}${EXT}`;
     try {
-      names = await readdir(this.dir);
+      await rename(this.file(id), join(trashDir, name));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new UserError(404, `Unknown session: ${id}`);
       throw err;
     }
-    const summaries: SessionSummary[] = [];
-    for (const name of names) {
-      if (!name.endsWith(EXT)) continue;
-      const id = name.slice(0, -EXT.length);
-      if (!isValidSessionId(id)) continue;
-      const info = await stat(join(this.dir, name)).catch(() => null);
-      if (!info?.isFile()) continue;
-      const cached = this.summaries.get(id);
-      if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size) {
-        summaries.push(cached.summary);
-        continue;
-      }
-      const text = await readFile(join(this.dir, name), "utf8").catch(() => "");
-      const summary = summarize(id, parseSessionText(text).entries, info.mtime);
-      this.summaries.set(id, { mtimeMs: info.mtimeMs, size: info.size, summary });
-      summaries.push(summary);
+    this.checked.delete(id);
+    this.index.touched(id);
+    return name;
+  }
+
+  /** Brings a trashed session back under its id; never over a session that took the id meanwhile. */
+  async restore(id: string, trashName: string): Promise<void> {
+    const match = TRASH_NAME.exec(trashName);
+    if (!match || match[1] !== id) throw new UserError(400, `"${trashName.slice(0, 100)}" is not a trashed file of session ${id}.`);
+    const from = join(this.dir, TRASH_DIR, trashName);
+    // link + unlink rather than rename: link fails if the id exists again, rename would replace it.
+    try {
+      await link(from, this.file(id));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "EEXIST") throw new UserError(409, `A session ${id} exists again; the trashed one stays in sessions/${TRASH_DIR}/${trashName}.`);
+      if (code === "ENOENT") throw new UserError(404, `sessions/${TRASH_DIR}/${trashName} is not in the trash (any more).`);
+      throw err;
     }
-    return summaries.sort((a, b) => (a.updated_at < b.updated_at ? 1 : a.updated_at > b.updated_at ? -1 : b.id.localeCompare(a.id)));
+    await unlink(from);
+    this.index.touched(id);
+  }
+
+  /** Writes a session from a validated list of entries under a new id (an import). */
+  async write(id: string, entries: SessionEntry[]): Promise<void> {
+    const lines = [{ type: "header", ts: new Date().toISOString(), v: 2 }, ...entries].map((e) => `${JSON.stringify(e)}\n`).join("");
+    const handle = await open(this.file(id), "wx");
+    try {
+      await handle.writeFile(lines, "utf8");
+    } finally {
+      await handle.close();
+    }
+    this.checked.add(id);
+    this.index.touched(id);
   }
 }

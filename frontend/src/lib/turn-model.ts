@@ -214,6 +214,7 @@ export function turnsFromEntries(entries: SessionEntry[], running = false): Turn
         return;
       case "header":
       case "snapshot":
+      case "meta":
         return;
       default:
         assertNever(entry);

@@ -1,14 +1,99 @@
-import type { SessionDetail, SessionSummary } from "@mini-openclaw/protocol";
+import type { SessionDeleteReply, SessionDetail, SessionSearchReply, SessionSummary, SessionUpdate } from "@mini-openclaw/protocol";
 import type { FastifyInstance } from "fastify";
-import { assertSessionId } from "../../sessions/session-id.js";
+import { UserError } from "../../lib/user-error.js";
+import { searchSessions, snippetFor } from "../../sessions/search-sessions.js";
+import { exportJson, exportMarkdown, importedEntries } from "../../sessions/session-export.js";
+import { assertSessionId, newSessionId } from "../../sessions/session-id.js";
+import { turnTexts } from "../../sessions/session-index.js";
 import type { SessionStore } from "../../sessions/session-store.js";
 
-/** `busy`: sessions with a turn running now (their last turn is not interrupted, only unfinished). */
+const updateSchema = {
+  type: "object",
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { title: { type: ["string", "null"], maxLength: 200 }, pinned: { type: "boolean" } },
+} as const;
+
+/**
+ * Sessions: list, read, search, rename, pin, delete (to the trash) and restore, export and import.
+ * `busy`: sessions with a turn running now; nothing changes or leaves such a session until it ends.
+ */
 export async function sessionRoutes(app: FastifyInstance, { sessions, busy }: { sessions: SessionStore; busy: ReadonlySet<string> }) {
+  /** The session's id, checked to exist and to have no turn running. */
+  const idle = async (raw: string): Promise<string> => {
+    const id = assertSessionId(raw);
+    if (busy.has(id)) throw new UserError(409, `Session ${id} has a turn running; wait for it to end or stop it first.`);
+    if (!(await sessions.exists(id))) throw new UserError(404, `Unknown session: ${id}`);
+    return id;
+  };
+
   app.get("/api/sessions", async (): Promise<{ sessions: SessionSummary[] }> => ({ sessions: await sessions.list() }));
 
   app.get<{ Params: { id: string } }>("/api/sessions/:id", async (request): Promise<SessionDetail> => {
     const id = assertSessionId(request.params.id);
     return sessions.read(id, { running: busy.has(id) });
+  });
+
+  app.get<{ Querystring: { q: string } }>(
+    "/api/sessions/search",
+    { schema: { querystring: { type: "object", required: ["q"], properties: { q: { type: "string", minLength: 1, maxLength: 200 } } } } },
+    async (request): Promise<SessionSearchReply> => {
+      const indexed = await sessions.indexed();
+      const hits = searchSessions(indexed, request.query.q);
+      // The index keeps lowercased text; snippets come from the files of the hits only.
+      const results = await Promise.all(
+        hits.map(async (hit) => {
+          if (hit.turn === 0) return { ...hit, snippet: "" };
+          const { entries } = await sessions.read(hit.id).catch(() => ({ entries: [] }));
+          return { ...hit, snippet: snippetFor(turnTexts(entries)[hit.turn - 1] ?? "", request.query.q) };
+        }),
+      );
+      return { query: request.query.q, results, searched: indexed.length };
+    },
+  );
+
+  app.patch<{ Params: { id: string }; Body: SessionUpdate }>("/api/sessions/:id", { schema: { body: updateSchema } }, async (request): Promise<SessionSummary> => {
+    const id = await idle(request.params.id);
+    const { title, pinned } = request.body;
+    // Fastify drops unknown properties before this runs: a body with none we know changes nothing.
+    if (title === undefined && pinned === undefined) throw new UserError(400, "Nothing to change: send `title` (a string, or null) or `pinned` (true or false).");
+    const clean = typeof title === "string" ? title.replace(/\s+/g, " ").trim() : title;
+    await sessions.append(id, { type: "meta", ts: new Date().toISOString(), ...(clean !== undefined ? { title: clean || null } : {}), ...(pinned !== undefined ? { pinned } : {}) });
+    return sessions.summary(id);
+  });
+
+  app.delete<{ Params: { id: string } }>("/api/sessions/:id", async (request): Promise<SessionDeleteReply> => {
+    const id = await idle(request.params.id);
+    return { id, trash: await sessions.trash(id) };
+  });
+
+  app.post<{ Params: { id: string }; Body: { trash: string } }>(
+    "/api/sessions/:id/restore",
+    { schema: { body: { type: "object", required: ["trash"], additionalProperties: false, properties: { trash: { type: "string", maxLength: 120 } } } } },
+    async (request) => {
+      const id = assertSessionId(request.params.id);
+      await sessions.restore(id, request.body.trash);
+      return { id, restored: true };
+    },
+  );
+
+  app.get<{ Params: { id: string }; Querystring: { format?: "json" | "md" } }>(
+    "/api/sessions/:id/export",
+    { schema: { querystring: { type: "object", properties: { format: { type: "string", enum: ["json", "md"] } } } } },
+    async (request, reply) => {
+      const id = await idle(request.params.id);
+      const session = await sessions.read(id);
+      const markdown = request.query.format === "md";
+      reply.header("content-disposition", `attachment; filename="${id}.${markdown ? "md" : "json"}"`);
+      if (markdown) return reply.type("text/markdown; charset=utf-8").send(exportMarkdown(session));
+      return exportJson(session);
+    },
+  );
+
+  app.post("/api/sessions/import", { bodyLimit: 64 * 1024 * 1024 }, async (request, reply): Promise<SessionSummary> => {
+    const { entries } = importedEntries(request.body);
+    const id = newSessionId();
+    await sessions.write(id, entries);
+    return reply.code(201).send(await sessions.summary(id));
   });
 }

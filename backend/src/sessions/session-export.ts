@@ -1,0 +1,90 @@
+/**
+ * A session out of the workbench and back: JSON (the entries as stored, for an import) and Markdown
+ * (for reading or sharing). An import is hostile input like any file: every entry is validated.
+ */
+import type { SessionDetail, SessionEntry, SessionExport, StoredEvent } from "@mini-openclaw/protocol";
+import { UserError } from "../lib/user-error.js";
+import { entrySchema } from "./session-format.js";
+
+const MAX_IMPORT_ENTRIES = 200_000;
+const TOOL_OUTPUT_CHARS = 2000;
+
+export function exportJson(session: SessionDetail): SessionExport {
+  return { format: "mini-openclaw-session", version: 2, id: session.id, title: session.title, exported_at: new Date().toISOString(), entries: session.entries };
+}
+
+/** Entries of an export, validated line by line; the reason names the first entry that is not one. */
+export function importedEntries(body: unknown): { title: string; entries: SessionEntry[] } {
+  const value = body as Partial<SessionExport> | null;
+  if (typeof value !== "object" || value === null || value.format !== "mini-openclaw-session") {
+    throw new UserError(400, 'Not a session export: expected a JSON object with "format": "mini-openclaw-session".');
+  }
+  if (value.version !== 2) throw new UserError(400, `Session export version ${String(value.version)} is not one this workbench reads (2).`);
+  if (!Array.isArray(value.entries)) throw new UserError(400, '"entries" must be an array of session entries.');
+  if (value.entries.length > MAX_IMPORT_ENTRIES) throw new UserError(413, `The export holds more than ${MAX_IMPORT_ENTRIES} entries.`);
+  const entries: SessionEntry[] = [];
+  value.entries.forEach((raw, i) => {
+    const parsed = entrySchema.safeParse(raw);
+    if (!parsed.success) throw new UserError(400, `Entry ${i + 1} is not a valid session entry: ${parsed.error.issues[0]?.message ?? "invalid"}.`);
+    if (parsed.data.type !== "header") entries.push(parsed.data as SessionEntry);
+  });
+  return { title: typeof value.title === "string" ? value.title.slice(0, 200) : "", entries };
+}
+
+const fence = (text: string, lang = "") => {
+  const ticks = "`".repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return `${ticks}${lang}\n${text}\n${ticks}`;
+};
+const details = (summary: string, body: string) => `<details><summary>${summary}</summary>\n\n${body}\n\n</details>`;
+
+function eventMarkdown(event: StoredEvent): string | null {
+  switch (event.type) {
+    case "thought":
+      return details("Thought", event.content);
+    case "tool_call":
+      return `**Tool call** \`${event.name}\`\n\n${fence(typeof event.input === "string" ? event.input : JSON.stringify(event.input, null, 2), "json")}`;
+    case "tool_result": {
+      const output = event.output.length > TOOL_OUTPUT_CHARS ? `${event.output.slice(0, TOOL_OUTPUT_CHARS)}\n…` : event.output;
+      return details(`Result of \`${event.name}\` (${event.ok ? "ok" : "failed"}, ${event.duration_ms} ms)`, fence(output));
+    }
+    case "skill":
+      return `*Skill loaded: ${event.name}*`;
+    case "final":
+      return `### Assistant\n\n${event.content}`;
+    case "error":
+      return `> **Error** (${event.code}): ${event.message}`;
+    case "delegate":
+      return event.event.type === "final" ? details(`Sub-agent ${event.agent} answered`, event.event.content) : null;
+    default:
+      return null;
+  }
+}
+
+/** The conversation as Markdown: each turn's message, thoughts and tool calls folded, and the answer. */
+export function exportMarkdown(session: SessionDetail): string {
+  const parts = [`# ${session.title}`, `*Session \`${session.id}\`, exported from Mini-OpenClaw on ${new Date().toISOString().slice(0, 10)}.*`];
+  let turn = 0;
+  let streamed = "";
+  let finished = true;
+  const closeTurn = () => {
+    // A turn cut short has no final: what streamed is its answer.
+    if (!finished && streamed) parts.push(`### Assistant (interrupted)\n\n${streamed}`);
+  };
+  for (const entry of session.entries) {
+    if (entry.type === "user") {
+      closeTurn();
+      turn++;
+      streamed = "";
+      finished = false;
+      parts.push(`## Turn ${turn}\n\n### You\n\n${entry.content}`);
+    } else if (entry.type === "event") {
+      if (entry.event.type === "token") streamed += entry.event.content;
+      if (entry.event.type === "final" || entry.event.type === "error") finished = true;
+      const text = eventMarkdown(entry.event);
+      if (text) parts.push(text);
+    } else if (entry.type === "review") parts.push(details("Review", entry.content));
+    else if (entry.type === "compaction") parts.push(details(`Summary of turns 1-${entry.covers_turns} (sent to the model instead of them)`, entry.content));
+  }
+  closeTurn();
+  return `${parts.join("\n\n")}\n`;
+}
