@@ -7,6 +7,7 @@ import { startWorkbench, type Workbench } from "../../backend/test-support/workb
 import { chromiumAvailable, chromiumRequired, launch, openPage, type WatchedPage } from "./browser";
 import { checkAndClosePage } from "./page-checks";
 import { writeLongSession } from "./long-session";
+import { writeSessionFile } from "../../backend/test-support/session-files";
 
 /** Monaco takes keyboard input through its hidden textarea once the editor has focus. */
 async function focusEditor(page: import("playwright-core").Page) {
@@ -279,6 +280,62 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     expect(readFileSync(join(wb.dataRoot, "skills/dropped-skill/SKILL.md"), "utf8")).toContain("Came in a zip.");
     expect(await page.getByTestId("skills-counts").innerText()).toMatch(/153 loaded/);
     await view.shot("skills-150");
+  });
+
+  it("sessions: search from the Sidebar opens the matching turn marked; rename, pin, delete with undo", async () => {
+    wb = await startWorkbench();
+    const qa = (i: number) => ({ user: `Garden question ${i}`, answer: `Water the beds every ${i} days.` });
+    await writeSessionFile(wb.dataRoot, "garden-old", 20, (i) => (i === 15 ? { user: "Which rootstock for the quince?", answer: "Quince A suits a small garden." } : qa(i)), new Date("2025-05-01T00:00:00Z"));
+    await writeSessionFile(wb.dataRoot, "recent", 2, (i) => ({ user: `Recent question ${i}`, answer: "Recent answer." }), new Date("2026-03-01T00:00:00Z"));
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    const row = (id: string) => page.locator(`[data-testid="session-item"][data-session-id="${id}"]`);
+    const order = () => page.getByTestId("session-item").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-session-id")));
+    await row("recent").waitFor();
+    expect(await order()).toEqual(["recent", "garden-old"]);
+
+    // Search: the old session's turn 15, opened and marked.
+    await page.getByTestId("session-search").fill("quince");
+    const result = page.getByTestId("search-result");
+    await result.first().waitFor();
+    expect(await result.count()).toBe(1);
+    expect(await result.innerText()).toContain("turn 15");
+    await result.click();
+    const marked = page.locator('[data-testid="turn"][data-highlighted="true"]');
+    await marked.waitFor();
+    expect(await marked.getAttribute("data-turn-number")).toBe("15");
+    expect(await marked.getByTestId("user-message").innerText()).toBe("Which rootstock for the quince?");
+    await expect.poll(() => marked.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const stage = document.querySelector('[data-testid="stage-scroll"]')!.getBoundingClientRect();
+      return box.top >= stage.top - 1 && box.bottom <= stage.bottom + 1;
+    })).toBe(true);
+    await view.shot("search-result-opened");
+    await page.getByTestId("session-search").fill("");
+
+    // Rename inline.
+    await row("recent").hover();
+    await row("recent").getByTestId("session-rename").click();
+    await page.getByTestId("session-title-input").fill("Renamed one");
+    await page.getByTestId("session-title-input").press("Enter");
+    await expect.poll(() => row("recent").getByTestId("session-title").innerText()).toBe("Renamed one");
+
+    // Pin: the older session goes to the top.
+    await row("garden-old").hover();
+    await row("garden-old").getByTestId("session-pin").click();
+    await expect.poll(order).toEqual(["garden-old", "recent"]);
+    expect(await row("garden-old").getAttribute("data-pinned")).toBe("true");
+
+    // Delete, then Undo from the toast: the same bytes are back.
+    const file = join(wb.dataRoot, "sessions/recent.jsonl");
+    const bytes = readFileSync(file);
+    await row("recent").hover();
+    await row("recent").getByTestId("session-delete").click();
+    await expect.poll(order).toEqual(["garden-old"]);
+    const toast = page.getByTestId("toast").filter({ hasText: "Deleted “Renamed one”" });
+    await toast.getByTestId("toast-action").click();
+    await expect.poll(order).toEqual(["garden-old", "recent"]);
+    expect(readFileSync(file)).toEqual(bytes);
   });
 
   it("opens a 500-turn session at its end and reaches its first turn by scrolling up", async () => {

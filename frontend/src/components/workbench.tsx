@@ -11,6 +11,7 @@ import { Stage } from "./stage/stage";
 import { ModelDialog } from "./settings/model-dialog";
 import { TopBar } from "./top-bar";
 import { Toaster, useToasts } from "./ui/toaster";
+import type { SessionActions } from "./sidebar/sessions-view";
 
 function ResizeHandle() {
   return <Separator className="w-px bg-zinc-200 transition-colors hover:bg-klein/40 data-[separator=active]:bg-klein/60" />;
@@ -105,6 +106,40 @@ export function Workbench() {
     if (next === "skills") api.skills().then(setSkills, () => {});
   };
 
+  /** A search result opened: the Stage shows and marks that turn. */
+  const [highlight, setHighlight] = useState<{ turn: number; query: string; nonce: number } | null>(null);
+  const failed = (err: unknown) => showToast((err as Error).message, "warning");
+  const sessionActions: SessionActions = {
+    onOpen: (id, at) => {
+      setHighlight(at ? { ...at, nonce: Date.now() } : null);
+      void chat.open(id);
+    },
+    onNew: () => {
+      setHighlight(null);
+      chat.reset();
+    },
+    onRename: (id, title) => void api.updateSession(id, { title }).then(refreshLists, failed),
+    onPin: (id, pinned) => void api.updateSession(id, { pinned }).then(refreshLists, failed),
+    onDelete: (session) =>
+      void api.deleteSession(session.id).then(({ trash }) => {
+        if (chat.sessionId === session.id) chat.reset();
+        refreshLists();
+        showToast(`Deleted “${session.title}”.`, "info", {
+          label: "Undo",
+          run: () => void api.restoreSession(session.id, trash).then(refreshLists, failed),
+        });
+      }, failed),
+    onImport: (file) =>
+      void file
+        .text()
+        .then((text) => api.importSession(JSON.parse(text)))
+        .then((summary) => {
+          refreshLists();
+          void chat.open(summary.id);
+          showToast(`Imported “${summary.title}”.`);
+        }, (err: Error) => failed(err instanceof SyntaxError ? new Error(`${file.name} is not JSON: ${err.message}`) : err)),
+  };
+
   const title = chat.sessionId ? (sessions.find((s) => s.id === chat.sessionId)?.title ?? "Session") : "New session";
 
   return (
@@ -119,8 +154,7 @@ export function Workbench() {
             onView={onView}
             sessions={sessions}
             currentSession={chat.sessionId}
-            onOpenSession={(id) => void chat.open(id)}
-            onNewSession={chat.reset}
+            sessionActions={sessionActions}
             skills={skills}
             memoryFiles={files.filter((f) => f.group === "memory")}
             openPath={openPath}
@@ -133,7 +167,7 @@ export function Workbench() {
         </Panel>
         <ResizeHandle />
         <Panel id="stage-panel" defaultSize="48" minSize="30">
-          <Stage sessionKey={chat.sessionId ?? "new"} title={title} turns={chat.turns} streaming={chat.streaming} loadError={chat.loadError} skills={skills?.skills ?? []} onSend={chat.send} onStop={chat.stop} onCompact={chat.sessionId ? compact : undefined} toolsOff={chat.toolsOff} onChatWithoutTools={chat.chatWithoutTools} />
+          <Stage highlight={highlight} sessionKey={chat.sessionId ?? "new"} title={title} turns={chat.turns} streaming={chat.streaming} loadError={chat.loadError} skills={skills?.skills ?? []} onSend={chat.send} onStop={chat.stop} onCompact={chat.sessionId ? compact : undefined} toolsOff={chat.toolsOff} onChatWithoutTools={chat.chatWithoutTools} />
         </Panel>
         <ResizeHandle />
         <Panel id="inspector-panel" defaultSize="33" minSize="20">

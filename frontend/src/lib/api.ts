@@ -8,8 +8,11 @@ import type {
   ModelSettingsUpdate,
   ModelTestReply,
   PromptReply,
+  SessionDeleteReply,
   SessionDetail,
+  SessionSearchReply,
   SessionSummary,
+  SessionUpdate,
   SkillInstallReply,
   SkillsReply,
   WorkspaceFile,
@@ -55,6 +58,14 @@ export const api = {
   health: () => request<HealthReply>("/api/health"),
   sessions: () => request<{ sessions: SessionSummary[] }>("/api/sessions").then((r) => r.sessions),
   session: (id: string) => request<SessionDetail>(`/api/sessions/${encodeURIComponent(id)}`),
+  updateSession: (id: string, update: SessionUpdate) =>
+    request<SessionSummary>(`/api/sessions/${encodeURIComponent(id)}`, { ...json(update), method: "PATCH" }),
+  deleteSession: (id: string) => request<SessionDeleteReply>(`/api/sessions/${encodeURIComponent(id)}`, { method: "DELETE" }),
+  restoreSession: (id: string, trash: string) => request<{ id: string }>(`/api/sessions/${encodeURIComponent(id)}/restore`, json({ trash })),
+  searchSessions: (query: string, signal?: AbortSignal) =>
+    request<SessionSearchReply>(`/api/sessions/search?q=${encodeURIComponent(query)}`, { signal }),
+  importSession: (exported: unknown) => request<SessionSummary>("/api/sessions/import", json(exported)),
+  exportUrl: (id: string, format: "md" | "json") => `/api/sessions/${encodeURIComponent(id)}/export?format=${format}`,
   skills: () => request<SkillsReply>("/api/skills"),
   installSkill: (archive: Blob, filename: string) =>
     request<SkillInstallReply>(`/api/skills/install?filename=${encodeURIComponent(filename)}`, {

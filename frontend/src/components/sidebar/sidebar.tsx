@@ -1,11 +1,11 @@
 "use client";
 import type { SessionSummary, SkillsReply, WorkspaceFile } from "@mini-openclaw/protocol";
-import { Bot, Brain, MessageSquare, Plus, Sparkles } from "lucide-react";
-import { Button } from "@/components/ui/button";
-import { cn, relativeTime } from "@/lib/utils";
+import { Bot, Brain, MessageSquare, Sparkles } from "lucide-react";
+import { cn } from "@/lib/utils";
 
 import { AgentsView } from "./agents-view";
 import { FileButton } from "./file-button";
+import { type SessionActions, SessionsView } from "./sessions-view";
 import { SkillsView } from "./skills-view";
 
 export type SidebarView = "chat" | "memory" | "skills" | "agents";
@@ -15,8 +15,7 @@ interface SidebarProps {
   onView: (view: SidebarView) => void;
   sessions: SessionSummary[];
   currentSession: string | null;
-  onOpenSession: (id: string) => void;
-  onNewSession: () => void;
+  sessionActions: SessionActions;
   skills: SkillsReply | null;
   memoryFiles: WorkspaceFile[];
   openPath: string | null;
@@ -63,7 +62,7 @@ export function Sidebar(props: SidebarProps) {
         ))}
       </nav>
       <div className="min-h-0 flex-1 overflow-y-auto p-2">
-        {view === "chat" && <SessionList {...props} />}
+        {view === "chat" && <SessionsView sessions={props.sessions} current={props.currentSession} {...props.sessionActions} />}
         {view === "memory" && <MemoryList {...props} />}
         {view === "skills" && (
           <SkillsView
@@ -78,36 +77,6 @@ export function Sidebar(props: SidebarProps) {
         {view === "agents" && <AgentsView refresh={props.agentsRefresh} openPath={props.openPath} onOpenFile={props.onOpenFile} />}
       </div>
     </aside>
-  );
-}
-
-function SessionList({ sessions, currentSession, onOpenSession, onNewSession }: SidebarProps) {
-  return (
-    <div className="space-y-1">
-      <Button variant="outline" className="mb-2 w-full justify-start" onClick={onNewSession} data-testid="new-session">
-        <Plus />
-        New session
-      </Button>
-      {sessions.length === 0 && <div className="px-2 py-4 text-center text-xs text-zinc-400">No sessions yet</div>}
-      {sessions.map((s) => (
-        <button
-          key={s.id}
-          type="button"
-          data-testid="session-item"
-          data-session-id={s.id}
-          onClick={() => onOpenSession(s.id)}
-          className={cn(
-            "block w-full rounded-md px-2.5 py-2 text-left transition-colors",
-            s.id === currentSession ? "bg-klein-50 ring-1 ring-klein-100" : "hover:bg-zinc-50",
-          )}
-        >
-          <div className={cn("truncate text-[13px]", s.id === currentSession ? "font-semibold text-klein" : "text-zinc-800")}>{s.title}</div>
-          <div className="mt-0.5 text-[11px] text-zinc-400">
-            {relativeTime(s.updated_at)} · {s.message_count} messages
-          </div>
-        </button>
-      ))}
-    </div>
   );
 }
 

@@ -27,10 +27,12 @@ interface StageProps {
   toolsOff: boolean;
   /** Go on without tools (offered when the model refused them). */
   onChatWithoutTools: () => void;
+  /** A turn to bring into view and mark (1-based), e.g. a search result's. */
+  highlight?: { turn: number; nonce: number } | null;
 }
 
 /** The conversation, streamed: it follows the newest output unless the reader scrolled up. */
-export function Stage({ sessionKey, title, turns, streaming, loadError, skills, onSend, onStop, onCompact, toolsOff, onChatWithoutTools }: StageProps) {
+export function Stage({ sessionKey, title, turns, streaming, loadError, skills, onSend, onStop, onCompact, toolsOff, onChatWithoutTools, highlight }: StageProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
@@ -53,6 +55,21 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
       el.scrollTop = el.scrollHeight;
     }
   }, [turns, shown]);
+
+  // A highlighted turn is rendered (earlier pages shown as needed), then scrolled to the middle.
+  const target = highlight && highlight.turn <= turns.length ? highlight.turn : null;
+  useEffect(() => {
+    if (target === null) return;
+    const needed = turns.length - target + 1;
+    if (shown < needed) {
+      setShown(needed);
+      return;
+    }
+    pinned.current = false;
+    scroller.current?.querySelector(`[data-turn-number="${target}"]`)?.scrollIntoView({ block: "center" });
+    // Once per highlight (its nonce), not again on every streamed token.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [target, highlight?.nonce, turns.length > 0, shown]);
 
   const hidden = Math.max(0, turns.length - shown);
   const lastBlock = turns[turns.length - 1]?.blocks.at(-1);
@@ -114,8 +131,8 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
               </button>
             </div>
           )}
-          {turns.slice(hidden).map((turn) => (
-            <TurnView key={turn.key} turn={turn} />
+          {turns.slice(hidden).map((turn, i) => (
+            <TurnView key={turn.key} turn={turn} number={hidden + i + 1} highlighted={target === hidden + i + 1} />
           ))}
           {toolsRefused && (
             <div className="flex items-center justify-between gap-3 rounded-lg border border-zinc-200 bg-white px-3 py-2 text-sm text-zinc-700">

@@ -2,14 +2,21 @@
 import { User } from "lucide-react";
 import { memo } from "react";
 import type { Turn } from "@/lib/turn-model";
-import { formatDuration } from "@/lib/utils";
+import { cn, formatDuration } from "@/lib/utils";
 import { BlockList } from "./block-list";
 
 /** One turn: the user's message, then everything the agent did, in the order it happened. */
-export const TurnView = memo(function TurnView({ turn }: { turn: Turn }) {
+export const TurnView = memo(function TurnView({ turn, number, highlighted = false }: { turn: Turn; number?: number; highlighted?: boolean }) {
   const streaming = turn.status === "streaming";
   return (
-    <article className="turn space-y-3" data-testid="turn" data-status={turn.status} data-compacted={turn.compacted ? "true" : undefined}>
+    <article
+      className={cn("turn space-y-3", highlighted && "-mx-3 rounded-xl px-3 py-2 ring-2 ring-amber-300 bg-amber-50/40")}
+      data-testid="turn"
+      data-turn-number={number}
+      data-highlighted={highlighted ? "true" : undefined}
+      data-status={turn.status}
+      data-compacted={turn.compacted ? "true" : undefined}
+    >
       {turn.compacted && (
         <div className="text-[11px] font-medium tracking-wide text-amber-700 uppercase" title="The model is sent a summary in place of this turn; the session file keeps it whole.">
           In the summary

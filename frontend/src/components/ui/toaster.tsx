@@ -7,6 +7,13 @@ export interface Toast {
   id: number;
   message: string;
   level: "info" | "warning";
+  /** A button on the toast (Undo): it runs once and dismisses the toast. */
+  action?: ToastAction;
+}
+
+export interface ToastAction {
+  label: string;
+  run: () => void;
 }
 
 const VISIBLE_MS = 8_000;
@@ -17,9 +24,9 @@ export function useToasts() {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const dismiss = useCallback((id: number) => setToasts((all) => all.filter((t) => t.id !== id)), []);
   const show = useCallback(
-    (message: string, level: Toast["level"] = "info") => {
+    (message: string, level: Toast["level"] = "info", action?: ToastAction) => {
       const id = nextId++;
-      setToasts((all) => [...all.slice(-3), { id, message, level }]);
+      setToasts((all) => [...all.slice(-3), { id, message, level, action }]);
       setTimeout(() => dismiss(id), VISIBLE_MS);
     },
     [dismiss],
@@ -42,6 +49,19 @@ export function Toaster({ toasts, onDismiss }: { toasts: Toast[]; onDismiss: (id
         >
           {toast.level === "warning" ? <CircleAlert className="mt-0.5 size-4 shrink-0" /> : <Info className="mt-0.5 size-4 shrink-0 text-klein" />}
           <span className="min-w-0 flex-1 break-words">{toast.message}</span>
+          {toast.action && (
+            <button
+              type="button"
+              data-testid="toast-action"
+              onClick={() => {
+                onDismiss(toast.id);
+                toast.action?.run();
+              }}
+              className="shrink-0 rounded px-1.5 font-semibold text-klein hover:bg-klein-50"
+            >
+              {toast.action.label}
+            </button>
+          )}
           <button type="button" aria-label="Dismiss" onClick={() => onDismiss(toast.id)} className="text-zinc-400 hover:text-zinc-700">
             <X className="size-4" />
           </button>

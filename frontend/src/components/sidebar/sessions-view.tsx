@@ -1,0 +1,205 @@
+"use client";
+import type { SessionSearchHit, SessionSummary } from "@mini-openclaw/protocol";
+import { Braces, Download, FileUp, Pencil, Pin, PinOff, Plus, Search, Trash2, X } from "lucide-react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { api } from "@/lib/api";
+import { cn, relativeTime } from "@/lib/utils";
+
+export interface SessionActions {
+  onOpen: (id: string, at?: { turn: number; query: string }) => void;
+  onNew: () => void;
+  onRename: (id: string, title: string | null) => void;
+  onPin: (id: string, pinned: boolean) => void;
+  onDelete: (session: SessionSummary) => void;
+  onImport: (file: File) => void;
+}
+
+interface SessionsViewProps extends SessionActions {
+  sessions: SessionSummary[];
+  current: string | null;
+}
+
+/** The query's words marked in a snippet (the search matches them case-insensitively). */
+function marked(text: string, query: string): ReactNode[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return [text];
+  const pattern = new RegExp(`(${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})`, "gi");
+  return text.split(pattern).map((part, i) => (i % 2 === 1 ? <mark key={i} className="rounded-sm bg-amber-100 text-inherit">{part}</mark> : part));
+}
+
+/** Sessions: search across them, pinned first, and per session rename, pin, export and delete. */
+export function SessionsView({ sessions, current, ...actions }: SessionsViewProps) {
+  const [query, setQuery] = useState("");
+  const [hits, setHits] = useState<{ query: string; results: SessionSearchHit[]; searched: number } | null>(null);
+  const [searchError, setSearchError] = useState<string | null>(null);
+  const picker = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    const q = query.trim();
+    if (!q) {
+      setHits(null);
+      setSearchError(null);
+      return;
+    }
+    const abort = new AbortController();
+    const timer = setTimeout(() => {
+      api.searchSessions(q, abort.signal).then(
+        (reply) => {
+          setHits({ query: q, results: reply.results, searched: reply.searched });
+          setSearchError(null);
+        },
+        (err: Error) => !abort.signal.aborted && setSearchError(err.message),
+      );
+    }, 150);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [query, sessions]);
+
+  return (
+    <div className="space-y-1">
+      <div className="mb-2 flex gap-1">
+        <Button variant="outline" className="flex-1 justify-start" onClick={actions.onNew} data-testid="new-session">
+          <Plus />
+          New session
+        </Button>
+        <Button variant="ghost" size="sm" title="Import a session exported as JSON" onClick={() => picker.current?.click()} data-testid="session-import">
+          <FileUp />
+        </Button>
+        <input
+          ref={picker}
+          type="file"
+          accept=".json,application/json"
+          hidden
+          data-testid="session-import-input"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            e.target.value = "";
+            if (file) actions.onImport(file);
+          }}
+        />
+      </div>
+      <label className="mb-2 flex items-center gap-1.5 rounded-md border border-zinc-200 px-2 py-1 focus-within:border-klein-100">
+        <Search className="size-3.5 text-zinc-400" />
+        <input
+          data-testid="session-search"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={(e) => e.key === "Escape" && setQuery("")}
+          placeholder="Search sessions"
+          className="w-full bg-transparent text-xs outline-none placeholder:text-zinc-400"
+        />
+        {query && (
+          <button type="button" aria-label="Clear search" onClick={() => setQuery("")} className="text-zinc-400 hover:text-zinc-700">
+            <X className="size-3.5" />
+          </button>
+        )}
+      </label>
+      {query.trim() ? (
+        <SearchResults hits={hits} error={searchError} onOpen={actions.onOpen} />
+      ) : (
+        <>
+          {sessions.length === 0 && <div className="px-2 py-4 text-center text-xs text-zinc-400">No sessions yet</div>}
+          {sessions.map((s) => (
+            <SessionRow key={s.id} session={s} active={s.id === current} {...actions} />
+          ))}
+        </>
+      )}
+    </div>
+  );
+}
+
+function SearchResults({ hits, error, onOpen }: { hits: { query: string; results: SessionSearchHit[]; searched: number } | null; error: string | null; onOpen: SessionActions["onOpen"] }) {
+  if (error) return <div className="px-2 py-3 text-xs text-red-700">{error}</div>;
+  if (!hits) return <div className="px-2 py-3 text-xs text-zinc-400">Searching…</div>;
+  return (
+    <div className="space-y-1" data-testid="search-results">
+      <div className="px-1 text-[11px] text-zinc-400">
+        {hits.results.length === 0 ? "No session matches" : `${hits.results.length}${hits.results.length === 50 ? "+" : ""} of ${hits.searched} sessions`}
+      </div>
+      {hits.results.map((hit) => (
+        <button
+          key={hit.id}
+          type="button"
+          data-testid="search-result"
+          data-session-id={hit.id}
+          onClick={() => onOpen(hit.id, hit.turn > 0 ? { turn: hit.turn, query: hits.query } : undefined)}
+          className="block w-full rounded-md px-2.5 py-2 text-left hover:bg-zinc-50"
+        >
+          <div className="truncate text-[13px] text-zinc-800">{marked(hit.title, hits.query)}</div>
+          {hit.snippet && <div className="mt-0.5 line-clamp-2 text-[11px] text-zinc-500">{marked(hit.snippet, hits.query)}</div>}
+          <div className="mt-0.5 text-[11px] text-zinc-400">
+            {hit.turn > 0 ? `turn ${hit.turn} · ` : "title · "}
+            {relativeTime(hit.updated_at)}
+          </div>
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function SessionRow({ session: s, active, onOpen, onRename, onPin, onDelete }: { session: SessionSummary; active: boolean } & SessionActions) {
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(s.title);
+  const icon = "rounded p-1 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700";
+  const save = () => {
+    setEditing(false);
+    const title = draft.trim();
+    if (title !== s.title) onRename(s.id, title || null);
+  };
+  return (
+    <div
+      data-testid="session-item"
+      data-session-id={s.id}
+      data-pinned={s.pinned ? "true" : undefined}
+      className={cn("group relative rounded-md transition-colors", active ? "bg-klein-50 ring-1 ring-klein-100" : "hover:bg-zinc-50")}
+    >
+      {editing ? (
+        <input
+          autoFocus
+          data-testid="session-title-input"
+          value={draft}
+          maxLength={200}
+          onChange={(e) => setDraft(e.target.value)}
+          onBlur={save}
+          onKeyDown={(e) => {
+            if (e.key === "Enter") save();
+            if (e.key === "Escape") setEditing(false);
+          }}
+          className="m-1 w-[calc(100%-0.5rem)] rounded border border-klein-100 px-1.5 py-1 text-[13px] outline-none"
+        />
+      ) : (
+        <button type="button" data-testid="session-open" onClick={() => onOpen(s.id)} className="block w-full px-2.5 py-2 pr-2 text-left">
+          <div className={cn("flex items-center gap-1 truncate text-[13px]", active ? "font-semibold text-klein" : "text-zinc-800")}>
+            {s.pinned && <Pin className="size-3 shrink-0 text-klein" aria-label="pinned" />}
+            <span className="truncate" data-testid="session-title">{s.title}</span>
+          </div>
+          <div className="mt-0.5 text-[11px] text-zinc-400">
+            {relativeTime(s.updated_at)} · {s.message_count} messages
+          </div>
+        </button>
+      )}
+      {!editing && (
+        <div className="absolute top-1 right-1 hidden items-center gap-0.5 rounded bg-white/90 group-focus-within:flex group-hover:flex">
+          <button type="button" title="Rename" data-testid="session-rename" className={icon} onClick={() => (setDraft(s.title), setEditing(true))}>
+            <Pencil className="size-3.5" />
+          </button>
+          <button type="button" title={s.pinned ? "Unpin" : "Pin to the top"} data-testid="session-pin" className={icon} onClick={() => onPin(s.id, !s.pinned)}>
+            {s.pinned ? <PinOff className="size-3.5" /> : <Pin className="size-3.5" />}
+          </button>
+          <a href={api.exportUrl(s.id, "md")} download title="Export as Markdown" data-testid="session-export-md" className={icon}>
+            <Download className="size-3.5" />
+          </a>
+          <a href={api.exportUrl(s.id, "json")} download title="Export as JSON (to import elsewhere)" data-testid="session-export-json" className={icon}>
+            <Braces className="size-3.5" />
+          </a>
+          <button type="button" title="Delete (undo for a few seconds; the file goes to sessions/.trash)" data-testid="session-delete" className={cn(icon, "hover:text-red-700")} onClick={() => onDelete(s)}>
+            <Trash2 className="size-3.5" />
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
