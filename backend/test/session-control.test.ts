@@ -6,6 +6,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SessionDeleteReply, SessionExport, SessionSearchReply, SessionSummary } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
+import { lastMessage, messageText } from "../test-support/scripted-model-server.js";
 import { writeSessionFile } from "../test-support/session-files.js";
 import { chat, fetchSession, postJson, sessionIdOf, sseEvents, startWorkbench, type Workbench } from "../test-support/workbench-harness.js";
 
@@ -176,5 +177,83 @@ describe("while a turn runs", () => {
       // drain to the end of the turn
     }
     expect((await patch(wb, "busy", { title: "Now it can" })).status).toBe(200);
+  });
+});
+
+describe("branches", () => {
+  /** A model that answers each message with what it was asked, so histories are easy to read. */
+  const echo = (body: import("../test-support/scripted-model-server.js").ChatRequestBody) => ({ content: `re: ${messageText(lastMessage(body).content)}` });
+  const transcript = (body: import("../test-support/scripted-model-server.js").ChatRequestBody) =>
+    body.messages.filter((m) => m.role !== "system").map((m) => `${m.role}: ${messageText(m.content)}`);
+  const send = async (wb: Workbench, message: string, sessionId: string, parentTurn?: number) => {
+    const response = await postJson(`${wb.url}/api/chat`, { message, session_id: sessionId, stream: true, ...(parentTurn !== undefined ? { parent_turn: parentTurn } : {}) });
+    expect(response.status).toBe(200);
+    for await (const _ of sseEvents(response)) {
+      // to the end of the turn
+    }
+  };
+  const withoutMeta = (entries: import("@mini-openclaw/protocol").SessionEntry[]) => entries.filter((e) => e.type !== "meta");
+
+  it("edit and resend makes a branch: the model sees only it; switching back restores the first branch exactly; a new message continues the current one", async () => {
+    wb = await startWorkbench({ script: echo });
+    const id = sessionIdOf(await chat(wb, "A"));
+    await send(wb, "B", id);
+    await send(wb, "C", id);
+    const before = await fetchSession(wb.url, id);
+    expect(before.branch.map((t) => t.turn)).toEqual([1, 2, 3]);
+
+    await send(wb, "B edited", id, 1); // turn 2, edited: follows turn 1
+    expect(transcript(wb.model.requests[3].body)).toEqual(["user: A", "assistant: re: A", "user: B edited"]);
+    const edited = await fetchSession(wb.url, id);
+    expect(edited.branch).toEqual([
+      { turn: 1, parent: 0, siblings: [1] },
+      { turn: 4, parent: 1, siblings: [2, 4] },
+    ]);
+    expect(edited.entries.filter((e) => e.type === "user").map((e) => e.type === "user" && e.content)).toEqual(["A", "B edited"]);
+
+    // Switch to the first branch (through turn 2): its turns come back exactly as they were.
+    expect((await patch(wb, id, { branch: 2 })).status).toBe(200);
+    const back = await fetchSession(wb.url, id);
+    expect(back.branch.map((t) => t.turn)).toEqual([1, 2, 3]);
+    expect(withoutMeta(back.entries)).toEqual(withoutMeta(before.entries));
+
+    // A message now continues that branch; switching to the edit shows it again.
+    await send(wb, "D", id);
+    expect(transcript(wb.model.requests[4].body)).toEqual(["user: A", "assistant: re: A", "user: B", "assistant: re: B", "user: C", "assistant: re: C", "user: D"]);
+    await patch(wb, id, { branch: 4 });
+    expect((await fetchSession(wb.url, id)).branch.map((t) => t.turn)).toEqual([1, 4]);
+  });
+
+  it("regenerating the last answer is a sibling of it; forking writes a new session whose history is the branch", async () => {
+    wb = await startWorkbench({ script: echo });
+    const id = sessionIdOf(await chat(wb, "first"));
+    await send(wb, "second", id);
+    await send(wb, "second", id, 1); // regenerate turn 2
+    const session = await fetchSession(wb.url, id);
+    expect(session.branch.at(-1)).toEqual({ turn: 3, parent: 1, siblings: [2, 3] });
+
+    const fork = await postJson(`${wb.url}/api/sessions/${id}/fork`, { turn: 3 });
+    expect(fork.status).toBe(201);
+    const forked = (await fork.json()) as SessionSummary;
+    const forkedSession = await fetchSession(wb.url, forked.id);
+    expect(forkedSession.branch.map((t) => t.turn)).toEqual([1, 2]);
+    const strip = (entries: typeof session.entries) => withoutMeta(entries).map((e) => (e.type === "user" ? { ...e, parent: undefined } : e));
+    expect(strip(forkedSession.entries)).toEqual(strip(session.entries));
+
+    await send(wb, "third", forked.id);
+    expect(transcript(wb.model.requests.at(-1)!.body)).toEqual(["user: first", "assistant: re: first", "user: second", "assistant: re: second", "user: third"]);
+    // The original is untouched by the fork.
+    expect((await fetchSession(wb.url, id)).entries).toEqual(session.entries);
+  });
+
+  it("a turn that does not exist is a 400 for parent_turn, branch and fork", async () => {
+    wb = await startWorkbench({ script: echo });
+    const id = sessionIdOf(await chat(wb, "only"));
+    expect((await postJson(`${wb.url}/api/chat`, { message: "x", session_id: id, parent_turn: 5 })).status).toBe(400);
+    expect((await postJson(`${wb.url}/api/chat`, { message: "x", parent_turn: 2 })).status).toBe(400);
+    expect((await postJson(`${wb.url}/api/chat`, { message: "x", session_id: id, parent_turn: -1 })).status).toBe(400);
+    expect((await patch(wb, id, { branch: 9 })).status).toBe(400);
+    expect((await postJson(`${wb.url}/api/sessions/${id}/fork`, { turn: 2 })).status).toBe(400);
+    expect(wb.model.requests).toHaveLength(1);
   });
 });

@@ -12,6 +12,11 @@ export interface ChatRequest {
   stream?: boolean;
   /** false: the model is offered no tools this turn (for models that take none). */
   tools?: boolean;
+  /**
+   * Start a branch: the new turn follows this turn (0: the session's start) instead of the current
+   * branch's last. Editing turn N and sending, or regenerating it, passes N's parent.
+   */
+  parent_turn?: number;
 }
 
 /** `POST /api/chat` with `stream: false`. */
@@ -44,10 +49,12 @@ export interface SessionSummary {
   pinned: boolean;
 }
 
-/** `PATCH /api/sessions/:id`: rename (`title: null` goes back to the generated one) and pin. */
+/** `PATCH /api/sessions/:id`: rename (`title: null` goes back to the generated one), pin, switch branch. */
 export interface SessionUpdate {
   title?: string | null;
   pinned?: boolean;
+  /** Show the branch through this turn (its newest continuation). */
+  branch?: number;
 }
 
 /** `DELETE /api/sessions/:id`: the file went to the trash; `POST /api/sessions/:id/restore` with `trash` brings it back. */
@@ -83,8 +90,19 @@ export interface SessionExport {
   entries: SessionEntry[];
 }
 
+/** A turn of the current branch: its number in the file, the turn it follows, and the turns that follow the same one. */
+export interface BranchTurn {
+  turn: number;
+  parent: number;
+  /** Turns with the same parent (this one among them), oldest first: more than one is a fork. */
+  siblings: number[];
+}
+
 export interface SessionDetail extends SessionSummary {
+  /** The entries of the current branch, in file order (the file holds every branch). */
   entries: SessionEntry[];
+  /** The current branch's turns, in order, one per `user` entry of `entries`. */
+  branch: BranchTurn[];
   /**
    * A turn runs in this session now: its last turn is still streaming. Otherwise a last turn without a
    * `final` or `error` event was cut short (the server stopped) and replays as interrupted.

@@ -39,6 +39,12 @@ export interface UserEntry {
   model_content?: string;
   /** The turn ran without tools (the user chose to chat without them, for a model that takes none). */
   tools?: false;
+  /**
+   * The turn this one follows: turns are numbered 1, 2, ... in the order their `user` entries appear
+   * in the file, 0 is the start. A session is a tree: an edited message or a regenerated answer is a
+   * new turn whose parent is an earlier one. Absent (files before branches): the turn before it in the file.
+   */
+  parent?: number;
 }
 
 /** Every event a turn streamed except `session` (which only names the session to the client). */
@@ -87,6 +93,8 @@ export interface MetaEntry {
   /** A title the user gave; `null` goes back to the one made from the first message. */
   title?: string | null;
   pinned?: boolean;
+  /** The user switched branches: the current branch ends at this turn (until a newer turn or switch). */
+  leaf?: number;
 }
 
 export type SessionEntry = HeaderEntry | SnapshotEntry | UserEntry | EventEntry | CompactionEntry | ReviewEntry | MetaEntry;

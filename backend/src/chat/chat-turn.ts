@@ -43,6 +43,8 @@ export interface TurnRequest {
   session_id?: string | null;
   /** false: no tools this turn (a model that takes none). */
   tools?: boolean;
+  /** A branch: the turn this one follows (0: the start) instead of the current branch's last. */
+  parent_turn?: number;
 }
 
 export interface PreparedTurn {
@@ -85,6 +87,11 @@ export async function prepareTurn(deps: ChatDeps, request: TurnRequest): Promise
       throw new UserError(404, `Unknown session: ${sessionId}. Omit session_id to start a new session.`);
     }
   }
+  const parentTurn = request.parent_turn;
+  if (parentTurn !== undefined && parentTurn !== 0) {
+    if (created) throw new UserError(400, `A new session has no turn ${parentTurn} to follow.`);
+    await sessions.read(sessionId, { leaf: parentTurn }); // a 400 for a turn it does not have
+  }
   const command = parseSlashCommand(request.message);
   const loaded = command ? await loadSlashCommand(config.dataRoot, config.locationPrefix, command.name, command.args) : null;
   if (busy.has(sessionId)) throw new UserError(409, `A turn is already running in session ${sessionId}; wait for it or stop it.`);
@@ -101,7 +108,7 @@ export async function prepareTurn(deps: ChatDeps, request: TurnRequest): Promise
     release,
     async run(emit, signal) {
       try {
-        await executeTurn(deps, { sessionId, created, message: request.message, loaded, tools: request.tools !== false }, emit, signal);
+        await executeTurn(deps, { sessionId, created, message: request.message, loaded, tools: request.tools !== false, parentTurn }, emit, signal);
       } finally {
         release();
       }
@@ -109,7 +116,7 @@ export async function prepareTurn(deps: ChatDeps, request: TurnRequest): Promise
   };
 }
 
-type TurnPlan = { sessionId: string; created: boolean; message: string; loaded: LoadedSkill | null; tools: boolean };
+type TurnPlan = { sessionId: string; created: boolean; message: string; loaded: LoadedSkill | null; tools: boolean; parentTurn: number | undefined };
 
 /**
  * A turn, step by step: load its context, build the prompt, compact if it would not fit, run the
@@ -128,7 +135,7 @@ async function executeTurn(deps: ChatDeps, turn: TurnPlan, emit: (event: ChatEve
   };
   const context = await loadContext(deps, turn, recorder);
   emit({ type: "session", session_id: turn.sessionId, created: turn.created });
-  recorder.user(turn.message, turn.loaded?.modelMessage, turn.tools);
+  recorder.user(turn.message, context.parent, turn.loaded?.modelMessage, turn.tools);
   if (turn.loaded) {
     const { name, location, allowedTools, allowedCommands } = turn.loaded.skill;
     record({ type: "skill", name, location, ...(allowedTools ? { allowed_tools: allowedTools } : {}), ...(allowedCommands ? { allowed_commands: allowedCommands } : {}) });
@@ -169,11 +176,13 @@ async function loadContext(deps: ChatDeps, turn: TurnPlan, recorder: Recorder) {
     const snapshot = rendered.text;
     const rolesCatalog = describeRoles(roles);
     recorder.snapshot(snapshot, rolesCatalog);
-    return { roles, snapshot, rolesCatalog, previous: [] as SessionEntry[] };
+    return { roles, snapshot, rolesCatalog, previous: [] as SessionEntry[], parent: 0 };
   }
-  const previous = (await sessions.read(turn.sessionId)).entries;
+  // The branch the turn continues: the current one, or the one ending at the turn it was asked to follow.
+  const branch = await sessions.read(turn.sessionId, { leaf: turn.parentTurn });
+  const previous = branch.entries;
   const started = previous.findLast((entry) => entry.type === "snapshot");
-  return { roles, snapshot: started?.content, rolesCatalog: started?.roles, previous };
+  return { roles, snapshot: started?.content, rolesCatalog: started?.roles, previous, parent: branch.branch.at(-1)?.turn ?? 0 };
 }
 
 /** The system prompt from the workspace files and the session's snapshot; a `prefix` event says what changed since the last turn. */

@@ -3,6 +3,7 @@
  * budget (bytes written by the whole tree) and for stopping what a call left running.
  * /proc never blocks, so these small synchronous reads are cheap (about 10 µs a file).
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { readdirSync, readFileSync } from "node:fs";
 
 interface ProcessInfo {
@@ -80,8 +81,9 @@ export function treeWrittenBytes(root: number): number {
  * init, and the init's oldest child the program; otherwise `root` is the program. Returns how many
  * processes were stopped.
  */
-export function killStrays(root: number, options: { wrapped: boolean }): number {
+export async function killStrays(root: number, options: { wrapped: boolean }): Promise<number> {
   let stopped = 0;
+  const killed = new Set<number>();
   // A process forking in a loop can add children between a look and the kills: look again.
   for (let round = 0; round < 5; round++) {
     const tree = processTree(root);
@@ -98,11 +100,14 @@ export function killStrays(root: number, options: { wrapped: boolean }): number 
     for (const p of strays) {
       try {
         process.kill(p.pid, "SIGKILL");
-        stopped++;
+        if (!killed.has(p.pid)) stopped++;
+        killed.add(p.pid);
       } catch {
         // already gone
       }
     }
   }
+  // A killed process lingers for a moment while the kernel tears it down: the call ends once they are gone.
+  for (let waited = 0; waited < 1000 && processTree(root).some((p) => killed.has(p.pid) && !p.zombie); waited += 10) await sleep(10);
   return stopped;
 }

@@ -152,7 +152,7 @@ export class PythonSession {
       child.stdin!.write(`${JSON.stringify({ id, code, limit: limits.maxOutputChars })}\n`);
     });
     this.pending = null;
-    const stopped = this.child === child && child.pid ? killStrays(child.pid, { wrapped: this.sandbox.isolated }) : 0;
+    const stopped = this.child === child && child.pid ? await killStrays(child.pid, { wrapped: this.sandbox.isolated }) : 0;
     const note = stopped > 0 ? `\n[stopped ${stopped} process${stopped === 1 ? "" : "es"} this call left running: nothing outlives a call]` : "";
     return { ...result, output: result.output + note, stateLost: result.stateLost || stateLost };
   }

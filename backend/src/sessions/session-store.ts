@@ -11,6 +11,7 @@ import { UserError } from "../lib/user-error.js";
 import { SESSIONS_DIR } from "../workspace/workspace-files.js";
 import { assertSessionId } from "./session-id.js";
 import { parseSessionText } from "./session-format.js";
+import { branchTurns, entriesOnBranch, turnCount, turnTree } from "./session-branches.js";
 import { type IndexedSession, SESSION_EXT as EXT, SessionIndex, summarize } from "./session-index.js";
 
 /** Deleted sessions go here, never straight away: `<id>--<ms>.jsonl`, restorable as they were. */
@@ -93,16 +94,30 @@ export class SessionStore {
     return parseSessionText(text).hasHeader ? fence : `${fence}${JSON.stringify(HEADER())}\n`;
   }
 
-  /** The session's entries, version 2 (older lines migrated). `running`: a turn runs in it now. */
-  async read(id: string, { running = false }: { running?: boolean } = {}): Promise<SessionDetail> {
+  /**
+   * One branch of the session: its entries, version 2 (older lines migrated), and its turns. The
+   * current branch unless `leaf` names the turn it should end at. `running`: a turn runs in it now.
+   */
+  async read(id: string, { running = false, leaf }: { running?: boolean; leaf?: number } = {}): Promise<SessionDetail> {
     const { text, mtime } = await this.readText(id);
     const parsed = parseSessionText(text);
+    const tree = turnTree(parsed.entries);
+    if (leaf !== undefined && (!Number.isInteger(leaf) || leaf < 0 || leaf > turnCount(tree))) {
+      throw new UserError(400, `Session ${id} has no turn ${leaf} (it has ${turnCount(tree)}).`);
+    }
+    const end = leaf ?? tree.leaf;
     return {
       ...summarize(id, parsed.entries, mtime),
-      entries: parsed.entries,
+      entries: entriesOnBranch(parsed.entries, tree, end),
+      branch: branchTurns(tree, end),
       running,
       ...(parsed.tornLastLine ? { recovered_torn_line: true } : {}),
     };
+  }
+
+  /** Every entry of the file, every branch, in file order. */
+  async entries(id: string): Promise<SessionEntry[]> {
+    return parseSessionText((await this.readText(id)).text).entries;
   }
 
   async summary(id: string): Promise<SessionSummary> {

@@ -44,9 +44,16 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
     compaction(entry: CompactionEntry) {
       write(entry);
     },
-    /** Records the user's message; the first entry of every turn. */
-    user(message: string, modelContent?: string, tools = true) {
-      write({ type: "user", ts: now(), content: message, ...(modelContent !== undefined ? { model_content: modelContent } : {}), ...(tools ? {} : { tools: false as const }) });
+    /** Records the user's message; the first entry of every turn. `parent`: the turn it follows (0: the start). */
+    user(message: string, parent: number, modelContent?: string, tools = true) {
+      write({
+        type: "user",
+        ts: now(),
+        content: message,
+        ...(modelContent !== undefined ? { model_content: modelContent } : {}),
+        ...(tools ? {} : { tools: false as const }),
+        parent,
+      });
     },
     onEvent(event: ChatEvent) {
       // `session` names the session to the client; a compaction is stored as its entry.

@@ -13,6 +13,7 @@ const bodySchema = {
     session_id: { type: ["string", "null"] },
     stream: { type: "boolean" },
     tools: { type: "boolean" },
+    parent_turn: { type: "integer", minimum: 0 },
   },
 } as const;
 

@@ -4,6 +4,7 @@ import { UserError } from "../../lib/user-error.js";
 import { searchSessions, snippetFor } from "../../sessions/search-sessions.js";
 import { exportJson, exportMarkdown, importedEntries } from "../../sessions/session-export.js";
 import { assertSessionId, newSessionId } from "../../sessions/session-id.js";
+import { forkEntries, newestContinuation, turnCount, turnTree } from "../../sessions/session-branches.js";
 import { turnTexts } from "../../sessions/session-index.js";
 import type { SessionStore } from "../../sessions/session-store.js";
 
@@ -11,7 +12,7 @@ const updateSchema = {
   type: "object",
   additionalProperties: false,
   minProperties: 1,
-  properties: { title: { type: ["string", "null"], maxLength: 200 }, pinned: { type: "boolean" } },
+  properties: { title: { type: ["string", "null"], maxLength: 200 }, pinned: { type: "boolean" }, branch: { type: "integer", minimum: 1 } },
 } as const;
 
 /**
@@ -44,7 +45,7 @@ export async function sessionRoutes(app: FastifyInstance, { sessions, busy }: { 
       const results = await Promise.all(
         hits.map(async (hit) => {
           if (hit.turn === 0) return { ...hit, snippet: "" };
-          const { entries } = await sessions.read(hit.id).catch(() => ({ entries: [] }));
+          const entries = await sessions.entries(hit.id).catch(() => []);
           return { ...hit, snippet: snippetFor(turnTexts(entries)[hit.turn - 1] ?? "", request.query.q) };
         }),
       );
@@ -54,13 +55,40 @@ export async function sessionRoutes(app: FastifyInstance, { sessions, busy }: { 
 
   app.patch<{ Params: { id: string }; Body: SessionUpdate }>("/api/sessions/:id", { schema: { body: updateSchema } }, async (request): Promise<SessionSummary> => {
     const id = await idle(request.params.id);
-    const { title, pinned } = request.body;
+    const { title, pinned, branch } = request.body;
     // Fastify drops unknown properties before this runs: a body with none we know changes nothing.
-    if (title === undefined && pinned === undefined) throw new UserError(400, "Nothing to change: send `title` (a string, or null) or `pinned` (true or false).");
+    if (title === undefined && pinned === undefined && branch === undefined) {
+      throw new UserError(400, "Nothing to change: send `title` (a string, or null), `pinned` (true or false) or `branch` (a turn number).");
+    }
     const clean = typeof title === "string" ? title.replace(/\s+/g, " ").trim() : title;
-    await sessions.append(id, { type: "meta", ts: new Date().toISOString(), ...(clean !== undefined ? { title: clean || null } : {}), ...(pinned !== undefined ? { pinned } : {}) });
+    let leaf: number | undefined;
+    if (branch !== undefined) {
+      const tree = turnTree(await sessions.entries(id));
+      if (branch > turnCount(tree)) throw new UserError(400, `Session ${id} has no turn ${branch} (it has ${turnCount(tree)}).`);
+      leaf = newestContinuation(tree, branch);
+    }
+    await sessions.append(id, {
+      type: "meta",
+      ts: new Date().toISOString(),
+      ...(clean !== undefined ? { title: clean || null } : {}),
+      ...(pinned !== undefined ? { pinned } : {}),
+      ...(leaf !== undefined ? { leaf } : {}),
+    });
     return sessions.summary(id);
   });
+
+  // A new session holding one branch up to a turn, as a straight line (the original stays as it is).
+  app.post<{ Params: { id: string }; Body: { turn: number } }>(
+    "/api/sessions/:id/fork",
+    { schema: { body: { type: "object", required: ["turn"], additionalProperties: false, properties: { turn: { type: "integer", minimum: 1 } } } } },
+    async (request, reply): Promise<SessionSummary> => {
+      const id = await idle(request.params.id);
+      const { entries } = await sessions.read(id, { leaf: request.body.turn });
+      const forked = newSessionId();
+      await sessions.write(forked, forkEntries(entries));
+      return reply.code(201).send(await sessions.summary(forked));
+    },
+  );
 
   app.delete<{ Params: { id: string } }>("/api/sessions/:id", async (request): Promise<SessionDeleteReply> => {
     const id = await idle(request.params.id);
@@ -82,11 +110,12 @@ export async function sessionRoutes(app: FastifyInstance, { sessions, busy }: { 
     { schema: { querystring: { type: "object", properties: { format: { type: "string", enum: ["json", "md"] } } } } },
     async (request, reply) => {
       const id = await idle(request.params.id);
+      // Markdown: the branch being read; JSON: the whole tree, to import elsewhere.
       const session = await sessions.read(id);
       const markdown = request.query.format === "md";
       reply.header("content-disposition", `attachment; filename="${id}.${markdown ? "md" : "json"}"`);
       if (markdown) return reply.type("text/markdown; charset=utf-8").send(exportMarkdown(session));
-      return exportJson(session);
+      return exportJson({ ...session, entries: await sessions.entries(id) });
     },
   );
 
