@@ -338,6 +338,53 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     expect(readFileSync(file)).toEqual(bytes);
   });
 
+  it("branches: edit a message and send it, switch between the versions, regenerate, fork", async () => {
+    let n = 0;
+    wb = await startWorkbench({ script: (body) => ({ content: `re#${++n}: ${messageText(lastMessage(body).content)}` }) });
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    const turns = page.getByTestId("turn");
+    const doneTurns = page.locator('[data-testid="turn"][data-status="done"]');
+    for (const [i, text] of ["A", "B"].entries()) {
+      await page.getByTestId("composer").fill(text);
+      await page.keyboard.press("Enter");
+      await expect.poll(() => doneTurns.count()).toBe(i + 1);
+    }
+    const second = turns.nth(1);
+    await second.hover();
+    await second.getByTestId("edit-message").click();
+    await page.getByTestId("edit-input").fill("B edited");
+    await page.getByTestId("edit-send").click();
+    await expect.poll(() => second.getByTestId("branch-position").innerText()).toBe("2/2");
+    expect(await second.getByTestId("user-message").innerText()).toBe("B edited");
+    expect(await second.getByTestId("answer").innerText()).toBe("re#3: B edited");
+    expect(await turns.count()).toBe(2);
+    // The model saw the edited branch only.
+    expect(JSON.stringify(wb.model.requests[2].body.messages)).not.toContain('"B"');
+
+    await second.getByTestId("branch-prev").click();
+    await expect.poll(() => second.getByTestId("user-message").innerText()).toBe("B");
+    expect(await second.getByTestId("branch-position").innerText()).toBe("1/2");
+    expect(await second.getByTestId("answer").innerText()).toBe("re#2: B");
+    await second.getByTestId("branch-next").click();
+    await expect.poll(() => second.getByTestId("user-message").innerText()).toBe("B edited");
+
+    // Regenerate the answer: a third version of turn 2.
+    await second.hover();
+    await second.getByTestId("regenerate").click();
+    await expect.poll(() => second.getByTestId("branch-position").innerText()).toBe("3/3");
+    expect(await second.getByTestId("answer").innerText()).toBe("re#4: B edited");
+    await view.shot("branches");
+
+    // Fork from the first turn: a new session holding only it.
+    await turns.first().hover();
+    await turns.first().getByTestId("fork-turn").click();
+    await expect.poll(() => page.getByTestId("toast").last().innerText()).toContain("Forked into a new session");
+    await expect.poll(() => turns.count()).toBe(1);
+    expect(await turns.first().getByTestId("answer").innerText()).toBe("re#1: A");
+    expect(await page.getByTestId("session-item").count()).toBe(2);
+  });
+
   it("opens a 500-turn session at its end and reaches its first turn by scrolling up", async () => {
     wb = await startWorkbench();
     await writeLongSession(wb.dataRoot, "long-session", 500);

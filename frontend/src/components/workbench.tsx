@@ -1,6 +1,6 @@
 "use client";
 import type { HealthReply, SessionSummary, SkillsReply, UiEvent, WorkspaceFile } from "@mini-openclaw/protocol";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Group, Panel, Separator } from "react-resizable-panels";
 import { api } from "@/lib/api";
 import { useChat } from "@/lib/use-chat";
@@ -12,6 +12,7 @@ import { ModelDialog } from "./settings/model-dialog";
 import { TopBar } from "./top-bar";
 import { Toaster, useToasts } from "./ui/toaster";
 import type { SessionActions } from "./sidebar/sessions-view";
+import type { TurnActions } from "./stage/turn-controls";
 
 function ResizeHandle() {
   return <Separator className="w-px bg-zinc-200 transition-colors hover:bg-klein/40 data-[separator=active]:bg-klein/60" />;
@@ -109,10 +110,15 @@ export function Workbench() {
   /** A search result opened: the Stage shows and marks that turn. */
   const [highlight, setHighlight] = useState<{ turn: number; query: string; nonce: number } | null>(null);
   const failed = (err: unknown) => showToast((err as Error).message, "warning");
+  const failedRef = useRef(failed);
+  failedRef.current = failed;
   const sessionActions: SessionActions = {
     onOpen: (id, at) => {
       setHighlight(at ? { ...at, nonce: Date.now() } : null);
-      void chat.open(id);
+      void chat.open(id).then((onBranch) => {
+        // A search hit on another branch: show that branch.
+        if (at && onBranch && !onBranch.includes(at.turn)) void chat.switchBranch(at.turn);
+      });
     },
     onNew: () => {
       setHighlight(null);
@@ -139,6 +145,23 @@ export function Workbench() {
           showToast(`Imported “${summary.title}”.`);
         }, (err: Error) => failed(err instanceof SyntaxError ? new Error(`${file.name} is not JSON: ${err.message}`) : err)),
   };
+
+  const { send, switchBranch, open, sessionId } = chat;
+  const turnActions = useMemo<TurnActions>(
+    () => ({
+      send: (text, parentTurn) => void send(text, parentTurn),
+      switchTo: (turn) => void switchBranch(turn).catch(failedRef.current),
+      fork: (turn) => {
+        if (!sessionId) return;
+        void api.forkSession(sessionId, turn).then((summary) => {
+          refreshLists();
+          void open(summary.id);
+          showToast(`Forked into a new session: “${summary.title}”.`);
+        }, failedRef.current);
+      },
+    }),
+    [send, switchBranch, open, sessionId, refreshLists, showToast],
+  );
 
   const title = chat.sessionId ? (sessions.find((s) => s.id === chat.sessionId)?.title ?? "Session") : "New session";
 
@@ -167,7 +190,7 @@ export function Workbench() {
         </Panel>
         <ResizeHandle />
         <Panel id="stage-panel" defaultSize="48" minSize="30">
-          <Stage highlight={highlight} sessionKey={chat.sessionId ?? "new"} title={title} turns={chat.turns} streaming={chat.streaming} loadError={chat.loadError} skills={skills?.skills ?? []} onSend={chat.send} onStop={chat.stop} onCompact={chat.sessionId ? compact : undefined} toolsOff={chat.toolsOff} onChatWithoutTools={chat.chatWithoutTools} />
+          <Stage turnActions={turnActions} highlight={highlight} sessionKey={chat.sessionId ?? "new"} title={title} turns={chat.turns} streaming={chat.streaming} loadError={chat.loadError} skills={skills?.skills ?? []} onSend={chat.send} onStop={chat.stop} onCompact={chat.sessionId ? compact : undefined} toolsOff={chat.toolsOff} onChatWithoutTools={chat.chatWithoutTools} />
         </Panel>
         <ResizeHandle />
         <Panel id="inspector-panel" defaultSize="33" minSize="20">

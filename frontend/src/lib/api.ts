@@ -64,6 +64,7 @@ export const api = {
   restoreSession: (id: string, trash: string) => request<{ id: string }>(`/api/sessions/${encodeURIComponent(id)}/restore`, json({ trash })),
   searchSessions: (query: string, signal?: AbortSignal) =>
     request<SessionSearchReply>(`/api/sessions/search?q=${encodeURIComponent(query)}`, { signal }),
+  forkSession: (id: string, turn: number) => request<SessionSummary>(`/api/sessions/${encodeURIComponent(id)}/fork`, json({ turn })),
   importSession: (exported: unknown) => request<SessionSummary>("/api/sessions/import", json(exported)),
   exportUrl: (id: string, format: "md" | "json") => `/api/sessions/${encodeURIComponent(id)}/export?format=${format}`,
   skills: () => request<SkillsReply>("/api/skills"),

@@ -3,7 +3,7 @@
  * event stream and from a stored session (`turnsFromEntries` applies the events the session stored),
  * so a past session replays exactly as it streamed.
  */
-import type { ChatEvent, CompactionEntry, SessionEntry } from "@mini-openclaw/protocol";
+import type { BranchTurn, ChatEvent, CompactionEntry, SessionEntry } from "@mini-openclaw/protocol";
 import { assertNever } from "./utils";
 
 export type Block =
@@ -54,6 +54,13 @@ export interface Turn {
   usage?: { input: number; output: number; cached: number };
   /** The model is sent a summary in place of this turn. */
   compacted?: boolean;
+  /** Where the turn sits in the session's tree (a stored turn; a live one gets it when the session reloads). */
+  branch?: BranchTurn;
+}
+
+/** Stored turns with their place in the tree: `branch` has one entry per turn, in order (the server's `SessionDetail.branch`). */
+export function withBranches(turns: Turn[], branch: BranchTurn[]): Turn[] {
+  return turns.map((turn, i) => (branch[i] ? { ...turn, branch: branch[i] } : turn));
 }
 
 export function newTurn(user: string, key: string): Turn {

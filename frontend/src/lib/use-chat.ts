@@ -2,7 +2,7 @@
 import { readChatEvents } from "@mini-openclaw/protocol/sse-reader";
 import { useCallback, useRef, useState } from "react";
 import { api } from "./api";
-import { applyEvent, markCompacted, newTurn, type Turn, turnsFromEntries } from "./turn-model";
+import { applyEvent, markCompacted, newTurn, type Turn, turnsFromEntries, withBranches } from "./turn-model";
 
 export interface ChatState {
   sessionId: string | null;
@@ -28,18 +28,29 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
   const updateLastTurn = (update: (turn: Turn) => Turn) =>
     setState((s) => ({ ...s, turns: [...s.turns.slice(0, -1), update(s.turns[s.turns.length - 1])] }));
 
+  /**
+   * Sends a message. `parentTurn` starts a branch (an edited message, a regenerated answer): the Stage
+   * keeps the turns up to that one, and the session is reloaded after the turn for its new fork.
+   */
   const send = useCallback(
-    async (message: string) => {
+    async (message: string, parentTurn?: number) => {
       if (controller.current) return;
       const abort = new AbortController();
       controller.current = abort;
       const key = `live-${Date.now()}`;
-      setState((s) => ({ ...s, streaming: true, turns: [...s.turns, newTurn(message, key)] }));
+      const upTo = (turns: Turn[]) => (parentTurn === undefined ? turns : turns.slice(0, turns.findIndex((t) => t.branch?.turn === parentTurn) + 1));
+      setState((s) => ({ ...s, streaming: true, turns: [...upTo(s.turns), newTurn(message, key)] }));
       try {
         const response = await fetch("/api/chat", {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: JSON.stringify({ message, session_id: sessionRef.current, stream: true, ...(toolsOffRef.current ? { tools: false } : {}) }),
+          body: JSON.stringify({
+            message,
+            session_id: sessionRef.current,
+            stream: true,
+            ...(toolsOffRef.current ? { tools: false } : {}),
+            ...(parentTurn !== undefined ? { parent_turn: parentTurn } : {}),
+          }),
           signal: abort.signal,
         });
         if (!response.ok || !response.body || !response.headers.get("content-type")?.includes("text/event-stream")) {
@@ -72,6 +83,15 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
         controller.current = null;
         setState((s) => ({ ...s, streaming: false }));
         onTurnEnd(sessionRef.current);
+        const id = sessionRef.current;
+        if (parentTurn !== undefined && id && !abort.signal.aborted) void openRef.current(id);
+        else if (id) {
+          // The turns just streamed learn their place in the session's tree (for edit, regenerate, fork).
+          void api.session(id).then(
+            (session) => sessionRef.current === id && setState((s) => (s.turns.length === session.branch.length ? { ...s, turns: withBranches(s.turns, session.branch) } : s)),
+            () => {},
+          );
+        }
       }
     },
     [onTurnEnd],
@@ -79,19 +99,37 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
 
   const stop = useCallback(() => controller.current?.abort(), []);
 
-  const open = useCallback(async (sessionId: string) => {
+  /** Loads a session (its current branch); returns the numbers of the branch's turns, or null when it failed. */
+  const open = useCallback(async (sessionId: string): Promise<number[] | null> => {
     controller.current?.abort();
     try {
       const session = await api.session(sessionId);
       sessionRef.current = sessionId;
       const lastUser = session.entries.findLast((e) => e.type === "user");
       toolsOffRef.current = lastUser?.type === "user" && lastUser.tools === false;
-      setState({ sessionId, turns: turnsFromEntries(session.entries, session.running), streaming: false, loadError: null, toolsOff: toolsOffRef.current });
+      const turns = withBranches(turnsFromEntries(session.entries, session.running), session.branch);
+      setState({ sessionId, turns, streaming: false, loadError: null, toolsOff: toolsOffRef.current });
       history.replaceState(null, "", `#session=${sessionId}`);
+      return session.branch.map((t) => t.turn);
     } catch (err) {
       setState((s) => ({ ...s, loadError: (err as Error).message }));
+      return null;
     }
   }, []);
+
+  const openRef = useRef(open);
+  openRef.current = open;
+
+  /** Shows another branch: the one through `turn`, to its newest turn. */
+  const switchBranch = useCallback(
+    async (turn: number) => {
+      const sessionId = sessionRef.current;
+      if (!sessionId || controller.current) return;
+      await api.updateSession(sessionId, { branch: turn });
+      await open(sessionId);
+    },
+    [open],
+  );
 
   /** Summarizes the open session's turns for the model now; the Stage then shows the summary. */
   const compact = useCallback(async () => {
@@ -118,5 +156,5 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
     if (refused) void send(refused.user);
   }, [send, state.turns]);
 
-  return { ...state, send, stop, open, reset, compact, chatWithoutTools };
+  return { ...state, send, stop, open, reset, compact, chatWithoutTools, switchBranch };
 }

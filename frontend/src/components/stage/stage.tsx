@@ -6,6 +6,7 @@ import { Pane, PaneHeader } from "@/components/ui/pane";
 import type { SkillInfo } from "@mini-openclaw/protocol";
 import type { Turn } from "@/lib/turn-model";
 import { Composer } from "./composer";
+import type { TurnActions } from "./turn-controls";
 import { TurnView } from "./turn-view";
 
 /** Turns rendered at first; earlier ones come in, a page at a time, as the reader scrolls up. */
@@ -27,12 +28,14 @@ interface StageProps {
   toolsOff: boolean;
   /** Go on without tools (offered when the model refused them). */
   onChatWithoutTools: () => void;
-  /** A turn to bring into view and mark (1-based), e.g. a search result's. */
+  /** A turn to bring into view and mark (its number in the session), e.g. a search result's. */
   highlight?: { turn: number; nonce: number } | null;
+  /** Edit, regenerate, switch branch, fork: for stored turns. */
+  turnActions?: TurnActions;
 }
 
 /** The conversation, streamed: it follows the newest output unless the reader scrolled up. */
-export function Stage({ sessionKey, title, turns, streaming, loadError, skills, onSend, onStop, onCompact, toolsOff, onChatWithoutTools, highlight }: StageProps) {
+export function Stage({ sessionKey, title, turns, streaming, loadError, skills, onSend, onStop, onCompact, toolsOff, onChatWithoutTools, highlight, turnActions }: StageProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
@@ -57,10 +60,11 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
   }, [turns, shown]);
 
   // A highlighted turn is rendered (earlier pages shown as needed), then scrolled to the middle.
-  const target = highlight && highlight.turn <= turns.length ? highlight.turn : null;
+  const position = highlight ? turns.findIndex((t) => t.branch?.turn === highlight.turn) : -1;
+  const target = position >= 0 ? highlight!.turn : null;
   useEffect(() => {
     if (target === null) return;
-    const needed = turns.length - target + 1;
+    const needed = turns.length - position;
     if (shown < needed) {
       setShown(needed);
       return;
@@ -131,8 +135,8 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
               </button>
             </div>
           )}
-          {turns.slice(hidden).map((turn, i) => (
-            <TurnView key={turn.key} turn={turn} number={hidden + i + 1} highlighted={target === hidden + i + 1} />
+          {turns.slice(hidden).map((turn) => (
+            <TurnView key={turn.key} turn={turn} highlighted={target !== null && turn.branch?.turn === target} actions={turnActions} busy={streaming} />
           ))}
           {toolsRefused && (
             <div className="flex items-center justify-between gap-3 rounded-lg border border-zinc-200 bg-white px-3 py-2 text-sm text-zinc-700">

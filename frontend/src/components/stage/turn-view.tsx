@@ -1,18 +1,30 @@
 "use client";
 import { User } from "lucide-react";
-import { memo } from "react";
+import { memo, useState } from "react";
 import type { Turn } from "@/lib/turn-model";
 import { cn, formatDuration } from "@/lib/utils";
 import { BlockList } from "./block-list";
+import { AnswerButtons, BranchSwitcher, EditButton, MessageEditor, type TurnActions } from "./turn-controls";
+
+interface TurnViewProps {
+  turn: Turn;
+  highlighted?: boolean;
+  /** Absent for a turn not stored yet (it streams, or its session has not been reloaded). */
+  actions?: TurnActions;
+  /** A turn streams in this session: nothing may branch now. */
+  busy?: boolean;
+}
 
 /** One turn: the user's message, then everything the agent did, in the order it happened. */
-export const TurnView = memo(function TurnView({ turn, number, highlighted = false }: { turn: Turn; number?: number; highlighted?: boolean }) {
+export const TurnView = memo(function TurnView({ turn, highlighted = false, actions, busy = false }: TurnViewProps) {
   const streaming = turn.status === "streaming";
+  const [editing, setEditing] = useState(false);
+  const branch = turn.branch;
   return (
     <article
-      className={cn("turn space-y-3", highlighted && "-mx-3 rounded-xl px-3 py-2 ring-2 ring-amber-300 bg-amber-50/40")}
+      className={cn("turn group/turn space-y-3", highlighted && "-mx-3 rounded-xl px-3 py-2 ring-2 ring-amber-300 bg-amber-50/40")}
       data-testid="turn"
-      data-turn-number={number}
+      data-turn-number={branch?.turn}
       data-highlighted={highlighted ? "true" : undefined}
       data-status={turn.status}
       data-compacted={turn.compacted ? "true" : undefined}
@@ -22,13 +34,34 @@ export const TurnView = memo(function TurnView({ turn, number, highlighted = fal
           In the summary
         </div>
       )}
-      <div className="flex justify-end">
-        <div className="flex max-w-[85%] items-start gap-2">
-          <div data-testid="user-message" className="whitespace-pre-wrap rounded-2xl rounded-tr-sm bg-klein px-3.5 py-2 text-[14.5px] text-white shadow-sm">
-            {turn.user}
-          </div>
-          <User className="mt-1.5 size-4 shrink-0 text-zinc-400" />
-        </div>
+      <div className="flex items-start justify-end gap-1">
+        {editing && branch && actions ? (
+          <MessageEditor
+            text={turn.user}
+            onCancel={() => setEditing(false)}
+            onSend={(text) => {
+              setEditing(false);
+              actions.send(text, branch.parent);
+            }}
+          />
+        ) : (
+          <>
+            <div className="mt-1 flex items-center gap-0.5">
+              {branch && actions && <BranchSwitcher branch={branch} busy={busy} onSwitch={actions.switchTo} />}
+              {branch && actions && (
+                <span className="opacity-0 transition-opacity group-hover/turn:opacity-100 focus-within:opacity-100">
+                  <EditButton busy={busy} onEdit={() => setEditing(true)} />
+                </span>
+              )}
+            </div>
+            <div className="flex max-w-[85%] items-start gap-2">
+              <div data-testid="user-message" className="whitespace-pre-wrap rounded-2xl rounded-tr-sm bg-klein px-3.5 py-2 text-[14.5px] text-white shadow-sm">
+                {turn.user}
+              </div>
+              <User className="mt-1.5 size-4 shrink-0 text-zinc-400" />
+            </div>
+          </>
+        )}
       </div>
       <div className="space-y-2.5 pl-1" data-testid="assistant">
         <BlockList blocks={turn.blocks} streaming={streaming} />
@@ -37,6 +70,7 @@ export const TurnView = memo(function TurnView({ turn, number, highlighted = fal
           <div className="text-[11px] text-zinc-400" data-testid="turn-footer">
             {formatDuration(turn.durationMs)}
             {turn.usage && ` · ${turn.usage.input.toLocaleString()} in / ${turn.usage.output.toLocaleString()} out tokens${turn.usage.cached ? ` (${turn.usage.cached.toLocaleString()} cached)` : ""}`}
+            {branch && actions && <AnswerButtons branch={branch} user={turn.user} busy={busy} actions={actions} />}
           </div>
         )}
       </div>

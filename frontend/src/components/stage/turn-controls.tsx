@@ -1,0 +1,95 @@
+"use client";
+import type { BranchTurn } from "@mini-openclaw/protocol";
+import { ChevronLeft, ChevronRight, GitBranch, Pencil, RotateCcw } from "lucide-react";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+
+/** What a stored turn offers: edit its message or regenerate its answer (both as a new branch), switch branch, fork. */
+export interface TurnActions {
+  send(text: string, parentTurn: number): void;
+  switchTo(turn: number): void;
+  fork(turn: number): void;
+}
+
+const icon = "rounded p-1 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700 disabled:opacity-40";
+
+/** `‹ 2/3 ›` where the session forks: the other turns that follow the same one. */
+export function BranchSwitcher({ branch, busy, onSwitch }: { branch: BranchTurn; busy: boolean; onSwitch: (turn: number) => void }) {
+  const at = branch.siblings.indexOf(branch.turn);
+  if (branch.siblings.length < 2 || at < 0) return null;
+  return (
+    <div className="flex items-center gap-0.5 text-[11px] text-zinc-500" data-testid="branch-switcher">
+      <button type="button" className={icon} aria-label="Previous branch" data-testid="branch-prev" disabled={busy || at === 0} onClick={() => onSwitch(branch.siblings[at - 1])}>
+        <ChevronLeft className="size-3.5" />
+      </button>
+      <span data-testid="branch-position" className="tabular-nums">
+        {at + 1}/{branch.siblings.length}
+      </span>
+      <button
+        type="button"
+        className={icon}
+        aria-label="Next branch"
+        data-testid="branch-next"
+        disabled={busy || at === branch.siblings.length - 1}
+        onClick={() => onSwitch(branch.siblings[at + 1])}
+      >
+        <ChevronRight className="size-3.5" />
+      </button>
+    </div>
+  );
+}
+
+/** The user's message in place, editable: sending it starts a branch from the turn before. */
+export function MessageEditor({ text, onSend, onCancel }: { text: string; onSend: (text: string) => void; onCancel: () => void }) {
+  const [draft, setDraft] = useState(text);
+  const send = () => draft.trim() && onSend(draft);
+  return (
+    <div className="w-full max-w-[85%] space-y-1.5">
+      <textarea
+        autoFocus
+        data-testid="edit-input"
+        value={draft}
+        onChange={(e) => setDraft(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === "Enter" && !e.shiftKey) {
+            e.preventDefault();
+            send();
+          }
+          if (e.key === "Escape") onCancel();
+        }}
+        rows={Math.min(8, Math.max(2, draft.split("\n").length))}
+        className="w-full resize-y rounded-xl border border-klein-100 bg-white px-3 py-2 text-[14.5px] outline-none focus:ring-2 focus:ring-klein-100"
+      />
+      <div className="flex justify-end gap-1.5">
+        <Button variant="ghost" size="sm" onClick={onCancel} data-testid="edit-cancel">
+          Cancel
+        </Button>
+        <Button size="sm" onClick={send} disabled={!draft.trim()} data-testid="edit-send" title="Send the edited message; the first version stays as another branch">
+          Send as a branch
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** Edit (on the message), and regenerate and fork (under the answer). */
+export function EditButton({ busy, onEdit }: { busy: boolean; onEdit: () => void }) {
+  return (
+    <button type="button" className={icon} title="Edit and send again (as a new branch)" data-testid="edit-message" disabled={busy} onClick={onEdit}>
+      <Pencil className="size-3.5" />
+    </button>
+  );
+}
+
+export function AnswerButtons({ branch, user, busy, actions }: { branch: BranchTurn; user: string; busy: boolean; actions: TurnActions }) {
+  return (
+    <span className="ml-2 inline-flex items-center gap-0.5 opacity-0 transition-opacity group-hover/turn:opacity-100 focus-within:opacity-100">
+      <button type="button" className={icon} title="Regenerate this answer (as a new branch)" data-testid="regenerate" disabled={busy} onClick={() => actions.send(user, branch.parent)}>
+        <RotateCcw className="size-3.5" />
+      </button>
+      <button type="button" className={icon} title="Fork: a new session with the conversation up to here" data-testid="fork-turn" disabled={busy} onClick={() => actions.fork(branch.turn)}>
+        <GitBranch className="size-3.5" />
+      </button>
+    </span>
+  );
+}
