@@ -257,3 +257,29 @@ describe("branches", () => {
     expect(wb.model.requests).toHaveLength(1);
   });
 });
+
+describe("correcting a message without running it again", () => {
+  it("the correction is what the model reads from then on, and what the Stage shows; nothing runs", async () => {
+    let n = 0;
+    wb = await startWorkbench({ script: (body) => ({ content: `answer ${++n} to ${messageText(lastMessage(body).content)}` }) });
+    const id = sessionIdOf(await chat(wb, "wether in Paris?"));
+    await chat(wb, "and tomorrow?", id);
+    const corrected = await patch(wb, id, { edit: { turn: 1, content: "weather in Paris?" } });
+    expect(corrected.status).toBe(200);
+    expect(wb.model.requests).toHaveLength(2);
+    const session = await fetchSession(wb.url, id);
+    expect(session.branch.map((t) => t.turn)).toEqual([1, 2]);
+    expect(session.entries.find((e) => e.type === "user")).toMatchObject({ content: "weather in Paris?", edited: true });
+    // The file keeps the original line; the correction is one more line.
+    expect(await readFile(join(wb.dataRoot, `sessions/${id}.jsonl`), "utf8")).toContain('"content":"wether in Paris?"');
+
+    await chat(wb, "thanks", id);
+    const sent = wb.model.requests[2].body.messages.filter((m) => m.role === "user").map((m) => messageText(m.content));
+    expect(sent).toEqual(["weather in Paris?", "and tomorrow?", "thanks"]);
+    expect((await json<SessionSearchReply>(await fetch(`${wb.url}/api/sessions/search?q=weather`))).results).toMatchObject([{ id, turn: 1 }]);
+
+    expect((await patch(wb, id, { edit: { turn: 9, content: "x" } })).status).toBe(400);
+    expect((await patch(wb, id, { edit: { turn: 1, content: "  " } })).status).toBe(400);
+    expect((await patch(wb, id, { edit: { turn: 1 } })).status).toBe(400);
+  });
+});

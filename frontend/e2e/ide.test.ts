@@ -184,9 +184,14 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     await page.getByTestId("answer").nth(1).waitFor();
     await page.getByTestId("stop").click();
     await page.locator('[data-testid="turn"][data-status="stopped"]').waitFor();
-    await send("are you there?");
+    // Continue: a new turn asks the model to go on; it is sent what the stopped answer had written.
+    await page.getByTestId("continue-turn").click();
     await expect.poll(() => page.getByTestId("answer").last().innerText()).toBe("Still here.");
     expect(await page.getByTestId("turn").count()).toBe(4);
+    expect(await page.getByTestId("user-message").last().innerText()).toBe("Continue from where you stopped.");
+    const sent = wb.model.requests[3].body.messages;
+    expect(sent.at(-2)).toMatchObject({ role: "assistant", content: expect.stringMatching(/^(word )+/) });
+    expect(await page.getByTestId("continue-turn").count()).toBe(0);
     expect(await page.getByTestId("session-item").count()).toBe(1);
   });
 
@@ -376,12 +381,24 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     expect(await second.getByTestId("answer").innerText()).toBe("re#4: B edited");
     await view.shot("branches");
 
+    // Save only: turn 1's message corrected in place, nothing runs again.
+    const requests = wb.model.requests.length;
+    await turns.first().hover();
+    await turns.first().getByTestId("edit-message").click();
+    await page.getByTestId("edit-input").fill("A fixed");
+    await page.getByTestId("edit-save").click();
+    await expect.poll(() => turns.first().getByTestId("user-message").innerText()).toBe("A fixed");
+    expect(await turns.first().getByTestId("message-edited").count()).toBe(1);
+    expect(await turns.count()).toBe(2);
+    expect(wb.model.requests.length).toBe(requests);
+
     // Fork from the first turn: a new session holding only it.
     await turns.first().hover();
     await turns.first().getByTestId("fork-turn").click();
     await expect.poll(() => page.getByTestId("toast").last().innerText()).toContain("Forked into a new session");
     await expect.poll(() => turns.count()).toBe(1);
     expect(await turns.first().getByTestId("answer").innerText()).toBe("re#1: A");
+    expect(await turns.first().getByTestId("user-message").innerText()).toBe("A fixed");
     expect(await page.getByTestId("session-item").count()).toBe(2);
   });
 

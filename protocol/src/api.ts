@@ -55,6 +55,8 @@ export interface SessionUpdate {
   pinned?: boolean;
   /** Show the branch through this turn (its newest continuation). */
   branch?: number;
+  /** Correct a turn's message without running it again. */
+  edit?: { turn: number; content: string };
 }
 
 /** `DELETE /api/sessions/:id`: the file went to the trash; `POST /api/sessions/:id/restore` with `trash` brings it back. */

@@ -39,6 +39,8 @@ export interface UserEntry {
   model_content?: string;
   /** The turn ran without tools (the user chose to chat without them, for a model that takes none). */
   tools?: false;
+  /** Set on reading when a later `meta` edit replaced `content` (never written). */
+  edited?: true;
   /**
    * The turn this one follows: turns are numbered 1, 2, ... in the order their `user` entries appear
    * in the file, 0 is the start. A session is a tree: an edited message or a regenerated answer is a
@@ -95,6 +97,11 @@ export interface MetaEntry {
   pinned?: boolean;
   /** The user switched branches: the current branch ends at this turn (until a newer turn or switch). */
   leaf?: number;
+  /**
+   * The user corrected a message without running it again: turn `turn`'s message reads `content`
+   * from here on, for the model and on screen (the original line stays in the file).
+   */
+  edit?: { turn: number; content: string };
 }
 
 export type SessionEntry = HeaderEntry | SnapshotEntry | UserEntry | EventEntry | CompactionEntry | ReviewEntry | MetaEntry;

@@ -12,6 +12,8 @@ export interface TurnTree {
   owner: number[];
   /** The current branch's last turn (0 before the first turn). */
   leaf: number;
+  /** Messages the user corrected without running them again, by turn: the last correction. */
+  edits: Map<number, string>;
 }
 
 /** Entries that describe the session itself, kept on every branch. */
@@ -22,7 +24,9 @@ export function turnTree(entries: SessionEntry[]): TurnTree {
   const owner: number[] = [];
   let current = 0;
   let leaf = 0;
+  const edits = new Map<number, string>();
   for (const entry of entries) {
+    if (entry.type === "meta" && entry.edit && entry.edit.turn < parents.length) edits.set(entry.edit.turn, entry.edit.content);
     if (entry.type === "user") {
       const turn = parents.length;
       // Before branches, a turn followed the one before it in the file.
@@ -38,7 +42,7 @@ export function turnTree(entries: SessionEntry[]): TurnTree {
       owner.push(0);
     } else owner.push(isSessionLevel(entry) ? 0 : current);
   }
-  return { parents, owner, leaf };
+  return { parents, owner, leaf, edits };
 }
 
 export const turnCount = (tree: TurnTree) => tree.parents.length - 1;
@@ -61,10 +65,20 @@ export function newestContinuation(tree: TurnTree, turn: number): number {
   return newest;
 }
 
-/** The entries of the branch ending at `leaf` (the current one by default), in file order. */
+/**
+ * The entries of the branch ending at `leaf` (the current one by default), in file order, with the
+ * user's corrections applied: a corrected message reads its new text (a slash command's expansion
+ * goes: the model is sent what the user now says).
+ */
 export function entriesOnBranch(entries: SessionEntry[], tree = turnTree(entries), leaf = tree.leaf): SessionEntry[] {
   const on = new Set([0, ...branchTo(tree, leaf)]);
-  return entries.filter((_, i) => on.has(tree.owner[i]));
+  return entries.flatMap((entry, i): SessionEntry[] => {
+    if (!on.has(tree.owner[i])) return [];
+    const corrected = entry.type === "user" ? tree.edits.get(tree.owner[i]) : undefined;
+    if (entry.type !== "user" || corrected === undefined) return [entry];
+    const { model_content: _expanded, ...rest } = entry;
+    return [{ ...rest, content: corrected, edited: true }];
+  });
 }
 
 /** The current branch's turns with their forks, for the Stage's switcher. */

@@ -50,7 +50,14 @@ export const entrySchema = z.discriminatedUnion("type", [
   z.looseObject({ type: z.literal("event"), ts, event: storedEventSchema }),
   z.looseObject({ type: z.literal("compaction"), ts, content: z.string(), covers_turns: z.number().int().nonnegative(), skills: z.array(skillRecord), forced: z.boolean() }),
   z.looseObject({ type: z.literal("review"), ts, content: z.string(), advice: z.string() }),
-  z.looseObject({ type: z.literal("meta"), ts, title: z.string().max(200).nullable().optional(), pinned: z.boolean().optional() }),
+  z.looseObject({
+    type: z.literal("meta"),
+    ts,
+    title: z.string().max(200).nullable().optional(),
+    pinned: z.boolean().optional(),
+    leaf: z.number().int().positive().optional(),
+    edit: z.object({ turn: z.number().int().positive(), content: z.string() }).optional(),
+  }),
 ]);
 
 export interface ParsedSession {

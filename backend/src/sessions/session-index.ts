@@ -6,6 +6,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { SessionEntry, SessionSummary } from "@mini-openclaw/protocol";
+import { turnTree } from "./session-branches.js";
 import { parseSessionText } from "./session-format.js";
 import { isValidSessionId } from "./session-id.js";
 
@@ -24,9 +25,10 @@ const isAnswer = (e: SessionEntry) => e.type === "user" || (e.type === "event" &
 
 /** The text of each turn a search looks in: what the user wrote and the answer (its streamed text, when cut short). */
 export function turnTexts(entries: SessionEntry[]): string[] {
+  const { edits } = turnTree(entries);
   const turns: Array<{ user: string; tokens: string; final: string | null }> = [];
   for (const entry of entries) {
-    if (entry.type === "user") turns.push({ user: entry.content, tokens: "", final: null });
+    if (entry.type === "user") turns.push({ user: edits.get(turns.length + 1) ?? entry.content, tokens: "", final: null });
     else if (entry.type === "event" && turns.length > 0) {
       const turn = turns[turns.length - 1];
       if (entry.event.type === "token") turn.tokens += entry.event.content;

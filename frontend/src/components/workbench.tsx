@@ -146,10 +146,11 @@ export function Workbench() {
         }, (err: Error) => failed(err instanceof SyntaxError ? new Error(`${file.name} is not JSON: ${err.message}`) : err)),
   };
 
-  const { send, switchBranch, open, sessionId } = chat;
+  const { send, switchBranch, saveEdit, open, sessionId } = chat;
   const turnActions = useMemo<TurnActions>(
     () => ({
       send: (text, parentTurn) => void send(text, parentTurn),
+      save: (turn, text) => void saveEdit(turn, text).catch(failedRef.current),
       switchTo: (turn) => void switchBranch(turn).catch(failedRef.current),
       fork: (turn) => {
         if (!sessionId) return;
@@ -160,7 +161,7 @@ export function Workbench() {
         }, failedRef.current);
       },
     }),
-    [send, switchBranch, open, sessionId, refreshLists, showToast],
+    [send, switchBranch, saveEdit, open, sessionId, refreshLists, showToast],
   );
 
   const title = chat.sessionId ? (sessions.find((s) => s.id === chat.sessionId)?.title ?? "Session") : "New session";

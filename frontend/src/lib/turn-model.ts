@@ -56,6 +56,8 @@ export interface Turn {
   compacted?: boolean;
   /** Where the turn sits in the session's tree (a stored turn; a live one gets it when the session reloads). */
   branch?: BranchTurn;
+  /** The user corrected the message after it ran (the model is sent the correction from then on). */
+  edited?: boolean;
 }
 
 /** Stored turns with their place in the tree: `branch` has one entry per turn, in order (the server's `SessionDetail.branch`). */
@@ -207,7 +209,7 @@ export function turnsFromEntries(entries: SessionEntry[], running = false): Turn
   entries.forEach((entry, index) => {
     switch (entry.type) {
       case "user":
-        turns.push(newTurn(entry.content, `t${index}`));
+        turns.push(entry.edited ? { ...newTurn(entry.content, `t${index}`), edited: true } : newTurn(entry.content, `t${index}`));
         return;
       case "event":
         update((turn) => applyEvent(turn, entry.event));

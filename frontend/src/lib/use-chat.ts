@@ -131,6 +131,17 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
     [open],
   );
 
+  /** Corrects a message without running it again. */
+  const saveEdit = useCallback(
+    async (turn: number, content: string) => {
+      const sessionId = sessionRef.current;
+      if (!sessionId || controller.current) return;
+      await api.updateSession(sessionId, { edit: { turn, content } });
+      await open(sessionId);
+    },
+    [open],
+  );
+
   /** Summarizes the open session's turns for the model now; the Stage then shows the summary. */
   const compact = useCallback(async () => {
     const sessionId = sessionRef.current;
@@ -156,5 +167,5 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
     if (refused) void send(refused.user);
   }, [send, state.turns]);
 
-  return { ...state, send, stop, open, reset, compact, chatWithoutTools, switchBranch };
+  return { ...state, send, stop, open, reset, compact, chatWithoutTools, switchBranch, saveEdit };
 }

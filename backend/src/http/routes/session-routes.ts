@@ -12,7 +12,15 @@ const updateSchema = {
   type: "object",
   additionalProperties: false,
   minProperties: 1,
-  properties: { title: { type: ["string", "null"], maxLength: 200 }, pinned: { type: "boolean" }, branch: { type: "integer", minimum: 1 } },
+  properties: { title: { type: ["string", "null"], maxLength: 200 }, pinned: { type: "boolean" },
+    branch: { type: "integer", minimum: 1 },
+    edit: {
+      type: "object",
+      required: ["turn", "content"],
+      additionalProperties: false,
+      properties: { turn: { type: "integer", minimum: 1 }, content: { type: "string", minLength: 1, maxLength: 100_000 } },
+    },
+  },
 } as const;
 
 /**
@@ -55,10 +63,15 @@ export async function sessionRoutes(app: FastifyInstance, { sessions, busy }: { 
 
   app.patch<{ Params: { id: string }; Body: SessionUpdate }>("/api/sessions/:id", { schema: { body: updateSchema } }, async (request): Promise<SessionSummary> => {
     const id = await idle(request.params.id);
-    const { title, pinned, branch } = request.body;
+    const { title, pinned, branch, edit } = request.body;
     // Fastify drops unknown properties before this runs: a body with none we know changes nothing.
-    if (title === undefined && pinned === undefined && branch === undefined) {
-      throw new UserError(400, "Nothing to change: send `title` (a string, or null), `pinned` (true or false) or `branch` (a turn number).");
+    if (title === undefined && pinned === undefined && branch === undefined && edit === undefined) {
+      throw new UserError(400, "Nothing to change: send `title` (a string, or null), `pinned` (true or false), `branch` (a turn number) or `edit` ({ turn, content }).");
+    }
+    if (edit !== undefined) {
+      const count = turnCount(turnTree(await sessions.entries(id)));
+      if (edit.turn > count) throw new UserError(400, `Session ${id} has no turn ${edit.turn} (it has ${count}).`);
+      if (edit.content.trim() === "") throw new UserError(400, "An edited message cannot be empty.");
     }
     const clean = typeof title === "string" ? title.replace(/\s+/g, " ").trim() : title;
     let leaf: number | undefined;
@@ -73,6 +86,7 @@ export async function sessionRoutes(app: FastifyInstance, { sessions, busy }: { 
       ...(clean !== undefined ? { title: clean || null } : {}),
       ...(pinned !== undefined ? { pinned } : {}),
       ...(leaf !== undefined ? { leaf } : {}),
+      ...(edit !== undefined ? { edit } : {}),
     });
     return sessions.summary(id);
   });

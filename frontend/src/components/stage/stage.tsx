@@ -135,8 +135,15 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
               </button>
             </div>
           )}
-          {turns.slice(hidden).map((turn) => (
-            <TurnView key={turn.key} turn={turn} highlighted={target !== null && turn.branch?.turn === target} actions={turnActions} busy={streaming} />
+          {turns.slice(hidden).map((turn, i) => (
+            <TurnView
+              key={turn.key}
+              turn={turn}
+              highlighted={target !== null && turn.branch?.turn === target}
+              actions={turnActions}
+              busy={streaming}
+              last={hidden + i === turns.length - 1}
+            />
           ))}
           {toolsRefused && (
             <div className="flex items-center justify-between gap-3 rounded-lg border border-zinc-200 bg-white px-3 py-2 text-sm text-zinc-700">

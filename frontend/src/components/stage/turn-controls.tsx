@@ -7,6 +7,8 @@ import { Button } from "@/components/ui/button";
 /** What a stored turn offers: edit its message or regenerate its answer (both as a new branch), switch branch, fork. */
 export interface TurnActions {
   send(text: string, parentTurn: number): void;
+  /** Correct a message without running it again. */
+  save(turn: number, text: string): void;
   switchTo(turn: number): void;
   fork(turn: number): void;
 }
@@ -40,7 +42,7 @@ export function BranchSwitcher({ branch, busy, onSwitch }: { branch: BranchTurn;
 }
 
 /** The user's message in place, editable: sending it starts a branch from the turn before. */
-export function MessageEditor({ text, onSend, onCancel }: { text: string; onSend: (text: string) => void; onCancel: () => void }) {
+export function MessageEditor({ text, onSend, onSave, onCancel }: { text: string; onSend: (text: string) => void; onSave: (text: string) => void; onCancel: () => void }) {
   const [draft, setDraft] = useState(text);
   const send = () => draft.trim() && onSend(draft);
   return (
@@ -63,6 +65,16 @@ export function MessageEditor({ text, onSend, onCancel }: { text: string; onSend
       <div className="flex justify-end gap-1.5">
         <Button variant="ghost" size="sm" onClick={onCancel} data-testid="edit-cancel">
           Cancel
+        </Button>
+        <Button
+          variant="outline"
+          size="sm"
+          onClick={() => draft.trim() && onSave(draft)}
+          disabled={!draft.trim() || draft === text}
+          data-testid="edit-save"
+          title="Correct the message without running it again; the model reads the correction from the next turn on"
+        >
+          Save only
         </Button>
         <Button size="sm" onClick={send} disabled={!draft.trim()} data-testid="edit-send" title="Send the edited message; the first version stays as another branch">
           Send as a branch

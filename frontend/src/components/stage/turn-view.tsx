@@ -3,8 +3,12 @@ import { User } from "lucide-react";
 import { memo, useState } from "react";
 import type { Turn } from "@/lib/turn-model";
 import { cn, formatDuration } from "@/lib/utils";
+import { Button } from "@/components/ui/button";
 import { BlockList } from "./block-list";
 import { AnswerButtons, BranchSwitcher, EditButton, MessageEditor, type TurnActions } from "./turn-controls";
+
+/** What Continue sends: the stopped answer is in the history the model gets, so it can pick up from there. */
+const CONTINUE = "Continue from where you stopped.";
 
 interface TurnViewProps {
   turn: Turn;
@@ -13,11 +17,15 @@ interface TurnViewProps {
   actions?: TurnActions;
   /** A turn streams in this session: nothing may branch now. */
   busy?: boolean;
+  /** The branch's last turn: a stopped one offers to continue. */
+  last?: boolean;
 }
 
 /** One turn: the user's message, then everything the agent did, in the order it happened. */
-export const TurnView = memo(function TurnView({ turn, highlighted = false, actions, busy = false }: TurnViewProps) {
+export const TurnView = memo(function TurnView({ turn, highlighted = false, actions, busy = false, last = false }: TurnViewProps) {
   const streaming = turn.status === "streaming";
+  const lastBlock = turn.blocks.at(-1);
+  const stopped = turn.status === "stopped" || (lastBlock?.kind === "error" && lastBlock.code === "aborted");
   const [editing, setEditing] = useState(false);
   const branch = turn.branch;
   return (
@@ -43,6 +51,10 @@ export const TurnView = memo(function TurnView({ turn, highlighted = false, acti
               setEditing(false);
               actions.send(text, branch.parent);
             }}
+            onSave={(text) => {
+              setEditing(false);
+              actions.save(branch.turn, text);
+            }}
           />
         ) : (
           <>
@@ -55,8 +67,15 @@ export const TurnView = memo(function TurnView({ turn, highlighted = false, acti
               )}
             </div>
             <div className="flex max-w-[85%] items-start gap-2">
-              <div data-testid="user-message" className="whitespace-pre-wrap rounded-2xl rounded-tr-sm bg-klein px-3.5 py-2 text-[14.5px] text-white shadow-sm">
-                {turn.user}
+              <div className="flex flex-col items-end gap-0.5">
+                <div data-testid="user-message" className="whitespace-pre-wrap rounded-2xl rounded-tr-sm bg-klein px-3.5 py-2 text-[14.5px] text-white shadow-sm">
+                  {turn.user}
+                </div>
+                {turn.edited && (
+                  <span className="text-[10px] text-zinc-400" data-testid="message-edited" title="Corrected after it ran; the answer below is to the first version">
+                    edited
+                  </span>
+                )}
               </div>
               <User className="mt-1.5 size-4 shrink-0 text-zinc-400" />
             </div>
@@ -66,6 +85,11 @@ export const TurnView = memo(function TurnView({ turn, highlighted = false, acti
       <div className="space-y-2.5 pl-1" data-testid="assistant">
         <BlockList blocks={turn.blocks} streaming={streaming} />
         {streaming && turn.blocks.length === 0 && <div className="h-5 w-16 animate-pulse rounded bg-zinc-100" data-testid="waiting" />}
+        {last && stopped && branch && actions && (
+          <Button variant="outline" size="sm" disabled={busy} data-testid="continue-turn" onClick={() => actions.send(CONTINUE, branch.turn)} title="Ask the model to go on from what it had written">
+            Continue
+          </Button>
+        )}
         {!streaming && turn.durationMs !== undefined && (
           <div className="text-[11px] text-zinc-400" data-testid="turn-footer">
             {formatDuration(turn.durationMs)}
