@@ -12,7 +12,10 @@ import { fileRoutes } from "./http/routes/file-routes.js";
 import { knowledgeRoutes } from "./http/routes/knowledge-routes.js";
 import { healthRoutes } from "./http/routes/health-routes.js";
 import { sessionRoutes } from "./http/routes/session-routes.js";
+import { approvalRoutes } from "./http/routes/approval-routes.js";
 import { skillRoutes } from "./http/routes/skill-routes.js";
+import { ApprovalGate } from "./approvals/approval-gate.js";
+import { ensurePolicyFile } from "./approvals/approval-file.js";
 import { workspaceRoutes } from "./http/routes/workspace-routes.js";
 import { registerStaticUi } from "./http/static-ui.js";
 import { uiEventRoutes } from "./http/routes/ui-event-routes.js";
@@ -83,7 +86,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const delegations = new DelegationRegistry(() => ui.publish({ type: "refresh", target: "agents" }));
   const runtime = { config, sandbox, python, fetchAgent, knowledge };
   const reviewer = new Reviewer({ config, sessions, ui, runtime, log: app.log });
-  const chat: ChatDeps = { config, sessions, prompts, busy: new Set(), runtime, log: app.log, ui, delegations, reviewer };
+  await ensurePolicyFile(config.dataRoot);
+  const approvals = new ApprovalGate();
+  const chat: ChatDeps = { config, sessions, prompts, busy: new Set(), runtime, log: app.log, ui, delegations, reviewer, approvals };
   const watcher = new WorkspaceWatcher(config.dataRoot);
   app.addHook("onClose", async () => {
     reviewer.close();
@@ -103,6 +108,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(sessionRoutes, { sessions, busy: chat.busy });
   await app.register(workspaceRoutes, { config, prompts });
   await app.register(skillRoutes, { config });
+  await app.register(approvalRoutes, { config, gate: approvals });
   await app.register(agentRoutes, { config, delegations, reviewer });
   await app.register(modelRoutes, { config, ui, knowledge });
   await registerStaticUi(app, config.frontendDir);

@@ -26,7 +26,7 @@ export async function startServerProcess(env: Record<string, string>, { cleanEnv
   if (!existsSync(builtMain)) throw new Error("backend/dist is missing: the backend's test script builds it first");
   const port = await freePort();
   const base = cleanEnv ? { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp" } : process.env;
-  const child = spawn(process.execPath, [builtMain], { env: { ...base, ...env, PORT: String(port), HOST: "127.0.0.1" }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [builtMain], { env: { ...base, APPROVALS: "off", ...env, PORT: String(port), HOST: "127.0.0.1" }, stdio: ["ignore", "pipe", "pipe"] });
   const output: string[] = [];
   child.stdout!.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));

@@ -43,6 +43,8 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
     WORKBENCH_ROOT: dataRoot,
     MODEL_MAX_RETRIES: "0",
     MODEL_TIMEOUT_MS: "5000",
+    // Tools run unattended unless a test is about approvals (it sets APPROVALS: "on").
+    APPROVALS: "off",
     ...(options.noModel ? {} : { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "scripted" }),
     ...options.env,
   };

@@ -1,5 +1,5 @@
 /** Shapes of the JSON API that the frontend reads (PRODUCT.md section 7). */
-import type { ChatEvent } from "./chat-events.js";
+import type { ApprovalRequestEvent, ChatEvent, GatedTool } from "./chat-events.js";
 import type { CompactionEntry, SessionEntry } from "./session-entries.js";
 
 export interface ApiError {
@@ -289,3 +289,26 @@ export interface ModelTestReply {
   models: string[] | null;
   checks: ModelCheck[];
 }
+
+/** One governed tool's part of `APPROVALS.json`. */
+export interface ToolApprovalPolicy {
+  mode: "off" | "ask" | "ask-unlisted" | "deny";
+  allow: string[];
+  deny: string[];
+}
+
+/** `GET /api/approvals`: what waits for the user now, and the policy in force. */
+export interface ApprovalsReply {
+  pending: Array<ApprovalRequestEvent & { session_id: string }>;
+  policy: { version: 1; timeout_seconds: number; tools: Record<GatedTool, ToolApprovalPolicy> };
+  /** Why APPROVALS.json was not used as written (the defaults apply). */
+  problem: string | null;
+  /** `APPROVALS=off` in the environment: nothing asks. */
+  off: boolean;
+}
+
+/** `POST /api/approvals/:id`: only from the workbench's own page (its Origin). */
+export type ApprovalDecision =
+  | { decision: "approve" }
+  | { decision: "always"; rule: string }
+  | { decision: "deny"; reason?: string };

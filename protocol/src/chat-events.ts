@@ -148,8 +148,51 @@ export type ChatErrorCode =
   | "storage"
   | "internal";
 
+/** The tools whose calls an approval policy governs (`APPROVALS.json`). */
+export type GatedTool = "terminal" | "python_repl" | "fetch_url" | "delegate";
+
+/**
+ * A call waits for the user: the turn is paused until `POST /api/approvals/:id` decides, the time
+ * runs out (denied) or the turn is stopped. Follows the call's `tool_call`; nothing has run yet.
+ */
+export interface ApprovalRequestEvent {
+  type: "approval_request";
+  id: string;
+  call_id: string;
+  tool: GatedTool;
+  /** What would run, exactly: the command, the code, the URL, or the role and task. */
+  subject: string;
+  /** The skill active when the call was made, if any. */
+  skill?: string;
+  /** Where it would run, e.g. "bubblewrap sandbox, no network". */
+  sandbox: string;
+  /** The allow rule "Always allow" would add (editable before saving). */
+  proposal: string;
+  /** Epoch milliseconds when an undecided request is denied. */
+  expires_at: number;
+}
+
+/** How a governed call was decided, by whom, and by which rule. */
+export interface ApprovalEvent {
+  type: "approval";
+  /** The request's id; for a decision by rule, `rule:<call_id>`. */
+  id: string;
+  call_id: string;
+  tool: GatedTool;
+  decision: "approved" | "denied";
+  by: "user" | "rule" | "timeout" | "stop";
+  /** The rule that decided, or the one the user added with "Always allow". */
+  rule?: string;
+  /** The user's reason for a denial (the model reads it). */
+  reason?: string;
+  /** Epoch milliseconds. */
+  at: number;
+}
+
 export type ChatEvent =
   | SessionEvent
+  | ApprovalRequestEvent
+  | ApprovalEvent
   | ThoughtEvent
   | TokenEvent
   | LateThoughtEvent

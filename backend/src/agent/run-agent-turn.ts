@@ -8,6 +8,7 @@ import { createChatModel } from "./chat-model.js";
 import { newTurnDialect } from "./provider-stream.js";
 import { IdleWatchdog } from "./idle-watchdog.js";
 import { classifyModelError, TIMEOUT_REASON } from "./model-errors.js";
+import type { Approver } from "../approvals/approve-call.js";
 import { runToolCalls } from "./run-tool-calls.js";
 import { type ModelStep, streamModelStep } from "./stream-model-step.js";
 import { toolDefinition } from "./tool-definition.js";
@@ -29,6 +30,8 @@ export interface AgentTurnInput {
   log: { error(obj: object, msg: string): void };
   /** A skill loaded before the turn (a slash command): active from the first tool call. */
   activeSkill?: ActiveSkill | null;
+  /** The approval step for governed tools (APPROVALS.json); absent: every call runs. */
+  approve?: Approver;
 }
 
 /** How a turn ended: its answer, or why it failed. */
@@ -129,6 +132,7 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
             activeSkill,
             onCrash: (name, err) => input.log.error({ err, tool: name }, "tool crashed"),
             refused: refusedCalls(result, calls),
+            approve: input.approve,
           })),
         );
       } finally {

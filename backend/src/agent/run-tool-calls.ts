@@ -2,6 +2,7 @@ import { ToolMessage } from "@langchain/core/messages";
 import type { ToolCall as LangChainToolCall } from "@langchain/core/messages/tool";
 import { randomUUID } from "node:crypto";
 import type { ChatEvent } from "@mini-openclaw/protocol";
+import type { Approver } from "../approvals/approve-call.js";
 import { isUserError } from "../lib/user-error.js";
 import type { ActiveSkill, CoreTool, ToolResult } from "../tools/core-tool.js";
 import { refusedBySkill } from "./skill-tool-policy.js";
@@ -20,6 +21,8 @@ export interface ToolStep {
   onCrash(toolName: string, err: unknown): void;
   /** Calls answered without running, by id (arguments cut by the token limit, or not JSON). */
   refused?: Map<string, ToolResult>;
+  /** The approval step (APPROVALS.json); absent: every call runs. */
+  approve?: Approver;
 }
 
 /** Why arguments failed the tool's schema, in words the model can fix them from. */
@@ -33,6 +36,11 @@ async function execute(tool: CoreTool, args: unknown, call: { id: string }, run:
   if (!parsed.success) return { ok: false, output: schemaProblem(tool, parsed.error.issues) };
   const refusal = refusedBySkill(tool, parsed.data, run.locationPrefix, run.activeSkill.current);
   if (refusal) return refusal;
+  // Last, once the call is known to be valid and permitted by the skill: nothing runs before this.
+  const approval = run.approve
+    ? await run.approve({ callId: call.id, tool: tool.name, input: parsed.data, skill: run.activeSkill.current?.name ?? null, emit: run.emit, signal: run.signal })
+    : { run: true as const };
+  if (!approval.run) return { ok: false, output: approval.output };
   try {
     return await tool.execute(parsed.data, { id: call.id, signal: run.signal, write: run.emit, activeSkill: run.activeSkill.current });
   } catch (err) {

@@ -2,6 +2,8 @@ import { HumanMessage } from "@langchain/core/messages";
 import type { ChatEvent, CompactionEntry, SessionEntry } from "@mini-openclaw/protocol";
 import type { FastifyBaseLogger } from "fastify";
 import { runAgentTurn, type TurnOutcome } from "../agent/run-agent-turn.js";
+import type { ApprovalGate } from "../approvals/approval-gate.js";
+import { createApprover } from "../approvals/approve-call.js";
 import { type Config, isModelConfigured } from "../config/config.js";
 import { compactTurns, planCompaction } from "../context/compact-session.js";
 import { estimateRequestTokens } from "../context/context-budget.js";
@@ -36,6 +38,8 @@ export interface ChatDeps {
   ui: UiEventBus;
   delegations: DelegationRegistry;
   reviewer: Reviewer;
+  /** Calls waiting for the user's approval, across sessions. */
+  approvals: ApprovalGate;
 }
 
 export interface TurnRequest {
@@ -144,12 +148,17 @@ async function executeTurn(deps: ChatDeps, turn: TurnPlan, emit: (event: ChatEve
   const request = new HumanMessage(withAdvice(pendingAdvice(context.previous), turn.loaded?.modelMessage ?? turn.message));
   const history = await compactIfNeeded(deps, context.previous, prompt.text, request, recorder, record, signal);
   const agent = { sessionId: turn.sessionId, depth: 0, roles: [] };
-  const delegation = delegationRuntime(config, context.roles, deps.delegations, log);
+  const approve = createApprover(
+    { dataRoot: config.dataRoot, gate: deps.approvals, off: config.approvalsOff, sandbox: deps.runtime.sandbox.status.detail, log },
+    turn.sessionId,
+  );
+  const delegation = { ...delegationRuntime(config, context.roles, deps.delegations, log), approve };
   const outcome = await runAgentTurn({
     model: config.model,
     systemPrompt: prompt.text,
     messages: [...history, request],
     activeSkill: turn.loaded?.skill ?? null,
+    approve,
     tools: turn.tools ? [...coreTools(deps.runtime, agent), createDelegateTool({ delegation, runtime: deps.runtime, agent, catalog: context.rolesCatalog })] : [],
     locationPrefix: config.locationPrefix,
     maxSteps: config.limits.maxSteps,

@@ -83,6 +83,8 @@ export interface Config {
   };
   /** The reviewer's setting at start (the UI can switch it). */
   reviewerEnabled: boolean;
+  /** `APPROVALS=off`: governed tools run without asking, whatever APPROVALS.json says (unattended runs). */
+  approvalsOff: boolean;
   /** Built UI to serve at `/`, if present. */
   frontendDir: string;
   logLevel: string;
@@ -178,6 +180,7 @@ export function loadConfig(
       timeoutMs: intFrom(get("DELEGATE_TIMEOUT_MS"), 300_000, "DELEGATE_TIMEOUT_MS"),
     },
     reviewerEnabled: /^(on|1|true|yes)$/i.test(get("REVIEWER") ?? ""),
+    approvalsOff: /^(off|0|false|no)$/i.test(get("APPROVALS") ?? ""),
     frontendDir: resolve(get("FRONTEND_DIR") ?? defaultFrontendDir),
     logLevel: get("LOG_LEVEL") ?? "info",
   };

@@ -1,5 +1,6 @@
 import type { RunningDelegation } from "@mini-openclaw/protocol";
 import type { Config, ModelConfig } from "../config/config.js";
+import type { Approver } from "../approvals/approve-call.js";
 import type { Role } from "./parse-role.js";
 
 /** Delegations running now, across sessions, for the status view; `onChange` tells the UI to look again. */
@@ -33,6 +34,8 @@ export interface DelegationRuntime {
   maxSteps: number;
   registry: DelegationRegistry;
   log: { error(obj: object, msg: string): void };
+  /** The session's approval step: a sub-agent's commands ask like the main agent's. */
+  approve?: Approver;
 }
 
 /** The runtime for a turn's agents, from the configuration: `maxDepth` 0 for agents that must not delegate. */

@@ -72,6 +72,7 @@ export async function runSubAgent(
       signal: controller.signal,
       log: delegation.log,
       emit: forward,
+      approve: delegation.approve,
     }));
     forward(result);
   } finally {

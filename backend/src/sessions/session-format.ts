@@ -34,6 +34,25 @@ const storedEventSchema: z.ZodType<SessionEventValue> = z.lazy(() =>
     z.looseObject({ type: z.literal("usage"), input_tokens: z.number(), output_tokens: z.number(), cached_tokens: z.number() }),
     z.looseObject({ type: z.literal("final"), content: z.string(), duration_ms: z.number() }),
     z.looseObject({ type: z.literal("error"), message: z.string(), code: z.string() }),
+    z.looseObject({
+      type: z.literal("approval_request"),
+      id: z.string(),
+      call_id: z.string(),
+      tool: z.string(),
+      subject: z.string(),
+      sandbox: z.string(),
+      proposal: z.string(),
+      expires_at: z.number(),
+    }),
+    z.looseObject({
+      type: z.literal("approval"),
+      id: z.string(),
+      call_id: z.string(),
+      tool: z.string(),
+      decision: z.enum(["approved", "denied"]),
+      by: z.enum(["user", "rule", "timeout", "stop"]),
+      at: z.number(),
+    }),
   ]),
 ) as never;
 type SessionEventValue = Extract<SessionEntry, { type: "event" }>["event"];

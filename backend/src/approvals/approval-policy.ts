@@ -1,0 +1,157 @@
+/**
+ * The approval policy (`APPROVALS.json` at the top of the data root, where the sandbox cannot reach):
+ * per governed tool a mode and allow and deny rules, and what a call's decision is under it. Pure
+ * functions: reading and writing the file is approval-file.ts.
+ */
+import type { GatedTool } from "@mini-openclaw/protocol";
+import { z } from "zod";
+
+export const GATED_TOOLS: readonly GatedTool[] = ["terminal", "python_repl", "fetch_url", "delegate"];
+
+export const isGatedTool = (name: string): name is GatedTool => (GATED_TOOLS as readonly string[]).includes(name);
+
+/** off: run; ask: always ask; ask-unlisted: ask unless an allow rule matches; deny: never run. */
+export type ApprovalMode = "off" | "ask" | "ask-unlisted" | "deny";
+
+const toolPolicy = z.object({
+  mode: z.enum(["off", "ask", "ask-unlisted", "deny"]),
+  allow: z.array(z.string().min(1).max(500)).max(1000).default([]),
+  deny: z.array(z.string().min(1).max(500)).max(1000).default([]),
+});
+export type ToolPolicy = z.infer<typeof toolPolicy>;
+
+export const policySchema = z.object({
+  version: z.literal(1),
+  /** How long a request waits for the user before it is denied. */
+  timeout_seconds: z.number().int().min(1).max(86_400).default(600),
+  tools: z.object({ terminal: toolPolicy, python_repl: toolPolicy, fetch_url: toolPolicy, delegate: toolPolicy }),
+});
+export type ApprovalPolicy = z.infer<typeof policySchema>;
+
+/**
+ * What a careful user picks for a local machine: commands and code ask unless a read-only command
+ * is allowed; destructive ones are refused even where a broader rule allows; web reads and
+ * delegation run (the sandbox and the fetch guard already confine them).
+ */
+export const DEFAULT_POLICY: ApprovalPolicy = {
+  version: 1,
+  timeout_seconds: 600,
+  tools: {
+    terminal: {
+      mode: "ask-unlisted",
+      allow: ["ls", "pwd", "cat", "head", "tail", "wc", "grep", "rg", "find", "echo", "git status", "git log", "git diff", "git show"],
+      deny: ["rm -rf", "rm -fr", "git push --force", "git push -f", "git reset --hard", "sudo", "mkfs", "dd if=", "chmod -R 777", "> /dev/sd"],
+    },
+    python_repl: { mode: "ask-unlisted", allow: [], deny: ["shutil.rmtree", "os.system("] },
+    fetch_url: { mode: "off", allow: [], deny: [] },
+    delegate: { mode: "off", allow: [], deny: [] },
+  },
+};
+
+/** What a rule is matched against: the command, the code, the URL, or `role: task`. */
+export function subjectOf(tool: GatedTool, input: Record<string, unknown>): string {
+  switch (tool) {
+    case "terminal":
+      return String(input.command ?? "");
+    case "python_repl":
+      return String(input.code ?? "");
+    case "fetch_url":
+      return String(input.url ?? "");
+    case "delegate":
+      return `${String(input.agent ?? "")}: ${String(input.task ?? "")}`;
+  }
+}
+
+const collapse = (text: string) => text.replace(/\s+/g, " ").trim();
+
+/** `*` any run of characters, `?` one; everything else literal. */
+function globRegExp(glob: string): RegExp {
+  const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+  return new RegExp(`^${body}$`, "s");
+}
+const isGlob = (pattern: string) => /[*?]/.test(pattern);
+
+/** A shell command's simple commands: split at `;`, `&&`, `||`, `|`, `&` and newlines. */
+function segments(command: string): string[] {
+  return command.split(/\|\||&&|[;|&\n]/).map(collapse).filter(Boolean);
+}
+
+/** `git status` allows `git status` and `git status -s`, never `git statusx` or `git push`. */
+function startsWithWords(text: string, prefix: string): boolean {
+  const p = collapse(prefix);
+  return text === p || text.startsWith(`${p} `);
+}
+
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/** A host rule: `example.com` is that host; `*.example.com` its subdomains. */
+function hostMatches(host: string, pattern: string): boolean {
+  const p = pattern.toLowerCase().trim();
+  return p.startsWith("*.") ? host.endsWith(p.slice(1)) : host === p;
+}
+
+function allowed(tool: GatedTool, subject: string, rule: string): boolean {
+  if (tool === "fetch_url") {
+    const host = hostOf(subject);
+    return host !== null && hostMatches(host, rule);
+  }
+  if (tool === "terminal") {
+    // Every simple command of the line must be allowed: `ls; rm x` is not `ls`.
+    return segments(subject).every((part) => (isGlob(rule) ? globRegExp(rule).test(part) : startsWithWords(part, rule)));
+  }
+  return isGlob(rule) ? globRegExp(rule).test(collapse(subject)) : startsWithWords(collapse(subject), rule);
+}
+
+/** A deny rule matches anywhere in the subject (`sudo rm -rf /` holds `rm -rf`); hosts as for allow. */
+function denied(tool: GatedTool, subject: string, rule: string): boolean {
+  if (tool === "fetch_url") {
+    const host = hostOf(subject);
+    return host !== null && hostMatches(host, rule);
+  }
+  if (isGlob(rule)) return globRegExp(`*${rule}*`).test(collapse(subject));
+  return collapse(subject).includes(collapse(rule));
+}
+
+export type Verdict =
+  | { action: "run"; rule?: string }
+  | { action: "deny"; rule?: string; why: string }
+  | { action: "ask" };
+
+/** The decision for a call under the policy, before anyone is asked. */
+export function decide(policy: ApprovalPolicy, tool: GatedTool, input: Record<string, unknown>): Verdict {
+  const { mode, allow, deny } = policy.tools[tool];
+  if (mode === "off") return { action: "run" };
+  if (mode === "deny") return { action: "deny", why: `${tool} is set to deny in APPROVALS.json` };
+  const subject = subjectOf(tool, input);
+  // A deny rule beats any allow rule, however broad.
+  const refusedBy = deny.find((rule) => denied(tool, subject, rule));
+  if (refusedBy !== undefined) return { action: "deny", rule: refusedBy, why: `it matches the deny rule "${refusedBy}"` };
+  if (mode === "ask") return { action: "ask" };
+  const allowedBy = allow.find((rule) => allowed(tool, subject, rule));
+  return allowedBy !== undefined ? { action: "run", rule: allowedBy } : { action: "ask" };
+}
+
+/** The allow rule "Always allow" proposes: the command's first words, the host, the role, the exact code. */
+export function proposeRule(tool: GatedTool, input: Record<string, unknown>): string {
+  const subject = subjectOf(tool, input);
+  switch (tool) {
+    case "terminal": {
+      const words = (segments(subject)[0] ?? "").split(" ");
+      // `git status -s` → `git status`; `python3 x.py` → `python3 x.py`; `ls -la` → `ls`.
+      const keep = words.length > 1 && !words[1].startsWith("-") ? 2 : 1;
+      return words.slice(0, keep).join(" ");
+    }
+    case "fetch_url":
+      return hostOf(subject) ?? subject;
+    case "delegate":
+      return `${String(input.agent ?? "")}:*`;
+    case "python_repl":
+      return collapse(subject).replace(/[*?]/g, "?");
+  }
+}

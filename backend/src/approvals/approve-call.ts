@@ -1,0 +1,101 @@
+/**
+ * The approval step of a governed tool call, between the checks and the run: the policy decides, or
+ * the turn pauses on an `approval_request` until the user, the clock or Stop does. Every decision is
+ * an `approval` event, so the session records who decided what, when, and by which rule.
+ */
+import { randomUUID } from "node:crypto";
+import type { ChatEvent, GatedTool } from "@mini-openclaw/protocol";
+import { addAllowRule, APPROVALS_FILE, loadPolicy } from "./approval-file.js";
+import type { ApprovalGate } from "./approval-gate.js";
+import { decide, isGatedTool, proposeRule, subjectOf } from "./approval-policy.js";
+
+export interface ApprovalRequest {
+  callId: string;
+  tool: string;
+  input: unknown;
+  /** The skill active when the call was made. */
+  skill: string | null;
+  /** The stream the call's events go to (a sub-agent's is nested under its delegate call). */
+  emit: (event: ChatEvent) => void;
+  signal: AbortSignal;
+}
+
+export type ApprovalResult = { run: true } | { run: false; output: string };
+
+export type Approver = (request: ApprovalRequest) => Promise<ApprovalResult>;
+
+export interface ApproverDeps {
+  dataRoot: string;
+  gate: ApprovalGate;
+  /** `APPROVALS=off`: every call runs, as before approvals existed (unattended runs, most tests). */
+  off: boolean;
+  /** Where terminal and python_repl run, in words (the sandbox's status). */
+  sandbox: string;
+  log: { warn(obj: object, msg: string): void };
+}
+
+function whereItRuns(tool: GatedTool, sandbox: string): string {
+  if (tool === "fetch_url") return "the workbench's guarded fetch (public addresses only)";
+  if (tool === "delegate") return "a sub-agent, whose own commands ask again";
+  return sandbox;
+}
+
+/** What the model reads when a call did not run. */
+function refusal(tool: GatedTool, why: string): string {
+  return `Error: this ${tool} call did not run: ${why}. Do not retry it as it is; ask the user or take another way.`;
+}
+
+export function createApprover(deps: ApproverDeps, sessionId: string): Approver {
+  return async ({ callId, tool, input, skill, emit, signal }) => {
+    if (deps.off || !isGatedTool(tool)) return { run: true };
+    const args = (input ?? {}) as Record<string, unknown>;
+    const { policy, problem } = await loadPolicy(deps.dataRoot);
+    if (problem) deps.log.warn({ problem }, "approval policy not used as written");
+    const verdict = decide(policy, tool, args);
+    const record = (decision: "approved" | "denied", by: "user" | "rule" | "timeout" | "stop", id: string, extra: { rule?: string; reason?: string } = {}) =>
+      emit({ type: "approval", id, call_id: callId, tool, decision, by, ...extra, at: Date.now() });
+
+    if (verdict.action === "run") {
+      if (verdict.rule !== undefined) record("approved", "rule", `rule:${callId}`, { rule: verdict.rule });
+      return { run: true };
+    }
+    if (verdict.action === "deny") {
+      record("denied", "rule", `rule:${callId}`, verdict.rule !== undefined ? { rule: verdict.rule } : {});
+      return { run: false, output: refusal(tool, `${verdict.why} (${APPROVALS_FILE})`) };
+    }
+
+    const request = {
+      type: "approval_request" as const,
+      id: randomUUID(),
+      call_id: callId,
+      tool,
+      subject: subjectOf(tool, args),
+      ...(skill ? { skill } : {}),
+      sandbox: whereItRuns(tool, deps.sandbox),
+      proposal: proposeRule(tool, args),
+      expires_at: Date.now() + policy.timeout_seconds * 1000,
+    };
+    emit(request);
+    const outcome = await deps.gate.wait({ ...request, session_id: sessionId }, signal);
+    switch (outcome.decision) {
+      case "approve":
+        record("approved", "user", request.id);
+        return { run: true };
+      case "always": {
+        const saved = await addAllowRule(deps.dataRoot, tool, outcome.rule);
+        if (!saved) deps.log.warn({ rule: outcome.rule }, `the allow rule was not saved: ${APPROVALS_FILE} is broken`);
+        record("approved", "user", request.id, { rule: outcome.rule });
+        return { run: true };
+      }
+      case "deny":
+        record("denied", "user", request.id, outcome.reason ? { reason: outcome.reason } : {});
+        return { run: false, output: refusal(tool, `the user denied it${outcome.reason ? `. Their reason: ${outcome.reason}` : ""}`) };
+      case "timeout":
+        record("denied", "timeout", request.id);
+        return { run: false, output: refusal(tool, `nobody approved it within ${policy.timeout_seconds} s`) };
+      case "stop":
+        record("denied", "stop", request.id);
+        return { run: false, output: refusal(tool, "the turn was stopped while it waited for approval") };
+    }
+  };
+}

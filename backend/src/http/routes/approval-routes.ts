@@ -1,0 +1,53 @@
+import type { ApprovalDecision, ApprovalsReply } from "@mini-openclaw/protocol";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Config } from "../../config/config.js";
+import { UserError } from "../../lib/user-error.js";
+import { loadPolicy } from "../../approvals/approval-file.js";
+import type { ApprovalGate } from "../../approvals/approval-gate.js";
+
+const decisionSchema = {
+  type: "object",
+  required: ["decision"],
+  additionalProperties: false,
+  properties: {
+    decision: { type: "string", enum: ["approve", "always", "deny"] },
+    rule: { type: "string", minLength: 1, maxLength: 500 },
+    reason: { type: "string", maxLength: 2000 },
+  },
+} as const;
+
+/**
+ * A decision counts only from the workbench's own page: the browser sends its Origin with every
+ * POST, and it must be this server's. The general guard lets requests without an Origin through
+ * (scripts); here a request without one, or from anywhere else, grants nothing.
+ */
+function assertOwnPage(request: FastifyRequest, allowedOrigins: string[]) {
+  const origin = request.headers.origin;
+  const own = `http://${request.headers.host ?? ""}`;
+  if (origin === undefined || (origin !== own && !allowedOrigins.includes(origin))) {
+    throw new UserError(403, "Approvals are granted only from the workbench's own page (its Origin), never by another site or a script.");
+  }
+}
+
+/** What waits for the user, the policy in force, and the user's decisions. */
+export async function approvalRoutes(app: FastifyInstance, { config, gate }: { config: Config; gate: ApprovalGate }) {
+  app.get("/api/approvals", async (): Promise<ApprovalsReply> => {
+    const { policy, problem } = await loadPolicy(config.dataRoot);
+    return { pending: gate.list(), policy, problem, off: config.approvalsOff };
+  });
+
+  app.post<{ Params: { id: string }; Body: ApprovalDecision & { rule?: string; reason?: string } }>(
+    "/api/approvals/:id",
+    { schema: { body: decisionSchema } },
+    async (request) => {
+      assertOwnPage(request, config.allowedOrigins);
+      const body = request.body;
+      if (body.decision === "always" && !body.rule?.trim()) throw new UserError(400, "Always allow needs the rule to add (`rule`).");
+      const decision: ApprovalDecision =
+        body.decision === "always" ? { decision: "always", rule: body.rule!.trim() } : body.decision === "deny" ? { decision: "deny", ...(body.reason?.trim() ? { reason: body.reason.trim() } : {}) } : { decision: "approve" };
+      const decided = gate.decide(request.params.id, decision);
+      request.log.info({ approval: decided.id, tool: decided.tool, decision: decision.decision }, "approval decided");
+      return { id: decided.id, decision: decision.decision };
+    },
+  );
+}
