@@ -88,7 +88,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const reviewer = new Reviewer({ config, sessions, ui, runtime, log: app.log });
   await ensurePolicyFile(config.dataRoot);
   const approvals = new ApprovalGate();
-  const chat: ChatDeps = { config, sessions, prompts, busy: new Set(), runtime, log: app.log, ui, delegations, reviewer, approvals };
+  const chat: ChatDeps = { config, sessions, prompts, busy: new Set(), runtime, log: app.log, ui, delegations, reviewer, approvals, stops: new Map() };
   const watcher = new WorkspaceWatcher(config.dataRoot);
   app.addHook("onClose", async () => {
     reviewer.close();

@@ -136,17 +136,38 @@ describe.skipIf(!sandboxExpected().available)("approvals", () => {
     expect(await exists(join(wb.dataRoot, "workspace/late"))).toBe(false);
   });
 
-  it("Stop while an approval waits ends the turn and the request", async () => {
+  it("the turn outlives its page while an approval waits (a reload), and Stop from any page ends it", async () => {
     wb = await startWorkbench({ env: { APPROVALS: "on" }, script: callsThenAnswer([{ name: "terminal", args: { command: "touch workspace/stopped" } }]) });
     const abort = new AbortController();
     const turn = await startTurn(wb, "do it", isRequest, abort.signal);
     const sessionId = (turn.seen[0] as { session_id: string }).session_id;
-    abort.abort();
+    abort.abort(); // the page reloads: its stream goes
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await fetchSession(wb.url, sessionId)).running).toBe(true);
+    expect(((await (await fetch(`${wb.url}/api/approvals`)).json()) as ApprovalsReply).pending).toHaveLength(1);
+
+    expect((await postJson(`${wb.url}/api/sessions/${sessionId}/stop`, {})).status).toBe(200);
     await expect.poll(async () => (await fetchSession(wb!.url, sessionId)).running, { timeout: 5000 }).toBe(false);
     expect(((await (await fetch(`${wb.url}/api/approvals`)).json()) as ApprovalsReply).pending).toEqual([]);
-    expect(storedEvents((await fetchSession(wb.url, sessionId)).entries).find((e) => e.type === "approval")).toMatchObject({ decision: "denied", by: "stop" });
+    const stored = storedEvents((await fetchSession(wb.url, sessionId)).entries);
+    expect(stored.find((e) => e.type === "approval")).toMatchObject({ decision: "denied", by: "stop" });
+    expect(stored.at(-1)).toMatchObject({ type: "error", code: "aborted" });
     expect(await exists(join(wb.dataRoot, "workspace/stopped"))).toBe(false);
     expect(wb.model.requests).toHaveLength(1);
+    expect((await postJson(`${wb.url}/api/sessions/${sessionId}/stop`, {})).status).toBe(409);
+  });
+
+  it("a decision made after the page went away lets the turn finish, recorded in the session", async () => {
+    wb = await startWorkbench({ env: { APPROVALS: "on" }, script: callsThenAnswer([{ name: "terminal", args: { command: "touch workspace/later" } }]) });
+    const abort = new AbortController();
+    const turn = await startTurn(wb, "do it", isRequest, abort.signal);
+    const sessionId = (turn.seen[0] as { session_id: string }).session_id;
+    abort.abort();
+    await new Promise((r) => setTimeout(r, 300));
+    await decide(wb, (turn.seen.at(-1) as ApprovalRequestEvent).id, { decision: "approve" });
+    await expect.poll(async () => (await fetchSession(wb!.url, sessionId)).running, { timeout: 5000 }).toBe(false);
+    expect(storedEvents((await fetchSession(wb.url, sessionId)).entries).at(-1)).toMatchObject({ type: "final", content: expect.stringContaining("Done") });
+    expect(await exists(join(wb.dataRoot, "workspace/later"))).toBe(true);
   });
 
   it("a sub-agent's call asks too, under its delegate call", async () => {

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -400,6 +400,59 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     expect(await turns.first().getByTestId("answer").innerText()).toBe("re#1: A");
     expect(await turns.first().getByTestId("user-message").innerText()).toBe("A fixed");
     expect(await page.getByTestId("session-item").count()).toBe(2);
+  });
+
+  it("approvals: the card shows the command; after a reload Approve once runs it; Always allow writes a rule the Approvals view shows; Deny's reason reaches the model", async () => {
+    const calls = ["touch workspace/e2e-once", "date -u", "touch workspace/e2e-denied"];
+    wb = await startWorkbench({
+      env: { APPROVALS: "on" },
+      script: (body) => {
+        const done = body.messages.filter((m) => m.role === "tool").length;
+        return done < calls.length ? { toolCalls: [{ name: "terminal", args: { command: calls[done] } }] } : { content: "All three handled." };
+      },
+    });
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    await page.getByTestId("composer").fill("run the three commands");
+    await page.keyboard.press("Enter");
+    const card = page.getByTestId("approval-card");
+    await card.waitFor();
+    expect(await card.getByTestId("approval-subject").innerText()).toBe("touch workspace/e2e-once");
+    expect(await card.innerText()).toContain("bubblewrap");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(existsSync(join(wb.dataRoot, "workspace/e2e-once"))).toBe(false);
+    await view.shot("approval-card");
+
+    // A reload: the pending request is still there, and deciding it from the reloaded page works.
+    await page.reload();
+    await page.locator("html[data-ready=true]").waitFor();
+    await card.waitFor();
+    await card.getByTestId("approval-approve").click();
+    await expect.poll(() => existsSync(join(wb!.dataRoot, "workspace/e2e-once")), { timeout: 10_000 }).toBe(true);
+
+    // The next call asks: Always allow, with the proposed rule.
+    const second = page.locator('[data-testid="approval-card"]').filter({ hasText: "date -u" });
+    await second.waitFor({ timeout: 10_000 });
+    await second.getByTestId("approval-always").click();
+    expect(await second.getByTestId("approval-rule").inputValue()).toBe("date");
+    await second.getByTestId("approval-rule-save").click();
+
+    const third = page.locator('[data-testid="approval-card"]').filter({ hasText: "e2e-denied" });
+    await third.waitFor({ timeout: 10_000 });
+    await third.getByTestId("approval-deny").click();
+    await third.getByTestId("approval-reason").fill("not in this folder");
+    await third.getByTestId("approval-deny-confirm").click();
+    await expect.poll(() => page.getByTestId("answer").last().innerText(), { timeout: 10_000 }).toBe("All three handled.");
+    expect(existsSync(join(wb.dataRoot, "workspace/e2e-denied"))).toBe(false);
+    const lastRequest = JSON.stringify(wb.model.requests.at(-1)!.body.messages);
+    expect(lastRequest).toContain("Their reason: not in this folder");
+    const decisions = await page.getByTestId("approval-decision").allInnerTexts();
+    expect(decisions).toEqual(["Approved by you, once", "Approved by you; always allowed from now on: “date”", "Denied by you: not in this folder"]);
+
+    await page.getByTestId("nav-approvals").click();
+    const terminal = page.locator('[data-testid="approval-policy"][data-tool="terminal"]');
+    await expect.poll(() => terminal.getByTestId("approval-allow").innerText()).toContain("date");
+    expect(JSON.parse(readFileSync(join(wb.dataRoot, "APPROVALS.json"), "utf8")).tools.terminal.allow).toContain("date");
   });
 
   it("opens a 500-turn session at its end and reaches its first turn by scrolling up", async () => {

@@ -230,7 +230,8 @@ export interface AgentsReply {
 /** A file the Inspector can open. */
 export interface WorkspaceFile {
   path: string;
-  group: "workspace" | "memory" | "skills" | "agents" | "knowledge";
+  /** `settings`: files of the data root's top level the user edits (APPROVALS.json). */
+  group: "workspace" | "memory" | "skills" | "agents" | "knowledge" | "settings";
   bytes: number;
 }
 

@@ -24,6 +24,11 @@ export class ApprovalGate {
     return [...this.pending.values()].map((p) => p.request);
   }
 
+  /** A call of this session waits for the user now. */
+  waiting(sessionId: string): boolean {
+    return [...this.pending.values()].some((p) => p.request.session_id === sessionId);
+  }
+
   /** Waits for the user's decision, the expiry, or the signal. */
   wait(request: PendingApproval, signal: AbortSignal): Promise<GateOutcome> {
     return new Promise((resolve) => {

@@ -40,6 +40,8 @@ export interface ChatDeps {
   reviewer: Reviewer;
   /** Calls waiting for the user's approval, across sessions. */
   approvals: ApprovalGate;
+  /** How to stop each running turn, by session (the Stop button, whichever page shows the session). */
+  stops: Map<string, () => void>;
 }
 
 export interface TurnRequest {

@@ -1,4 +1,7 @@
 import type { WorkspaceFile } from "@mini-openclaw/protocol";
+import { lstat } from "node:fs/promises";
+import { join } from "node:path";
+import { APPROVALS_FILE } from "../approvals/approval-file.js";
 import { walkConfinedDir } from "../paths/walk-confined-dir.js";
 
 const TEXT_FILE = /\.(md|markdown|txt|json|ya?ml|toml|csv|py|sh|js|ts)$/i;
@@ -32,6 +35,9 @@ export async function scanWorkspaceFiles(dataRoot: string): Promise<ScannedWorks
     });
     for (const file of walked.files) files.push({ path: file.path, group: dir, bytes: file.size, mtimeMs: file.mtimeMs });
   }
+  // The approval policy, at the top: listed only as the regular file it must be (never a link).
+  const policy = await lstat(join(dataRoot, APPROVALS_FILE)).catch(() => null);
+  if (policy?.isFile()) files.push({ path: APPROVALS_FILE, group: "settings", bytes: policy.size, mtimeMs: policy.mtimeMs });
   return files;
 }
 

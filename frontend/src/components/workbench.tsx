@@ -191,7 +191,7 @@ export function Workbench() {
         </Panel>
         <ResizeHandle />
         <Panel id="stage-panel" defaultSize="48" minSize="30">
-          <Stage turnActions={turnActions} highlight={highlight} sessionKey={chat.sessionId ?? "new"} title={title} turns={chat.turns} streaming={chat.streaming} loadError={chat.loadError} skills={skills?.skills ?? []} onSend={chat.send} onStop={chat.stop} onCompact={chat.sessionId ? compact : undefined} toolsOff={chat.toolsOff} onChatWithoutTools={chat.chatWithoutTools} />
+          <Stage turnActions={turnActions} highlight={highlight} sessionKey={chat.sessionId ?? "new"} title={title} turns={chat.turns} streaming={chat.streaming || chat.runningElsewhere} loadError={chat.loadError} skills={skills?.skills ?? []} onSend={chat.send} onStop={chat.stop} onCompact={chat.sessionId ? compact : undefined} toolsOff={chat.toolsOff} onChatWithoutTools={chat.chatWithoutTools} />
         </Panel>
         <ResizeHandle />
         <Panel id="inspector-panel" defaultSize="33" minSize="20">

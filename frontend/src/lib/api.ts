@@ -1,6 +1,8 @@
 /** The backend's JSON API, typed by the shared protocol. Every failure becomes an ApiError with the server's words. */
 import type {
   AgentsReply,
+  ApprovalDecision,
+  ApprovalsReply,
   CompactReply,
   FileReply,
   HealthReply,
@@ -64,10 +66,13 @@ export const api = {
   restoreSession: (id: string, trash: string) => request<{ id: string }>(`/api/sessions/${encodeURIComponent(id)}/restore`, json({ trash })),
   searchSessions: (query: string, signal?: AbortSignal) =>
     request<SessionSearchReply>(`/api/sessions/search?q=${encodeURIComponent(query)}`, { signal }),
+  stopSession: (id: string) => request<{ id: string }>(`/api/sessions/${encodeURIComponent(id)}/stop`, json({})),
   forkSession: (id: string, turn: number) => request<SessionSummary>(`/api/sessions/${encodeURIComponent(id)}/fork`, json({ turn })),
   importSession: (exported: unknown) => request<SessionSummary>("/api/sessions/import", json(exported)),
   exportUrl: (id: string, format: "md" | "json") => `/api/sessions/${encodeURIComponent(id)}/export?format=${format}`,
   skills: () => request<SkillsReply>("/api/skills"),
+  approvals: () => request<ApprovalsReply>("/api/approvals"),
+  decideApproval: (id: string, decision: ApprovalDecision) => request<{ id: string }>(`/api/approvals/${encodeURIComponent(id)}`, json(decision)),
   installSkill: (archive: Blob, filename: string) =>
     request<SkillInstallReply>(`/api/skills/install?filename=${encodeURIComponent(filename)}`, {
       method: "POST",

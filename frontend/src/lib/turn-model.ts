@@ -3,7 +3,7 @@
  * event stream and from a stored session (`turnsFromEntries` applies the events the session stored),
  * so a past session replays exactly as it streamed.
  */
-import type { BranchTurn, ChatEvent, CompactionEntry, SessionEntry } from "@mini-openclaw/protocol";
+import type { ApprovalEvent, ApprovalRequestEvent, BranchTurn, ChatEvent, CompactionEntry, SessionEntry } from "@mini-openclaw/protocol";
 import { assertNever } from "./utils";
 
 export type Block =
@@ -28,6 +28,8 @@ export type Block =
       running: boolean;
       /** For `delegate` calls: the sub-agent's own turn (its task, thoughts, tools and answer). */
       sub?: SubAgent;
+      /** The call was governed by the approval policy: what was asked, and how it was decided. */
+      approval?: { request?: ApprovalRequestEvent; decision?: ApprovalEvent };
     }
   | { kind: "skill"; name: string; location: string; allowedTools?: string[]; allowedCommands?: string[] }
   | { kind: "error"; message: string; code: string }
@@ -149,6 +151,10 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
       return { ...turn, blocks: [...turn.blocks, { kind: "prefix", changed: event.changed }] };
     case "delegate":
       return { ...turn, blocks: applyDelegateEvent(turn.blocks, event) };
+    case "approval_request":
+      return { ...turn, blocks: turn.blocks.map((b) => (b.kind === "tool" && b.id === event.call_id ? { ...b, approval: { ...b.approval, request: event } } : b)) };
+    case "approval":
+      return { ...turn, blocks: turn.blocks.map((b) => (b.kind === "tool" && b.id === event.call_id ? { ...b, approval: { ...b.approval, decision: event } } : b)) };
     case "compaction":
       return { ...turn, blocks: [...turn.blocks, { kind: "compaction", turns: event.turns, summary: event.summary, skills: event.skills, forced: event.forced }] };
     case "usage": {

@@ -11,9 +11,11 @@ export interface ChatState {
   loadError: string | null;
   /** This session chats without tools (its model takes none). */
   toolsOff: boolean;
+  /** A turn runs in the open session without this page's stream (after a reload, or started elsewhere). */
+  runningElsewhere: boolean;
 }
 
-const EMPTY: ChatState = { sessionId: null, turns: [], streaming: false, loadError: null, toolsOff: false };
+const EMPTY: ChatState = { sessionId: null, turns: [], streaming: false, loadError: null, toolsOff: false, runningElsewhere: false };
 
 /**
  * The conversation in the Stage: sends a turn over SSE, applies its events as they arrive, stops
@@ -97,7 +99,12 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
     [onTurnEnd],
   );
 
-  const stop = useCallback(() => controller.current?.abort(), []);
+  /** Stop: the server ends the turn (a turn waiting for approval outlives a closed stream), then the stream goes. */
+  const stop = useCallback(() => {
+    const id = sessionRef.current;
+    const stopping = id ? api.stopSession(id).catch(() => {}) : Promise.resolve();
+    void stopping.finally(() => controller.current?.abort());
+  }, []);
 
   /** Loads a session (its current branch); returns the numbers of the branch's turns, or null when it failed. */
   const open = useCallback(async (sessionId: string): Promise<number[] | null> => {
@@ -108,8 +115,15 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
       const lastUser = session.entries.findLast((e) => e.type === "user");
       toolsOffRef.current = lastUser?.type === "user" && lastUser.tools === false;
       const turns = withBranches(turnsFromEntries(session.entries, session.running), session.branch);
-      setState({ sessionId, turns, streaming: false, loadError: null, toolsOff: toolsOffRef.current });
+      setState({ sessionId, turns, streaming: false, loadError: null, toolsOff: toolsOffRef.current, runningElsewhere: session.running });
       history.replaceState(null, "", `#session=${sessionId}`);
+      // A turn runs there without this page's stream (opened after a reload, or from another tab): look again
+      // until it ends, so an approval decided here, and what follows it, shows up.
+      if (session.running) {
+        setTimeout(() => {
+          if (sessionRef.current === sessionId && !controller.current) void openRef.current(sessionId);
+        }, 1500);
+      }
       return session.branch.map((t) => t.turn);
     } catch (err) {
       setState((s) => ({ ...s, loadError: (err as Error).message }));

@@ -3,7 +3,12 @@ import type { FastifyInstance } from "fastify";
 import { CLIENT_GONE_REASON } from "../../agent/model-errors.js";
 import { type ChatDeps, prepareTurn } from "../../chat/chat-turn.js";
 import { compactSessionNow } from "../../chat/compact-command.js";
+import { UserError } from "../../lib/user-error.js";
+import { assertSessionId } from "../../sessions/session-id.js";
 import { openSse } from "../sse.js";
+
+/** The user pressed Stop (the model-error mapping says "The turn was stopped."). */
+const STOPPED_REASON = "stopped_by_user";
 
 const bodySchema = {
   type: "object",
@@ -72,15 +77,33 @@ export async function chatRoutes(app: FastifyInstance, deps: ChatDeps) {
     }
 
     reply.hijack();
-    const sse = openSse(reply.raw, (controller) => controller.abort(CLIENT_GONE_REASON));
+    const controller = new AbortController();
+    // A client gone stops the turn, unless the turn waits for an approval: the user may be reloading
+    // the page or deciding from another tab, so the turn goes on without this stream (its events are
+    // still recorded in the session) until a decision, the approval's timeout, or Stop.
+    const sse = openSse(reply.raw, () => {
+      if (deps.approvals.waiting(turn.sessionId)) request.log.info({ sessionId: turn.sessionId }, "client gone while an approval waits: the turn goes on");
+      else controller.abort(CLIENT_GONE_REASON);
+    });
+    deps.stops.set(turn.sessionId, () => controller.abort(STOPPED_REASON));
     try {
-      await turn.run(sse.send, sse.signal);
+      await turn.run(sse.send, controller.signal);
     } catch (err) {
       request.log.error({ err }, "chat turn crashed");
       sse.send({ type: "error", code: "internal", message: "The turn failed unexpectedly; the details are in the server log." });
     } finally {
+      deps.stops.delete(turn.sessionId);
       turn.release();
       sse.end();
     }
+  });
+
+  // Stop, whichever page asks: the turn of this session ends as if its own client had pressed Stop.
+  app.post<{ Params: { id: string } }>("/api/sessions/:id/stop", async (request) => {
+    const id = assertSessionId(request.params.id);
+    const stop = deps.stops.get(id);
+    if (!stop) throw new UserError(409, `No turn is running in session ${id}.`);
+    stop();
+    return { id, stopping: true };
   });
 }

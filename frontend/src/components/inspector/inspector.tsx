@@ -28,6 +28,7 @@ const GROUP_LABELS: Record<WorkspaceFile["group"], string> = {
   skills: "Skills",
   agents: "Agents",
   knowledge: "Knowledge",
+  settings: "Settings",
 };
 
 export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, sessionId, promptRefresh, diskChanges }: InspectorProps) {

@@ -1,14 +1,15 @@
 "use client";
 import type { SessionSummary, SkillsReply, WorkspaceFile } from "@mini-openclaw/protocol";
-import { Bot, Brain, MessageSquare, Sparkles } from "lucide-react";
+import { Bot, Brain, MessageSquare, ShieldCheck, Sparkles } from "lucide-react";
 import { cn } from "@/lib/utils";
 
 import { AgentsView } from "./agents-view";
+import { ApprovalsView } from "./approvals-view";
 import { FileButton } from "./file-button";
 import { type SessionActions, SessionsView } from "./sessions-view";
 import { SkillsView } from "./skills-view";
 
-export type SidebarView = "chat" | "memory" | "skills" | "agents";
+export type SidebarView = "chat" | "memory" | "skills" | "agents" | "approvals";
 
 interface SidebarProps {
   view: SidebarView;
@@ -32,6 +33,7 @@ const NAV: Array<{ id: SidebarView; label: string; icon: typeof Brain }> = [
   { id: "memory", label: "Memory", icon: Brain },
   { id: "skills", label: "Skills", icon: Sparkles },
   { id: "agents", label: "Agents", icon: Bot },
+  { id: "approvals", label: "Approvals", icon: ShieldCheck },
 ];
 
 function stripPrefix(location: string, prefix: string) {
@@ -44,7 +46,7 @@ export function Sidebar(props: SidebarProps) {
   const { view, onView } = props;
   return (
     <aside data-testid="sidebar" className="flex h-full min-h-0 flex-col bg-white">
-      <nav className="grid grid-cols-4 gap-1 border-b border-zinc-200/80 p-2">
+      <nav className="grid grid-cols-5 gap-1 border-b border-zinc-200/80 p-2">
         {NAV.map(({ id, label, icon: Icon }) => (
           <button
             key={id}
@@ -75,6 +77,7 @@ export function Sidebar(props: SidebarProps) {
           />
         )}
         {view === "agents" && <AgentsView refresh={props.agentsRefresh} openPath={props.openPath} onOpenFile={props.onOpenFile} />}
+        {view === "approvals" && <ApprovalsView onOpenFile={props.onOpenFile} onOpenSession={(id) => props.sessionActions.onOpen(id)} />}
       </div>
     </aside>
   );

@@ -1,9 +1,10 @@
 "use client";
-import { Check, ChevronRight, Loader2, TriangleAlert } from "lucide-react";
+import { Check, ChevronRight, Loader2, ShieldAlert, TriangleAlert } from "lucide-react";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from "@/components/ui/collapsible";
 import { cn, formatDuration } from "@/lib/utils";
+import { ApprovalDecisionLine, ApprovalRequestCard } from "./approval-card";
 import { SubAgentTrace } from "./sub-agent-trace";
 import type { ToolBlock } from "./tool-views/tool-view";
 import { toolView } from "./tool-views/tool-views";
@@ -63,7 +64,9 @@ export function ToolCard({ block }: { block: ToolBlock }) {
         <Icon className="size-4 shrink-0 text-klein" />
         <span className="font-mono text-[13px] font-semibold text-zinc-800">{block.name}</span>
         <span className="min-w-0 flex-1 truncate font-mono text-xs text-zinc-500">{view.summary(input)}</span>
-        {block.running ? (
+        {block.running && block.approval?.request && !block.approval.decision ? (
+          <Badge variant="muted" data-testid="awaiting-approval"><ShieldAlert />awaiting approval</Badge>
+        ) : block.running ? (
           <Badge variant="muted"><Loader2 className="animate-spin" />running</Badge>
         ) : failed ? (
           <Badge variant="danger"><TriangleAlert />error</Badge>
@@ -72,6 +75,11 @@ export function ToolCard({ block }: { block: ToolBlock }) {
         )}
         {block.durationMs !== undefined && <span className="text-xs tabular-nums text-zinc-400" data-testid="tool-duration">{formatDuration(block.durationMs)}</span>}
       </CollapsibleTrigger>
+      {block.approval?.decision ? (
+        <ApprovalDecisionLine decision={block.approval.decision} />
+      ) : (
+        block.approval?.request && <ApprovalRequestCard request={block.approval.request} />
+      )}
       {block.sub && <SubAgentTrace sub={block.sub} />}
       <CollapsibleContent>
         <div className="space-y-2 border-t border-zinc-100 px-3 py-2">
