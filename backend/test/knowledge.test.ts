@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { HealthReply, SessionDetail } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
+import type { KnowledgeDocument } from "@mini-openclaw/protocol";
 import type { KnowledgeStatus, SearchReply } from "../src/knowledge/knowledge-base.js";
 import { minimalPdf } from "../test-support/minimal-pdf.js";
 import { lastMessage, messageText, startScriptedModelServer } from "../test-support/scripted-model-server.js";
@@ -94,6 +95,22 @@ describe("search over knowledge/", () => {
     await expect.poll(async () => (await status()).indexing.running, { timeout: 5000 }).toBe(false);
     expect(await status()).toMatchObject({ documents: 3, indexing: { done: 3, total: 3 } });
     expect((await search("cabbage")).results[0].source).toBe("knowledge/ferments.md");
+  });
+});
+
+describe("the documents list (the Knowledge view)", () => {
+  it("names every document with its state and chunks, and a file that cannot be read with the reason", async () => {
+    wb = await startWorkbench({ dataRoot: await newRoot({ ...DOCS, "knowledge/broken.pdf": "%PDF-1.7 this is not really a PDF" }) });
+    await search("cabbage"); // indexes
+    const { documents } = (await (await fetch(`${wb.url}/api/knowledge/documents`)).json()) as { documents: KnowledgeDocument[] };
+    expect(documents.map((d) => [d.path, d.state])).toEqual([
+      ["knowledge/broken.pdf", "failed"],
+      ["knowledge/ferments.md", "indexed"],
+      ["knowledge/garden.md", "indexed"],
+      ["knowledge/space/orbits.txt", "indexed"],
+    ]);
+    expect(documents[0].reason).toMatch(/\w/);
+    expect(documents[1]).toMatchObject({ chunks: 1, bytes: DOCS["knowledge/ferments.md"].length });
   });
 });
 

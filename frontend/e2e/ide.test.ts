@@ -455,6 +455,50 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     expect(JSON.parse(readFileSync(join(wb.dataRoot, "APPROVALS.json"), "utf8")).tools.terminal.allow).toContain("date");
   });
 
+  it("knowledge: the view lists documents (a broken one with its reason) and ranked passages with their scores; a citation opens its source at the line", async () => {
+    wb = await startWorkbench({
+      script: (body) =>
+        body.messages.some((m) => m.role === "tool")
+          ? { content: "Sauerkraut ferments for three weeks (knowledge/ferments.md (line 7))." }
+          : { toolCalls: [{ name: "search_knowledge_base", args: { query: "how long does sauerkraut ferment" } }] },
+    });
+    const fs = await import("node:fs/promises");
+    await fs.writeFile(join(wb.dataRoot, "knowledge/ferments.md"), "# Fermentation\n\nIntro line.\n\n## Cabbage\n\nSauerkraut is cabbage fermented by lactic acid bacteria for three weeks.\n");
+    await fs.writeFile(join(wb.dataRoot, "knowledge/broken.pdf"), "%PDF-1.7 not really a PDF");
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    await page.getByTestId("nav-knowledge").click();
+    const broken = page.locator('[data-testid="knowledge-document"][data-state="failed"]');
+    await broken.waitFor({ timeout: 15_000 });
+    expect(await broken.innerText()).toContain("broken.pdf");
+    expect((await broken.getByTestId("knowledge-reason").innerText()).length).toBeGreaterThan(5);
+    expect(await page.locator('[data-testid="knowledge-document"][data-state="indexed"]').count()).toBeGreaterThan(0);
+    await page.getByTestId("knowledge-query").fill("sauerkraut cabbage");
+    await page.keyboard.press("Enter");
+    const hit = page.getByTestId("knowledge-hit").first();
+    await hit.waitFor();
+    expect(await hit.innerText()).toContain("knowledge/ferments.md");
+    expect(await hit.getByTestId("knowledge-scores").innerText()).toMatch(/fused \d\.\d+ · bm25 \d+\.\d+ · vec/);
+    await view.shot("knowledge-view");
+
+    // The agent cites the passage; the citation opens the source at that line, marked.
+    await page.getByTestId("nav-chat").click();
+    await page.getByTestId("composer").fill("how long does sauerkraut ferment?");
+    await page.keyboard.press("Enter");
+    const citation = page.getByTestId("citation");
+    await citation.waitFor();
+    expect(await citation.innerText()).toBe("knowledge/ferments.md (line 7)");
+    await citation.click();
+    await expect.poll(() => page.getByTestId("editor-path").innerText()).toBe("knowledge/ferments.md");
+    const marked = page.locator(".monaco-editor .view-overlays .cited-line").first();
+    await marked.waitFor();
+    await expect.poll(async () => {
+      const lineTop = await marked.evaluate((el) => el.getBoundingClientRect().top);
+      const rows = await page.locator(".monaco-editor .view-line").evaluateAll((lines, top) => lines.filter((l) => Math.abs(l.getBoundingClientRect().top - (top as number)) < 2).map((l) => l.textContent), lineTop);
+      return rows.join("").replace(/\u00a0/g, " ");
+    }).toContain("Sauerkraut is cabbage fermented");
+  });
+
   it("opens a 500-turn session at its end and reaches its first turn by scrolling up", async () => {
     wb = await startWorkbench();
     await writeLongSession(wb.dataRoot, "long-session", 500);

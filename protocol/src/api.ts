@@ -313,3 +313,51 @@ export type ApprovalDecision =
   | { decision: "approve" }
   | { decision: "always"; rule: string }
   | { decision: "deny"; reason?: string };
+
+/** One passage of `GET /api/knowledge/search`: where it is, and how each side scored it. */
+export interface KnowledgeHit {
+  /** Data-root-relative, e.g. `knowledge/notes/a.md`. */
+  source: string;
+  chunk: number;
+  /** The passage's first line in the source (1-based). */
+  line: number;
+  /** The fused score the ranking uses. */
+  score: number;
+  /** BM25's score, null when BM25 did not find the passage among its candidates. */
+  bm25: number | null;
+  vector: number | null;
+  text: string;
+}
+
+export interface KnowledgeSearchReply {
+  mode: "hybrid" | "bm25";
+  embedder: string;
+  /** Why vector search was left out, if it was. */
+  note: string | null;
+  results: KnowledgeHit[];
+}
+
+export interface KnowledgeStatusReply {
+  documents: number;
+  chunks: number;
+  mode: "hybrid" | "bm25";
+  embedder: { mode: "offline" | "openai"; label: string; error: string | null };
+  last_update: string | null;
+  indexing: { running: boolean; done: number; total: number; current: string | null };
+  /** Documents and entries that are not indexed, with the reason. */
+  skipped: Array<{ path: string; reason: string }>;
+  /** Set when knowledge/ holds more than the indexer looks at. */
+  truncated: string | null;
+  /** Set when the stored index could not be read and was rebuilt. */
+  recovered: string | null;
+}
+
+/** `GET /api/knowledge/documents`: every document the index knows or refused. */
+export interface KnowledgeDocument {
+  path: string;
+  /** indexed: searchable; failed: read but not indexed (the reason says why; retried when it changes); skipped: never read (too large, a link). */
+  state: "indexed" | "failed" | "skipped";
+  chunks: number;
+  bytes: number | null;
+  reason?: string;
+}

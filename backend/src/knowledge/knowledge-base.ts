@@ -4,6 +4,7 @@
  * with hybrid fusion. It never goes dark: without an embedding endpoint it uses the offline
  * embedder, and when the endpoint fails BM25 keeps answering (and says so).
  */
+import type { KnowledgeDocument, KnowledgeHit, KnowledgeSearchReply, KnowledgeStatusReply } from "@mini-openclaw/protocol";
 import { randomBytes } from "node:crypto";
 import { lstat, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -74,38 +75,9 @@ interface Manifest {
   documents: Record<string, DocumentEntry>;
 }
 
-export interface SearchHit {
-  source: string;
-  chunk: number;
-  line: number;
-  score: number;
-  bm25: number | null;
-  vector: number | null;
-  text: string;
-}
-
-export interface SearchReply {
-  mode: "hybrid" | "bm25";
-  embedder: string;
-  /** Why vector search was left out, if it was. */
-  note: string | null;
-  results: SearchHit[];
-}
-
-export interface KnowledgeStatus {
-  documents: number;
-  chunks: number;
-  mode: "hybrid" | "bm25";
-  embedder: { mode: Embedder["mode"]; label: string; error: string | null };
-  last_update: string | null;
-  indexing: { running: boolean; done: number; total: number; current: string | null };
-  /** Documents and entries that are not indexed, with the reason. */
-  skipped: Array<{ path: string; reason: string }>;
-  /** Set when knowledge/ holds more than the indexer looks at. */
-  truncated: string | null;
-  /** Set when the stored index could not be read and was rebuilt. */
-  recovered: string | null;
-}
+export type SearchHit = KnowledgeHit;
+export type SearchReply = KnowledgeSearchReply;
+export type KnowledgeStatus = KnowledgeStatusReply;
 
 export class KnowledgeBase {
   private readonly folder: string;
@@ -418,6 +390,15 @@ export class KnowledgeBase {
       });
     }
     return { mode: vector.length > 0 ? "hybrid" : "bm25", embedder: this.embedder.label, note, results };
+  }
+
+  /** Every document the index knows (indexed, or failed with the reason) and those the walk refused. */
+  documents(): KnowledgeDocument[] {
+    const known: KnowledgeDocument[] = Object.entries(this.manifest.documents).map(([path, doc]) =>
+      doc.skipped ? { path, state: "failed", chunks: 0, bytes: doc.size, reason: doc.skipped } : { path, state: "indexed", chunks: doc.chunks.length, bytes: doc.size },
+    );
+    const refused: KnowledgeDocument[] = this.walkSkipped.map(({ path, reason }) => ({ path, state: "skipped", chunks: 0, bytes: null, reason }));
+    return [...known, ...refused].sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
   }
 
   status(): KnowledgeStatus {

@@ -12,6 +12,7 @@ import { ModelDialog } from "./settings/model-dialog";
 import { TopBar } from "./top-bar";
 import { Toaster, useToasts } from "./ui/toaster";
 import type { SessionActions } from "./sidebar/sessions-view";
+import { CitationContext } from "./stage/markdown";
 import type { TurnActions } from "./stage/turn-controls";
 
 function ResizeHandle() {
@@ -101,6 +102,13 @@ export function Workbench() {
     setOpenPath(path);
     setTab("files");
   };
+  /** A line of a file, scrolled to and marked in the Inspector (a cited knowledge passage). */
+  const [reveal, setReveal] = useState<{ path: string; line: number; nonce: number } | null>(null);
+  const openAt = useCallback((path: string, line: number) => {
+    setOpenPath(path);
+    setTab("files");
+    setReveal({ path, line, nonce: Date.now() });
+  }, []);
   const onView = (next: SidebarView) => {
     setView(next);
     if (next === "memory") openFile("memory/MEMORY.md");
@@ -186,16 +194,20 @@ export function Workbench() {
             locationPrefix={health?.location_prefix ?? "."}
             agentsRefresh={agentsRefresh}
             onSkillsChanged={refreshLists}
+            onOpenAt={openAt}
             onToast={showToast}
           />
         </Panel>
         <ResizeHandle />
         <Panel id="stage-panel" defaultSize="48" minSize="30">
+          <CitationContext.Provider value={openAt}>
           <Stage turnActions={turnActions} highlight={highlight} sessionKey={chat.sessionId ?? "new"} title={title} turns={chat.turns} streaming={chat.streaming || chat.runningElsewhere} loadError={chat.loadError} skills={skills?.skills ?? []} onSend={chat.send} onStop={chat.stop} onCompact={chat.sessionId ? compact : undefined} toolsOff={chat.toolsOff} onChatWithoutTools={chat.chatWithoutTools} />
+          </CitationContext.Provider>
         </Panel>
         <ResizeHandle />
         <Panel id="inspector-panel" defaultSize="33" minSize="20">
           <Inspector
+            reveal={reveal}
             tab={tab}
             onTab={setTab}
             files={files}

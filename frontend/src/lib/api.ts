@@ -6,6 +6,9 @@ import type {
   CompactReply,
   FileReply,
   HealthReply,
+  KnowledgeDocument,
+  KnowledgeSearchReply,
+  KnowledgeStatusReply,
   ModelSettingsReply,
   ModelSettingsUpdate,
   ModelTestReply,
@@ -72,6 +75,10 @@ export const api = {
   exportUrl: (id: string, format: "md" | "json") => `/api/sessions/${encodeURIComponent(id)}/export?format=${format}`,
   skills: () => request<SkillsReply>("/api/skills"),
   approvals: () => request<ApprovalsReply>("/api/approvals"),
+  knowledgeStatus: () => request<KnowledgeStatusReply>("/api/knowledge/status"),
+  knowledgeDocuments: () => request<{ documents: KnowledgeDocument[] }>("/api/knowledge/documents").then((r) => r.documents),
+  knowledgeSearch: (q: string, k = 10) => request<KnowledgeSearchReply>(`/api/knowledge/search?q=${encodeURIComponent(q)}&k=${k}`),
+  knowledgeRebuild: () => request<{ started: boolean }>("/api/knowledge/rebuild", json({})),
   decideApproval: (id: string, decision: ApprovalDecision) => request<{ id: string }>(`/api/approvals/${encodeURIComponent(id)}`, json(decision)),
   installSkill: (archive: Blob, filename: string) =>
     request<SkillInstallReply>(`/api/skills/install?filename=${encodeURIComponent(filename)}`, {

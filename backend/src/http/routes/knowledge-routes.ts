@@ -14,6 +14,8 @@ export async function knowledgeRoutes(app: FastifyInstance, { knowledge }: { kno
 
   app.get("/api/knowledge/status", async () => knowledge.status());
 
+  app.get("/api/knowledge/documents", async () => ({ documents: knowledge.documents() }));
+
   /** Starts a full rebuild and answers at once; progress shows in the status. */
   app.post("/api/knowledge/rebuild", async (_request, reply) => {
     knowledge.rebuild().catch((err) => app.log.error({ err }, "knowledge rebuild failed"));

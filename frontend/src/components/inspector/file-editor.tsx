@@ -19,7 +19,19 @@ interface Draft {
  * Opens a file of the data root in Monaco. Edits are kept per file until saved (switching files
  * loses nothing); a failed save keeps the edit and shows the server's reason.
  */
-export function FileEditor({ path, drafts, onSaved, diskVersion }: { path: string; drafts: Map<string, Draft>; onSaved: (path: string) => void; diskVersion: number }) {
+export function FileEditor({
+  path,
+  drafts,
+  onSaved,
+  diskVersion,
+  reveal,
+}: {
+  path: string;
+  drafts: Map<string, Draft>;
+  onSaved: (path: string) => void;
+  diskVersion: number;
+  reveal?: { line: number; nonce: number } | null;
+}) {
   const [draft, setDraft] = useState<Draft | null>(drafts.get(path) ?? null);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -143,6 +155,7 @@ export function FileEditor({ path, drafts, onSaved, diskVersion }: { path: strin
       <div className="min-h-0 flex-1" data-testid="editor">
         {draft && (
           <MonacoEditor
+            reveal={reveal}
             path={path}
             value={draft.text}
             onChange={(text) => {

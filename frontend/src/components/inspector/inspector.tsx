@@ -20,6 +20,8 @@ interface InspectorProps {
   sessionId: string | null;
   promptRefresh: number;
   diskChanges: Record<string, number>;
+  /** A line of the open file to scroll to and mark (a cited passage). */
+  reveal?: { path: string; line: number; nonce: number } | null;
 }
 
 const GROUP_LABELS: Record<WorkspaceFile["group"], string> = {
@@ -31,7 +33,7 @@ const GROUP_LABELS: Record<WorkspaceFile["group"], string> = {
   settings: "Settings",
 };
 
-export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, sessionId, promptRefresh, diskChanges }: InspectorProps) {
+export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, sessionId, promptRefresh, diskChanges, reveal }: InspectorProps) {
   const drafts = useRef(new Map<string, { saved: string; text: string }>()).current;
   const groups = new Map<WorkspaceFile["group"], WorkspaceFile[]>();
   for (const file of files) groups.set(file.group, [...(groups.get(file.group) ?? []), file]);
@@ -75,7 +77,14 @@ export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, se
           </div>
           <div className="min-h-0 flex-1">
             {openPath ? (
-              <FileEditor key={openPath} path={openPath} drafts={drafts} onSaved={onSaved} diskVersion={diskChanges[openPath] ?? 0} />
+              <FileEditor
+                key={openPath}
+                path={openPath}
+                drafts={drafts}
+                onSaved={onSaved}
+                diskVersion={diskChanges[openPath] ?? 0}
+                reveal={reveal?.path === openPath ? reveal : null}
+              />
             ) : (
               <div className="p-4 text-sm text-zinc-400">Open a file to edit it: MEMORY.md, a SKILL.md, or a workspace file.</div>
             )}

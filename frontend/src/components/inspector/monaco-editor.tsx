@@ -6,6 +6,7 @@
  */
 import Editor, { loader, type OnMount } from "@monaco-editor/react";
 import * as monaco from "monaco-editor";
+import { useEffect, useState } from "react";
 
 declare global {
   interface Window {
@@ -23,6 +24,8 @@ export interface MonacoEditorProps {
   value: string;
   onChange: (value: string) => void;
   onSave: () => void;
+  /** A line to scroll to and mark (a citation was opened). */
+  reveal?: { line: number; nonce: number } | null;
 }
 
 function languageOf(path: string): string {
@@ -34,11 +37,25 @@ function languageOf(path: string): string {
   return "plaintext";
 }
 
-export default function MonacoEditor({ path, value, onChange, onSave }: MonacoEditorProps) {
+export default function MonacoEditor({ path, value, onChange, onSave, reveal }: MonacoEditorProps) {
+  const [mounted, setMounted] = useState<{ editor: Parameters<OnMount>[0]; monaco: Parameters<OnMount>[1] } | null>(null);
   const onMount: OnMount = (editor, m) => {
     // eslint-disable-next-line no-bitwise
     editor.addCommand(m.KeyMod.CtrlCmd | m.KeyCode.KeyS, () => onSaveRef.current());
+    setMounted({ editor, monaco: m });
   };
+  // A cited line: scrolled to the middle and marked until another line is.
+  useEffect(() => {
+    if (!mounted || !reveal) return;
+    const { editor, monaco } = mounted;
+    const line = Math.min(Math.max(1, reveal.line), editor.getModel()?.getLineCount() ?? 1);
+    editor.revealLineInCenter(line);
+    editor.setPosition({ lineNumber: line, column: 1 });
+    const marks = editor.createDecorationsCollection([
+      { range: new monaco.Range(line, 1, line, 1), options: { isWholeLine: true, className: "cited-line", linesDecorationsClassName: "cited-line-gutter" } },
+    ]);
+    return () => marks.clear();
+  }, [mounted, reveal?.line, reveal?.nonce]);
   onSaveRef.current = onSave;
   return (
     <Editor

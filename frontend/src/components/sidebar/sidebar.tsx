@@ -1,15 +1,16 @@
 "use client";
 import type { SessionSummary, SkillsReply, WorkspaceFile } from "@mini-openclaw/protocol";
-import { Bot, Brain, MessageSquare, ShieldCheck, Sparkles } from "lucide-react";
+import { Bot, Brain, Library, MessageSquare, ShieldCheck, Sparkles } from "lucide-react";
 import { cn } from "@/lib/utils";
 
 import { AgentsView } from "./agents-view";
 import { ApprovalsView } from "./approvals-view";
+import { KnowledgeView } from "./knowledge-view";
 import { FileButton } from "./file-button";
 import { type SessionActions, SessionsView } from "./sessions-view";
 import { SkillsView } from "./skills-view";
 
-export type SidebarView = "chat" | "memory" | "skills" | "agents" | "approvals";
+export type SidebarView = "chat" | "memory" | "skills" | "knowledge" | "agents" | "approvals";
 
 interface SidebarProps {
   view: SidebarView;
@@ -25,6 +26,8 @@ interface SidebarProps {
   /** Bumped when roles, delegations or reviews change. */
   agentsRefresh: number;
   onSkillsChanged: () => void;
+  /** Opens a file in the Inspector at a line, marked (a knowledge passage). */
+  onOpenAt: (path: string, line: number) => void;
   onToast: (message: string, level?: "info" | "warning") => void;
 }
 
@@ -32,6 +35,7 @@ const NAV: Array<{ id: SidebarView; label: string; icon: typeof Brain }> = [
   { id: "chat", label: "Chat", icon: MessageSquare },
   { id: "memory", label: "Memory", icon: Brain },
   { id: "skills", label: "Skills", icon: Sparkles },
+  { id: "knowledge", label: "Knowledge", icon: Library },
   { id: "agents", label: "Agents", icon: Bot },
   { id: "approvals", label: "Approvals", icon: ShieldCheck },
 ];
@@ -46,7 +50,7 @@ export function Sidebar(props: SidebarProps) {
   const { view, onView } = props;
   return (
     <aside data-testid="sidebar" className="flex h-full min-h-0 flex-col bg-white">
-      <nav className="grid grid-cols-5 gap-1 border-b border-zinc-200/80 p-2">
+      <nav className="grid grid-cols-3 gap-1 border-b border-zinc-200/80 p-2">
         {NAV.map(({ id, label, icon: Icon }) => (
           <button
             key={id}
@@ -77,6 +81,7 @@ export function Sidebar(props: SidebarProps) {
           />
         )}
         {view === "agents" && <AgentsView refresh={props.agentsRefresh} openPath={props.openPath} onOpenFile={props.onOpenFile} />}
+        {view === "knowledge" && <KnowledgeView onOpenAt={props.onOpenAt} />}
         {view === "approvals" && <ApprovalsView onOpenFile={props.onOpenFile} onOpenSession={(id) => props.sessionActions.onOpen(id)} />}
       </div>
     </aside>

@@ -1,10 +1,14 @@
 "use client";
 import { ImageOff } from "lucide-react";
-import { type ComponentProps, memo } from "react";
+import { type ComponentProps, createContext, memo, useContext } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
+import { linkCitations, parseCiteHref } from "@/lib/citations";
 import { urlHost, urlPlace } from "@/lib/url-origin";
+
+/** What a click on a cited knowledge passage does (the workbench opens it in the Inspector at its line). */
+export const CitationContext = createContext<((path: string, line: number) => void) | null>(null);
 
 const pageOrigin = () => (typeof window === "undefined" ? "http://127.0.0.1" : window.location.origin);
 
@@ -31,6 +35,23 @@ function SafeImage({ src, alt }: ComponentProps<"img">) {
 
 /** Links to other origins open in a new tab that cannot reach back into this one. */
 function SafeLink({ href, children, node: _node, ...rest }: ComponentProps<"a"> & { node?: unknown }) {
+  const openCitation = useContext(CitationContext);
+  const cite = parseCiteHref(href);
+  if (cite) {
+    return (
+      <button
+        type="button"
+        data-testid="citation"
+        data-path={cite.path}
+        data-line={cite.line}
+        onClick={() => openCitation?.(cite.path, cite.line)}
+        className="cursor-pointer font-mono text-[0.92em] text-klein underline decoration-dotted underline-offset-2 hover:decoration-solid"
+        title={`Open ${cite.path} at line ${cite.line}`}
+      >
+        {children}
+      </button>
+    );
+  }
   const external = urlPlace(href, pageOrigin()) === "external";
   return (
     <a href={href} {...rest} {...(external ? { target: "_blank", rel: "noopener noreferrer" } : {})}>
@@ -50,7 +71,7 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
     <div className="markdown text-[14.5px] text-zinc-800">
       <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[[rehypeHighlight, { detect: false }]]} components={components}>
-        {text}
+        {linkCitations(text)}
       </ReactMarkdown>
     </div>
   );
