@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { HealthReply, SessionDetail } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import type { KnowledgeDocument } from "@mini-openclaw/protocol";
+import { docx, epub, pptx, xlsx } from "../test-support/office-fixtures.js";
 import type { KnowledgeStatus, SearchReply } from "../src/knowledge/knowledge-base.js";
 import { minimalPdf } from "../test-support/minimal-pdf.js";
 import { lastMessage, messageText, startScriptedModelServer } from "../test-support/scripted-model-server.js";
@@ -111,6 +112,32 @@ describe("the documents list (the Knowledge view)", () => {
     ]);
     expect(documents[0].reason).toMatch(/\w/);
     expect(documents[1]).toMatchObject({ chunks: 1, bytes: DOCS["knowledge/ferments.md"].length });
+  });
+});
+
+describe("the formats people keep", () => {
+  it("Word, PowerPoint, Excel, CSV, EPUB and HTML are indexed and found; a damaged one is listed with its reason", async () => {
+    wb = await startWorkbench({
+      dataRoot: await newRoot({
+        "knowledge/report.docx": Buffer.from(docx(["Quarterly report", "The aurora sensor drifted by four degrees."])),
+        "knowledge/deck.pptx": Buffer.from(pptx([["Intro"], ["The marmot census counted 212 animals."]])),
+        "knowledge/budget.xlsx": Buffer.from(xlsx([{ name: "Gear", rows: [["Item", "Cost"], ["Snowshoes", 180]] }])),
+        "knowledge/stations.csv": "station,elevation\nBristlecone Ridge,3400\n",
+        "knowledge/book.epub": Buffer.from(epub([{ title: "Falls", paragraphs: ["The cataract froze in January."] }])),
+        "knowledge/page.html": "<html><head><title>Kiln log</title></head><body><main><p>Cone ten reached at dawn.</p></main></body></html>",
+        "knowledge/damaged.docx": "PK not really a zip",
+      }),
+    });
+    const top = async (q: string) => (await search(q, 1)).results[0];
+    expect(await top("aurora sensor drifted")).toMatchObject({ source: "knowledge/report.docx", text: expect.stringContaining("four degrees") });
+    expect(await top("marmot census")).toMatchObject({ source: "knowledge/deck.pptx", line: 2 });
+    expect(await top("snowshoes cost")).toMatchObject({ source: "knowledge/budget.xlsx", text: expect.stringContaining("Snowshoes | 180") });
+    expect(await top("bristlecone elevation")).toMatchObject({ source: "knowledge/stations.csv" });
+    expect(await top("cataract froze")).toMatchObject({ source: "knowledge/book.epub" });
+    expect(await top("cone ten dawn")).toMatchObject({ source: "knowledge/page.html", text: expect.stringContaining("Kiln log") });
+    const { documents } = (await (await fetch(`${wb.url}/api/knowledge/documents`)).json()) as { documents: KnowledgeDocument[] };
+    expect(documents.find((d) => d.path === "knowledge/damaged.docx")).toMatchObject({ state: "failed", reason: expect.stringMatching(/\w{4}/) });
+    expect(documents.filter((d) => d.state === "indexed")).toHaveLength(6);
   });
 });
 

@@ -1,7 +1,8 @@
 import { readConfinedFile } from "../paths/read-confined-file.js";
 import { type Chunk, chunkText } from "./chunk-text.js";
+import { docxSections, epubSections, htmlSections, pptxSections, type Section, xlsxSections } from "./document-formats.js";
 
-export const KNOWLEDGE_EXTENSIONS = /\.(md|markdown|txt|pdf)$/i;
+export const KNOWLEDGE_EXTENSIONS = /\.(md|markdown|txt|csv|tsv|pdf|docx|pptx|xlsx|epub|html?)$/i;
 export const MAX_DOCUMENT_BYTES = 20 * 1024 * 1024;
 
 async function pdfText(data: Uint8Array): Promise<Array<{ page: number; text: string }>> {
@@ -24,18 +25,43 @@ async function pdfText(data: Uint8Array): Promise<Array<{ page: number; text: st
   return pages;
 }
 
+/** The sections of a document that is not plain text, by its extension; null for plain text. */
+async function sectionsOf(relPath: string, data: Uint8Array): Promise<Section[] | null> {
+  const ext = /\.([^.]+)$/.exec(relPath)?.[1].toLowerCase();
+  switch (ext) {
+    case "pdf":
+      return (await pdfText(data)).map(({ page, text }) => ({ line: page, text }));
+    case "docx":
+      return docxSections(data);
+    case "pptx":
+      return pptxSections(data);
+    case "xlsx":
+      return xlsxSections(data);
+    case "epub":
+      return epubSections(data);
+    case "html":
+    case "htm":
+      return htmlSections(data);
+    default:
+      return null;
+  }
+}
+
 /**
- * Reads a Markdown, text or PDF document of the data root (by the data root's rules: no links, a
- * regular file, capped) and splits it into chunks; PDF chunks carry their page as their line.
+ * Reads a document of the data root (by the data root's rules: no links, a regular file, capped)
+ * and splits it into chunks. Text (Markdown, text, CSV) keeps its line numbers; a PDF page or a
+ * slide is its chunks' line; other formats number the lines of their extracted text.
  */
 export async function loadDocument(dataRoot: string, relPath: string, maxBytes = MAX_DOCUMENT_BYTES): Promise<Chunk[]> {
   const { data } = await readConfinedFile(dataRoot, relPath, { maxBytes, timeoutMs: 30_000 });
-  if (/\.pdf$/i.test(relPath)) {
-    const chunks: Chunk[] = [];
-    for (const { page, text } of await pdfText(new Uint8Array(data))) {
-      for (const chunk of chunkText(text)) chunks.push({ ...chunk, index: chunks.length, line: page });
-    }
-    return chunks;
+  const sections = await sectionsOf(relPath, new Uint8Array(data));
+  if (sections === null) return chunkText(data.toString("utf8"));
+  const paged = /\.(pdf|pptx)$/i.test(relPath);
+  const chunks: Chunk[] = [];
+  let offset = 0;
+  for (const { line, text } of sections) {
+    for (const chunk of chunkText(text)) chunks.push({ ...chunk, index: chunks.length, line: paged ? line : chunk.line + offset });
+    offset += text.split("\n").length + 1;
   }
-  return chunkText(data.toString("utf8"));
+  return chunks;
 }

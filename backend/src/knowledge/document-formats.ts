@@ -1,0 +1,108 @@
+/**
+ * Text out of the formats people keep besides Markdown, text and PDF. Word through mammoth (the
+ * maintained converter most tools use); PowerPoint, Excel and EPUB are zip archives of XML whose
+ * text sits in a few documented elements (ECMA-376, EPUB 3), read with fflate; HTML through the
+ * converter `fetch_url` uses. Each returns sections: a slide, a sheet, a chapter, or the whole text.
+ */
+import { unzipSync } from "fflate";
+import { htmlToMarkdown } from "../net/html-to-markdown.js";
+
+export interface Section {
+  /** Where the section starts, as a citation gives it: a slide number, or 1. */
+  line: number;
+  text: string;
+}
+
+/** An archive entry unpacked is capped: a document's text never needs more. */
+const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+
+function unzipSome(data: Uint8Array, wanted: (name: string) => boolean): Record<string, string> {
+  const files = unzipSync(data, { filter: (file) => wanted(file.name) && file.originalSize <= MAX_ENTRY_BYTES });
+  const decoder = new TextDecoder();
+  return Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, decoder.decode(bytes)]));
+}
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+/** XML character data as text: entities and character references decoded. */
+export function xmlUnescape(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (whole, code: string) => {
+    if (code[0] !== "#") return ENTITIES[code.toLowerCase()] ?? whole;
+    const n = code[1].toLowerCase() === "x" ? Number.parseInt(code.slice(2), 16) : Number(code.slice(1));
+    return Number.isFinite(n) && n <= 0x10ffff ? String.fromCodePoint(n) : whole;
+  });
+}
+
+/** The text of every `<tag>` element (no nesting inside it), in order. */
+function texts(xml: string, tag: string): string[] {
+  return [...xml.matchAll(new RegExp(`<${tag}(?:\\s[^>]*)?>([^<]*)</${tag}>`, "g"))].map((m) => xmlUnescape(m[1]));
+}
+
+const byNumber = (a: string, b: string) => Number(/(\d+)\.xml$/.exec(a)?.[1] ?? 0) - Number(/(\d+)\.xml$/.exec(b)?.[1] ?? 0);
+
+export async function docxSections(data: Uint8Array): Promise<Section[]> {
+  const mammoth = await import("mammoth");
+  const { value } = await mammoth.extractRawText({ buffer: Buffer.from(data) });
+  return [{ line: 1, text: value.replace(/\n{3,}/g, "\n\n").trim() }];
+}
+
+/** One section per slide, its paragraphs (`<a:p>`) as lines, with the slide's number. */
+export function pptxSections(data: Uint8Array): Section[] {
+  const slides = unzipSome(data, (name) => /^ppt\/slides\/slide\d+\.xml$/.test(name));
+  return Object.keys(slides)
+    .sort(byNumber)
+    .map((name) => {
+      const paragraphs = slides[name].split(/<\/a:p>/).map((p) => texts(p, "a:t").join("")).filter((p) => p.trim() !== "");
+      return { line: Number(/(\d+)\.xml$/.exec(name)![1]), text: paragraphs.join("\n") };
+    })
+    .filter((s) => s.text !== "");
+}
+
+/** One section per sheet (by the workbook's names): each row's values joined with " | ". */
+export function xlsxSections(data: Uint8Array): Section[] {
+  const files = unzipSome(data, (name) => name === "xl/workbook.xml" || name === "xl/sharedStrings.xml" || name === "xl/_rels/workbook.xml.rels" || /^xl\/worksheets\/sheet\d+\.xml$/.test(name));
+  const shared = (files["xl/sharedStrings.xml"] ?? "").split(/<\/si>/).slice(0, -1).map((si) => texts(si, "t").join(""));
+  const targets = new Map([...(files["xl/_rels/workbook.xml.rels"] ?? "").matchAll(/<Relationship\b[^>]*\bId="([^"]+)"[^>]*\bTarget="([^"]+)"/g)].map((m) => [m[1], m[2]]));
+  const sheets = [...(files["xl/workbook.xml"] ?? "").matchAll(/<sheet\b[^>]*\bname="([^"]*)"[^>]*\br:id="([^"]+)"/g)].map((m) => ({
+    name: xmlUnescape(m[1]),
+    path: `xl/${(targets.get(m[2]) ?? "").replace(/^\/?xl\//, "")}`,
+  }));
+  return sheets.flatMap(({ name, path }) => {
+    const xml = files[path];
+    if (!xml) return [];
+    const rows = [...xml.matchAll(/<row\b[^>]*>([\s\S]*?)<\/row>/g)].map((row) =>
+      [...row[1].matchAll(/<c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g)]
+        .map(([, attrs, body = ""]) => {
+          const type = /\bt="([^"]+)"/.exec(attrs)?.[1];
+          if (type === "inlineStr") return texts(body, "t").join("");
+          const value = xmlUnescape(/<v>([^<]*)<\/v>/.exec(body)?.[1] ?? "");
+          return type === "s" ? (shared[Number(value)] ?? "") : value;
+        })
+        .filter((v) => v !== "")
+        .join(" | "),
+    );
+    const text = rows.filter((r) => r !== "").join("\n");
+    return text ? [{ line: 1, text: `# ${name}\n${text}` }] : [];
+  });
+}
+
+/** The chapters in reading order (the package's spine), as Markdown. */
+export function epubSections(data: Uint8Array): Section[] {
+  const files = unzipSome(data, (name) => /\.(xml|opf|x?html?)$/i.test(name));
+  const rootfile = /<rootfile\b[^>]*\bfull-path="([^"]+)"/.exec(files["META-INF/container.xml"] ?? "")?.[1];
+  const opf = rootfile ? files[rootfile] : undefined;
+  if (!rootfile || !opf) throw new Error("not an EPUB: META-INF/container.xml names no package file");
+  const base = rootfile.includes("/") ? rootfile.slice(0, rootfile.lastIndexOf("/") + 1) : "";
+  const hrefs = new Map([...opf.matchAll(/<item\b([^>]*)\/?>/g)].map((m) => [/\bid="([^"]+)"/.exec(m[1])?.[1], /\bhref="([^"]+)"/.exec(m[1])?.[1]]));
+  const spine = [...opf.matchAll(/<itemref\b[^>]*\bidref="([^"]+)"/g)].map((m) => hrefs.get(m[1])).filter((h): h is string => Boolean(h));
+  return spine.flatMap((href) => {
+    const html = files[`${base}${decodeURIComponent(href)}`];
+    const markdown = html ? htmlToMarkdown(html).markdown : "";
+    return markdown ? [{ line: 1, text: markdown }] : [];
+  });
+}
+
+export function htmlSections(data: Uint8Array): Section[] {
+  const { title, markdown } = htmlToMarkdown(new TextDecoder().decode(data));
+  const text = title && !markdown.startsWith(`# ${title}`) ? `# ${title}\n\n${markdown}` : markdown;
+  return text ? [{ line: 1, text }] : [];
+}
