@@ -1,3 +1,4 @@
+import { OpenAIEmbeddings } from "@langchain/openai";
 import type { Config } from "../config/config.js";
 import { OFFLINE_DIMENSIONS, offlineEmbed } from "./offline-embedder.js";
 
@@ -31,42 +32,76 @@ function unit(values: number[]): Float32Array {
 
 const BATCH = 64;
 
-/** An OpenAI-compatible `/embeddings` endpoint. Asks for plain floats (some servers mishandle base64). */
-export function openAiEmbedder(settings: { model: string; baseUrl: string; apiKey: string | null; timeoutMs: number }): Embedder {
-  const url = `${settings.baseUrl.replace(/\/$/, "")}/embeddings`;
-  async function embed(input: string[]): Promise<Float32Array[]> {
+/**
+ * What the hand-written client did that OpenAIEmbeddings does not, at the fetch it uses (as the chat
+ * model's normalizer does): the vectors put back in input order by their `index` (some servers
+ * answer out of order), and a reply without one float vector per input turned into an error that
+ * says so, instead of `undefined` vectors in the index. Failures name the endpoint.
+ */
+function embeddingsFetch(url: string): typeof fetch {
+  return async (input, init) => {
     let response: Response;
     try {
-      response = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${settings.apiKey ?? "not-needed"}` },
-        body: JSON.stringify({ model: settings.model, input, encoding_format: "float" }),
-        signal: AbortSignal.timeout(settings.timeoutMs),
-      });
+      response = await fetch(input, init);
     } catch (err) {
       throw new Error(`the embedding endpoint ${url} is unreachable (${(err as Error).message})`);
     }
-    if (!response.ok) {
-      const detail = (await response.text().catch(() => "")).replace(/\s+/g, " ").slice(0, 200);
-      throw new Error(`the embedding endpoint answered ${response.status}${detail ? `: ${detail}` : ""}`);
-    }
+    if (!response.ok) return response; // the SDK turns it into an error with the status; retried where that helps
+    const sent = JSON.parse(typeof init?.body === "string" ? init.body : "{}") as { input?: unknown };
+    const count = Array.isArray(sent.input) ? sent.input.length : 1;
     const body = (await response.json().catch(() => null)) as { data?: Array<{ index?: number; embedding?: unknown }> } | null;
     const data = body?.data;
-    if (!Array.isArray(data) || data.length !== input.length || !data.every((d) => Array.isArray(d.embedding))) {
+    if (!Array.isArray(data) || data.length !== count || !data.every((d) => Array.isArray(d.embedding) && d.embedding.every((v) => typeof v === "number"))) {
       throw new Error("the embedding endpoint sent a response without one float vector per input");
     }
-    return [...data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map((d) => unit(d.embedding as number[]));
+    const ordered = [...data].sort((x, y) => (x.index ?? 0) - (y.index ?? 0));
+    return new Response(JSON.stringify({ ...body, data: ordered }), { status: 200, headers: { "content-type": "application/json" } });
+  };
+}
+
+/** Error messages from the SDK, in the words the knowledge view shows. */
+function describeFailure(err: unknown, url: string): Error {
+  const status = (err as { status?: number }).status;
+  if (typeof status === "number") {
+    const detail = ((err as Error).message ?? "").replace(/^\d{3}\s*/, "").replace(/\s+/g, " ").slice(0, 200);
+    return new Error(`the embedding endpoint answered ${status}${detail ? `: ${detail}` : ""}`);
   }
+  const cause = (err as { cause?: unknown }).cause;
+  if (cause instanceof Error && /embedding endpoint/.test(cause.message)) return cause;
+  if (err instanceof Error && /embedding endpoint/.test(err.message)) return err;
+  return new Error(`the embedding endpoint ${url} failed (${(err as Error)?.message ?? String(err)})`);
+}
+
+/**
+ * An OpenAI-compatible `/embeddings` endpoint through LangChain's OpenAIEmbeddings (batching and
+ * retries with backoff), asking for plain floats (some servers mishandle base64). Vectors are unit
+ * length, as the index's cosine search expects.
+ */
+export function openAiEmbedder(settings: { model: string; baseUrl: string; apiKey: string | null; timeoutMs: number; maxRetries?: number }): Embedder {
+  const url = `${settings.baseUrl.replace(/\/$/, "")}/embeddings`;
+  const client = new OpenAIEmbeddings({
+    model: settings.model,
+    apiKey: settings.apiKey ?? "not-needed",
+    batchSize: BATCH,
+    encodingFormat: "float",
+    stripNewLines: false,
+    timeout: settings.timeoutMs,
+    maxRetries: settings.maxRetries ?? 2,
+    configuration: { baseURL: settings.baseUrl, fetch: embeddingsFetch(url) },
+  });
+  const run = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (err) {
+      throw describeFailure(err, url);
+    }
+  };
   return {
     id: `openai:${settings.baseUrl}:${settings.model}`,
     mode: "openai",
     label: `embeddings from ${settings.model} at ${settings.baseUrl}`,
-    async embedDocuments(texts) {
-      const out: Float32Array[] = [];
-      for (let i = 0; i < texts.length; i += BATCH) out.push(...(await embed(texts.slice(i, i + BATCH))));
-      return out;
-    },
-    embedQuery: async (text) => (await embed([text]))[0],
+    embedDocuments: async (texts) => (await run(() => client.embedDocuments(texts))).map(unit),
+    embedQuery: async (text) => unit(await run(() => client.embedQuery(text))),
   };
 }
 
@@ -79,5 +114,6 @@ export function embedderFor(config: Config): Embedder {
     baseUrl: baseUrl ?? config.model.baseUrl ?? "https://api.openai.com/v1",
     apiKey: apiKey ?? config.model.apiKey,
     timeoutMs: 30_000,
+    maxRetries: config.model.maxRetries,
   });
 }
