@@ -40,7 +40,7 @@ async function slowestHealthDuring(work: Promise<unknown>, everyMs = 100): Promi
 interface KnowledgeStatus {
   documents: number;
   chunks: number;
-  indexing: { running: boolean };
+  indexing: { running: boolean; done: number; total: number };
   skipped: Array<{ path: string; reason: string }>;
   truncated: string | null;
 }
@@ -126,10 +126,13 @@ describe("big and many", () => {
 
   it("5,000 documents: all indexed while /api/health stays under 1 s", async () => {
     await planted("python3 -c \"import os\nos.makedirs('knowledge/many', exist_ok=True)\nfor i in range(5000): open(f'knowledge/many/n{i}.md', 'w').write(f'note {i} about pickles number{i}\\n')\"");
+    // The progress the Knowledge view draws: samples of done/total while the indexing runs.
+    const progress: Array<{ done: number; total: number }> = [];
     const done = (async () => {
       const deadline = Date.now() + 150_000;
       while (Date.now() < deadline) {
         const status = await knowledgeStatus();
+        if (status.indexing.running) progress.push({ done: status.indexing.done, total: status.indexing.total });
         if (status.documents >= 5000 && !status.indexing.running) return true;
         await new Promise((r) => setTimeout(r, 500));
       }
@@ -137,6 +140,9 @@ describe("big and many", () => {
     })();
     const slowest = await slowestHealthDuring(done);
     expect(await done, "all 5,000 documents indexed").toBe(true);
+    const steps = progress.filter((p) => p.total >= 5000).map((p) => p.done);
+    expect(new Set(steps).size, `progress seen while indexing: ${JSON.stringify(progress.slice(0, 20))}`).toBeGreaterThanOrEqual(2);
+    expect(steps).toEqual([...steps].sort((a, b) => a - b));
     expect(slowest).toBeLessThan(1000);
     expect((await s.request("/api/knowledge/search?q=number4321&k=1")).text).toContain("knowledge/many/n4321.md");
   }, 200_000);
