@@ -7,6 +7,7 @@ import { backendDir } from "./config/project-paths.js";
 import { registerSecurityHeaders } from "./http/content-security-policy.js";
 import { registerErrorHandler } from "./http/error-handler.js";
 import { registerLocalGuard } from "./http/local-guard.js";
+import { runningAsRoot } from "./lib/running-as-root.js";
 import { chatRoutes } from "./http/routes/chat-routes.js";
 import { fileRoutes } from "./http/routes/file-routes.js";
 import { knowledgeRoutes } from "./http/routes/knowledge-routes.js";
@@ -69,6 +70,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerLocalGuard(app, {
     bindHost: config.host,
     allowedOrigins: config.allowedOrigins,
+    // Only as root do tools run as their own user, and only with network can they reach us.
+    sandboxUid: runningAsRoot && config.sandbox.network ? config.sandbox.uid : null,
     port: () => {
       const address = app.server.address();
       return typeof address === "object" && address ? address.port : config.port;

@@ -227,3 +227,39 @@ describe.skipIf(!sandboxExpected().available)("the policy file is out of the too
     expect(await import("node:fs/promises").then((fs) => fs.readFile(join(wb!.dataRoot, "APPROVALS.json"), "utf8"))).toBe(before);
   });
 });
+
+const runningAsRoot = typeof process.getuid === "function" && process.getuid() === 0;
+
+describe.skipIf(!sandboxExpected().available || !runningAsRoot)("tools with network cannot use the workbench's own API", () => {
+  it("with SANDBOX_NETWORK=on, a tool's request to the API is refused whatever Origin it sends; the browser's still works", async () => {
+    let url = "";
+    wb = await startWorkbench({
+      env: { SANDBOX_NETWORK: "on" },
+      script: (body) => {
+        const done = toolResults(body).length;
+        if (done > 0) return { content: "tried" };
+        const code = [
+          "import json, urllib.request",
+          "def call(method, path, body):",
+          `    req = urllib.request.Request("${url}" + path, data=json.dumps(body).encode(), method=method, headers={"content-type": "application/json", "origin": "${url}"})`,
+          "    try:",
+          "        return urllib.request.urlopen(req, timeout=5).status",
+          "    except urllib.error.HTTPError as e:",
+          "        return e.code",
+          'print("model", call("PUT", "/api/model", {"base_url": "http://attacker.invalid/v1", "model": "x"}))',
+          'print("file", call("POST", "/api/files", {"path": "memory/MEMORY.md", "content": "owned"}))',
+        ].join("\n");
+        return { toolCalls: [{ name: "python_repl", args: { code } }] };
+      },
+    });
+    url = wb.url;
+    const turn = await startTurn(wb, "change your settings", (e) => e.type === "final");
+    const result = turn.seen.find((e) => e.type === "tool_result");
+    expect(result?.type === "tool_result" && result.output).toMatch(/model 403\s+file 403/);
+    const model = (await (await fetch(`${wb.url}/api/model`)).json()) as { base_url: string | null };
+    expect(model.base_url).not.toContain("attacker");
+    expect(await import("node:fs/promises").then((fs) => fs.readFile(join(wb!.dataRoot, "memory/MEMORY.md"), "utf8"))).not.toBe("owned");
+    // The page's own requests (same machine, the server's user) still go through.
+    expect((await postJson(`${wb.url}/api/files`, { path: "memory/MEMORY.md", content: "# Memory\nmine\n" }, { headers: { "content-type": "application/json", origin: wb.url } })).status).toBe(200);
+  });
+});

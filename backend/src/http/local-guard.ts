@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { loopbackPeerUid } from "./peer-uid.js";
 
 const LOCAL_NAMES = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -9,6 +10,11 @@ export interface LocalGuardOptions {
   /** The configured bind host, accepted as a Host name when it is a specific name or address. */
   bindHost: string;
   allowedOrigins: string[];
+  /**
+   * The user tool processes run as, when it differs from the server's (running as root): their
+   * requests to the workbench are refused, whatever headers they send.
+   */
+  sandboxUid: number | null;
 }
 
 function hostnameOf(hostHeader: string): string {
@@ -35,6 +41,13 @@ export function registerLocalGuard(app: FastifyInstance, options: LocalGuardOpti
       return refuse(reply, `Host "${host.slice(0, 100)}" is not allowed: this workbench answers only on local names (127.0.0.1, localhost).`);
     }
     if (SAFE_METHODS.has(request.method)) return;
+
+    // With SANDBOX_NETWORK=on, tool processes share the host's network and could call this API
+    // (approve their own calls, point the model at another server) with any Origin they like.
+    if (options.sandboxUid !== null && request.socket.remotePort && request.socket.localPort) {
+      const uid = await loopbackPeerUid(request.socket.remotePort, request.socket.localPort);
+      if (uid === options.sandboxUid) return refuse(reply, "Requests from the tool sandbox to the workbench are refused.");
+    }
 
     const origin = request.headers.origin;
     const fetchSite = request.headers["sec-fetch-site"];
