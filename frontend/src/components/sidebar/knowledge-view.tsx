@@ -1,8 +1,9 @@
 "use client";
 import type { KnowledgeDocument, KnowledgeSearchReply, KnowledgeStatusReply } from "@mini-openclaw/protocol";
-import { FileText, RefreshCw, Search } from "lucide-react";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { FileText, RefreshCw } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { SearchBox } from "@/components/ui/search-box";
 import { api } from "@/lib/api";
 import { cn } from "@/lib/utils";
 import { WarningLine } from "./problem-card";
@@ -55,8 +56,7 @@ export function KnowledgeView({ onOpenAt }: { onOpenAt: (path: string, line: num
     };
   }, []);
 
-  const search = (e: FormEvent) => {
-    e.preventDefault();
+  const search = () => {
     if (!query.trim()) return;
     api.knowledgeSearch(query.trim()).then(
       (reply) => (setResults(reply), setError(null)),
@@ -96,10 +96,7 @@ export function KnowledgeView({ onOpenAt }: { onOpenAt: (path: string, line: num
           </div>
         </div>
       )}
-      <form onSubmit={search} className="flex items-center gap-1.5 rounded-md border border-zinc-200 px-2 py-1 focus-within:border-klein-100">
-        <Search className="size-3.5 text-zinc-400" />
-        <input data-testid="knowledge-query" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Try a query (Enter)" className="w-full bg-transparent text-xs outline-none placeholder:text-zinc-400" />
-      </form>
+      <SearchBox value={query} onChange={setQuery} onSubmit={search} placeholder="Try a query (Enter)" testId="knowledge-query" />
       {error && <div className="px-1 text-xs text-red-700">{error}</div>}
       {results && (
         <div className="space-y-1.5" data-testid="knowledge-results">

@@ -1,8 +1,9 @@
 "use client";
 import type { SessionSearchHit, SessionSummary } from "@mini-openclaw/protocol";
-import { Braces, Download, FileUp, Pencil, Pin, PinOff, Plus, Search, Trash2, X } from "lucide-react";
+import { Braces, Download, FileUp, Pencil, Pin, PinOff, Plus, Trash2 } from "lucide-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { SearchBox } from "@/components/ui/search-box";
 import { api } from "@/lib/api";
 import { cn, relativeTime } from "@/lib/utils";
 
@@ -81,22 +82,7 @@ export function SessionsView({ sessions, current, ...actions }: SessionsViewProp
           }}
         />
       </div>
-      <label className="mb-2 flex items-center gap-1.5 rounded-md border border-zinc-200 px-2 py-1 focus-within:border-klein-100">
-        <Search className="size-3.5 text-zinc-400" />
-        <input
-          data-testid="session-search"
-          value={query}
-          onChange={(e) => setQuery(e.target.value)}
-          onKeyDown={(e) => e.key === "Escape" && setQuery("")}
-          placeholder="Search sessions"
-          className="w-full bg-transparent text-xs outline-none placeholder:text-zinc-400"
-        />
-        {query && (
-          <button type="button" aria-label="Clear search" onClick={() => setQuery("")} className="text-zinc-400 hover:text-zinc-700">
-            <X className="size-3.5" />
-          </button>
-        )}
-      </label>
+      <SearchBox className="mb-2" value={query} onChange={setQuery} placeholder="Search sessions" testId="session-search" />
       {query.trim() ? (
         <SearchResults hits={hits} error={searchError} onOpen={actions.onOpen} />
       ) : (

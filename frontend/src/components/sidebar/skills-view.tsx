@@ -1,7 +1,8 @@
 "use client";
 import type { SkillInfo, SkillsReply } from "@mini-openclaw/protocol";
-import { ChevronRight, PackagePlus, Search, Sparkles } from "lucide-react";
+import { ChevronRight, PackagePlus, Sparkles } from "lucide-react";
 import { type DragEvent, useRef, useState } from "react";
+import { SearchBox } from "@/components/ui/search-box";
 import { api } from "@/lib/api";
 import { archivesFromDrop, type DroppedArchive } from "@/lib/skill-drop";
 import { cn } from "@/lib/utils";
@@ -126,16 +127,7 @@ export function SkillsView({ skills, openPath, onOpenFile, toPath, onInstalled, 
           .
         </div>
       )}
-      <label className="flex items-center gap-1.5 rounded-md border border-zinc-200 px-2 py-1 focus-within:border-klein-100">
-        <Search className="size-3.5 text-zinc-400" />
-        <input
-          data-testid="skills-filter"
-          value={query}
-          onChange={(e) => setQuery(e.target.value)}
-          placeholder="Filter skills"
-          className="w-full bg-transparent text-xs outline-none placeholder:text-zinc-400"
-        />
-      </label>
+      <SearchBox value={query} onChange={setQuery} placeholder="Filter skills" testId="skills-filter" />
       {problems.map((p) => (
         <ProblemCard key={p.folder} title={p.folder} reason={p.reason} testId="skill-problem" onOpen={() => onOpenFile(toPath(p.location))} />
       ))}
