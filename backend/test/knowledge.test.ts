@@ -82,6 +82,30 @@ describe("search over knowledge/", () => {
     await expect.poll(async () => (await status()).documents, { timeout: 5000 }).toBe(3);
   });
 
+  it("follows the folder by its events: no walk while nothing changes, a new sub-folder's documents found", async () => {
+    const root = await newRoot(DOCS);
+    wb = await startWorkbench({ dataRoot: root });
+    await expect.poll(async () => (await status()).documents, { timeout: 5000 }).toBe(3);
+    await new Promise((r) => setTimeout(r, 1000)); // the looks that follow the start settle
+    const before = (await status()).watch;
+    expect(before).toMatchObject({ mode: "events", reason: null });
+    expect(before.folders).toBeGreaterThanOrEqual(3); // the data root, knowledge/, knowledge/space/
+    // Longer than the old 2 s polling period, with searches (which used to look at the folder each second).
+    for (let i = 0; i < 4; i++) {
+      expect((await search("cabbage lactic")).results[0].source).toBe("knowledge/ferments.md");
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    expect((await status()).watch.walks, "walks of knowledge/ while nothing changed").toBe(before.walks);
+
+    await mkdir(join(root, "knowledge/recipes/winter"), { recursive: true });
+    await writeFile(join(root, "knowledge/recipes/winter/borscht.md"), "Borscht is a beetroot soup served with sour cream.\n");
+    await expect.poll(async () => (await search("beetroot soup")).results[0]?.source, { timeout: 5000 }).toBe("knowledge/recipes/winter/borscht.md");
+    // The new folders are watched now: a second document there is seen by its event alone.
+    await writeFile(join(root, "knowledge/recipes/winter/kvass.md"), "Kvass is fermented from rye bread.\n");
+    await expect.poll(async () => (await status()).documents, { timeout: 5000 }).toBe(5);
+    expect((await status()).watch.walks).toBeGreaterThan(before.walks);
+  });
+
   it("extracts a PDF's text", async () => {
     wb = await startWorkbench({ dataRoot: await newRoot({ "knowledge/report.pdf": minimalPdf(["Quarterly report", "Revenue grew by 12 percent in the northern region."]) }) });
     const reply = await search("northern region revenue");

@@ -350,6 +350,12 @@ export interface KnowledgeStatusReply {
   truncated: string | null;
   /** Set when the stored index could not be read and was rebuilt. */
   recovered: string | null;
+  /**
+   * How changes to knowledge/ are noticed: folder events (a walk only after a change), polling every
+   * 2 s when the system cannot watch (the reason says why), off when nothing watches. `walks` counts
+   * the looks at the folder since start.
+   */
+  watch: { mode: "events" | "polling" | "off"; folders: number; reason: string | null; walks: number };
 }
 
 /** `GET /api/knowledge/documents`: every document the index knows or refused. */

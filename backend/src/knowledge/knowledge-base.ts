@@ -8,6 +8,7 @@ import type { KnowledgeDocument, KnowledgeHit, KnowledgeSearchReply, KnowledgeSt
 import { randomBytes } from "node:crypto";
 import { lstat, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { FolderWatcher } from "../paths/folder-watcher.js";
 import { walkConfinedDir } from "../paths/walk-confined-dir.js";
 import { Bm25Index, type Scored } from "./bm25-index.js";
 import { DocumentReader, type DocumentResult } from "./document-reader.js";
@@ -18,11 +19,11 @@ import { textTerms } from "./text-terms.js";
 import { VectorRows } from "./vector-rows.js";
 
 const FORMAT = 1;
-/** A search looks at the folder again when its last look is older than this. */
+/** Without folder events (not started, or polling), a search looks at the folder again when its last look is older than this. */
 const FRESH_MS = 1000;
 const CANDIDATES = 100;
-/** How often the folder is looked at while nobody searches, so changes are noticed anyway. */
-const WATCH_MS = 2000;
+/** How often the folder is looked at when the system cannot watch it. */
+const POLL_MS = 2000;
 /** Most documents indexed from knowledge/, and how deep its folders are looked into. */
 const MAX_DOCUMENTS = 20_000;
 const MAX_FOLDER_DEPTH = 16;
@@ -92,7 +93,11 @@ export class KnowledgeBase {
   private syncing: Promise<void> | null = null;
   private lastSync = 0;
   private progress = { running: false, done: 0, total: 0, current: null as string | null };
-  private watcher: NodeJS.Timeout | null = null;
+  private watcher: FolderWatcher | null = null;
+  /** A change was seen while a sync ran: it runs again when done. */
+  private again = false;
+  /** Walks of knowledge/ so far: with folder events, none happen while nothing changes. */
+  private walks = 0;
   private readonly reader = new DocumentReader(DOCUMENT_BUDGET_MS);
   private closed = false;
   private rebuilding = 0;
@@ -183,6 +188,8 @@ export class KnowledgeBase {
       maxFiles: MAX_DOCUMENTS,
       accept: (name) => KNOWLEDGE_EXTENSIONS.test(name),
     });
+    this.walks++;
+    void this.watcher?.track(walk.dirs).catch(() => {});
     const found = new Map<string, { size: number; mtimeMs: number }>();
     const skipped = [...walk.skipped];
     for (const file of walk.files) {
@@ -194,13 +201,29 @@ export class KnowledgeBase {
     return found;
   }
 
-  /** Brings the index in step with the folder: new and changed documents indexed, deleted ones removed. */
+  /**
+   * Brings the index in step with the folder: new and changed documents indexed, deleted ones
+   * removed. A change seen while it runs makes it run once more; with folder events it also runs
+   * until a look finds nothing new, since a burst of writes can outrun the kernel's event queue.
+   */
   sync(): Promise<void> {
-    this.syncing ??= this.syncNow().finally(() => {
+    this.syncing ??= (async () => {
+      let changed: boolean;
+      do {
+        this.again = false;
+        changed = await this.syncNow();
+      } while (!this.closed && (this.again || (changed && this.watcher !== null)));
+    })().finally(() => {
       this.syncing = null;
       this.lastSync = Date.now();
     });
     return this.syncing;
+  }
+
+  /** A folder event: look now, or once more after the look under way. */
+  private changeSeen(): void {
+    if (this.syncing) this.again = true;
+    else void this.sync().catch((err) => this.log.warn({ err }, "knowledge sync failed"));
   }
 
   private removeDocument(path: string) {
@@ -212,7 +235,8 @@ export class KnowledgeBase {
     delete this.manifest.documents[path];
   }
 
-  private async syncNow(): Promise<void> {
+  /** One look at the folder; true when documents were added, changed or removed. */
+  private async syncNow(): Promise<boolean> {
     await this.load();
     const onDisk = await this.listDocuments();
     let changed = false;
@@ -226,7 +250,8 @@ export class KnowledgeBase {
       const known = this.manifest.documents[path];
       return !known || known.size !== info.size || known.mtimeMs !== info.mtimeMs;
     });
-    this.progress = { running: todo.length > 0, done: 0, total: todo.length, current: null };
+    // A look that finds nothing to read keeps the last round's figures (what the view shows as done).
+    if (todo.length > 0) this.progress = { running: true, done: 0, total: todo.length, current: null };
     for (const [path, info] of todo) {
       if (this.closed) break;
       this.progress.current = path;
@@ -249,12 +274,14 @@ export class KnowledgeBase {
       changed = true;
       await yieldToEventLoop();
     }
+    const documentsChanged = changed;
     if (await this.embedMissing()) changed = true;
     this.progress = { ...this.progress, running: false, current: null };
     if (changed) {
       this.manifest.updatedAt = new Date().toISOString();
       await this.persist();
     }
+    return documentsChanged;
   }
 
   /** Files one document's chunks (read and chunked by the worker) into the indexes, yielding as it goes. */
@@ -318,17 +345,15 @@ export class KnowledgeBase {
     if (!this.closed) void this.sync().catch((err) => this.log.warn({ err }, "knowledge sync failed"));
   }
 
-  /** Indexes what is there now, then keeps looking at the folder every few seconds. */
+  /** Indexes what is there now, then follows the folder's changes by its events. */
   start(): void {
-    const tick = () => this.sync().catch((err) => this.log.warn({ err }, "knowledge sync failed"));
-    void tick();
-    this.watcher ??= setInterval(tick, WATCH_MS);
-    this.watcher.unref();
+    this.watcher ??= new FolderWatcher(this.dataRoot, { rootNames: ["knowledge"], pollMs: POLL_MS, onChange: () => this.changeSeen() });
+    this.changeSeen();
   }
 
   /** Stops watching and waits for a running sync, so nothing writes to storage/ after the server stopped. */
   async close(): Promise<void> {
-    if (this.watcher) clearInterval(this.watcher);
+    this.watcher?.close();
     this.watcher = null;
     this.closed = true;
     await this.reader.close();
@@ -353,7 +378,7 @@ export class KnowledgeBase {
   }
 
   async search(query: string, k: number, options: { sync?: boolean } = {}): Promise<SearchReply> {
-    if (options.sync !== false && Date.now() - this.lastSync > FRESH_MS) await this.sync();
+    if (options.sync !== false && this.mustLook()) await this.sync();
     else await this.load();
     const terms = textTerms(query);
     const lexical = this.bm25.search(terms, CANDIDATES);
@@ -392,6 +417,12 @@ export class KnowledgeBase {
     return { mode: vector.length > 0 ? "hybrid" : "bm25", embedder: this.embedder.label, note, results };
   }
 
+  /** Whether a search must look at the folder first: a change seen and not yet indexed, or no events to go by. */
+  private mustLook(): boolean {
+    if (this.watcher?.state.mode === "events") return this.watcher.pending || this.syncing !== null;
+    return Date.now() - this.lastSync > FRESH_MS;
+  }
+
   /** Every document the index knows (indexed, or failed with the reason) and those the walk refused. */
   documents(): KnowledgeDocument[] {
     const known: KnowledgeDocument[] = Object.entries(this.manifest.documents).map(([path, doc]) =>
@@ -416,6 +447,7 @@ export class KnowledgeBase {
       ],
       truncated: this.walkTruncated,
       recovered: this.recovered,
+      watch: this.watcher ? { ...this.watcher.state, walks: this.walks } : { mode: "off", folders: 0, reason: null, walks: this.walks },
     };
   }
 }

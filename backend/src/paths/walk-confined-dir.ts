@@ -21,6 +21,8 @@ export interface SkippedEntry {
 export interface WalkResult {
   files: WalkedFile[];
   skipped: SkippedEntry[];
+  /** The folders listed (data-root-relative, `relDir` first when it exists): what a watcher watches. */
+  dirs: string[];
   /** Set when a cap stopped the walk: what was left out, in words. */
   truncated: string | null;
 }
@@ -69,6 +71,7 @@ export async function readConfinedDir(
 export async function walkConfinedDir(root: string, relDir: string, options: WalkOptions): Promise<WalkResult> {
   const files: WalkedFile[] = [];
   const skipped: SkippedEntry[] = [];
+  const dirs: string[] = [];
   const skipHidden = options.skipHidden ?? true;
   let truncated: string | null = null;
   let level: string[] = [relDir];
@@ -80,6 +83,7 @@ export async function walkConfinedDir(root: string, relDir: string, options: Wal
         if (dir !== relDir) skipped.push({ path: dir, reason: "symlink refused (or changed during the scan)" });
         continue;
       }
+      dirs.push(dir);
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const entry of entries) {
         if (skipHidden && entry.name.startsWith(".")) continue;
@@ -102,5 +106,5 @@ export async function walkConfinedDir(root: string, relDir: string, options: Wal
     }
     level = next;
   }
-  return { files, skipped, truncated };
+  return { files, skipped, dirs, truncated };
 }

@@ -30,4 +30,27 @@ describe("WorkspaceWatcher", () => {
       await rm(root, { recursive: true, force: true });
     }
   });
+
+  it("scans only after a change: none while the files sit still, one event per edit", async () => {
+    const root = await mkdtemp(join(tmpdir(), "moc-watch-"));
+    await mkdir(join(root, "memory"));
+    await mkdir(join(root, "skills/greet"), { recursive: true });
+    await writeFile(join(root, "memory/MEMORY.md"), "one\n");
+    const watcher = new WorkspaceWatcher(root);
+    const events: UiEvent[] = [];
+    try {
+      watcher.subscribe((event) => events.push(event));
+      await new Promise((r) => setTimeout(r, 800)); // the first scan, and the look after the first watches
+      const scans = watcher.scans;
+      await new Promise((r) => setTimeout(r, 2000)); // four periods of the old 500 ms polling
+      expect(watcher.scans, "scans while nothing changed").toBe(scans);
+      await writeFile(join(root, "memory/MEMORY.md"), "two, longer\n");
+      await expect.poll(() => events.some((e) => e.type === "file_changed" && e.path === "memory/MEMORY.md"), { timeout: 2000 }).toBe(true);
+      await writeFile(join(root, "skills/greet/SKILL.md"), "no frontmatter here\n");
+      await expect.poll(() => events.some((e) => e.type === "refresh" && e.target === "skills"), { timeout: 2000 }).toBe(true);
+    } finally {
+      watcher.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,39 +1,46 @@
 import type { UiEvent } from "@mini-openclaw/protocol";
 import { skillFolderOf } from "../tools/read-file.js";
 import { parseSkill } from "../skills/parse-skill.js";
+import { FolderWatcher } from "../paths/folder-watcher.js";
 import { readConfinedText } from "../paths/read-confined-file.js";
 import { MAX_SKILL_BYTES } from "../skills/scan-skills.js";
+import { APPROVALS_FILE } from "../approvals/approval-file.js";
 import { scanWorkspaceFiles } from "../workspace/list-workspace-files.js";
 
+/** How often the files are looked at when the system cannot watch their folders. */
 const POLL_MS = 500;
+/** The data root's own entries whose changes the Inspector shows. */
+const ROOT_NAMES = ["workspace", "memory", "skills", "agents", "knowledge", APPROVALS_FILE];
 
 /**
  * Notices changes on disk to the files the Inspector shows (by the agent's tools or another editor)
  * and tells the UI: `refresh` of the file list and skills, `file_changed` for each changed file, and a
  * warning toast when a SKILL.md written on disk will be skipped (its frontmatter is broken).
- * Polls twice a second while anyone listens (fs.watch is not reliable across editors and mounts).
+ * While anyone listens, it follows the folders' events (a folder watcher fed with the folders each
+ * scan entered) and scans only after a change; when the system cannot watch, it scans twice a second.
  */
 export class WorkspaceWatcher {
   private readonly listeners = new Set<(event: UiEvent) => void>();
   private known: Map<string, string> | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private watcher: FolderWatcher | null = null;
   private polling = false;
+  private again = false;
+  /** Scans so far: with folder events, none happen while nothing changes. */
+  scans = 0;
 
   constructor(private readonly dataRoot: string) {}
 
   subscribe(listener: (event: UiEvent) => void): () => void {
     this.listeners.add(listener);
-    if (!this.timer) {
-      // A scan that fails (a folder swapped mid-scan by a tool, the data root gone after close) is
-      // skipped: the next poll looks again. Left unhandled, the rejection would stop the server.
-      this.timer = setInterval(() => void this.poll().catch(() => {}), POLL_MS);
-      this.timer.unref();
+    if (!this.watcher) {
+      this.watcher = new FolderWatcher(this.dataRoot, { rootNames: ROOT_NAMES, pollMs: POLL_MS, onChange: () => this.look() });
+      this.look();
     }
     return () => {
       this.listeners.delete(listener);
-      if (this.listeners.size === 0 && this.timer) {
-        clearInterval(this.timer);
-        this.timer = null;
+      if (this.listeners.size === 0 && this.watcher) {
+        this.watcher.close();
+        this.watcher = null;
         this.known = null;
       }
     };
@@ -43,13 +50,32 @@ export class WorkspaceWatcher {
     for (const listener of this.listeners) listener(event);
   }
 
-  private async poll(): Promise<void> {
-    if (this.polling) return;
+  /** Scans now, or once more after the scan under way. */
+  private look(): void {
+    if (this.polling) {
+      this.again = true;
+      return;
+    }
+    // A scan that fails (a folder swapped mid-scan by a tool, the data root gone after close) is
+    // skipped: the next change looks again. Left unhandled, the rejection would stop the server.
+    void this.scan()
+      .catch(() => {})
+      .finally(() => {
+        if (this.again && this.watcher) {
+          this.again = false;
+          this.look();
+        }
+      });
+  }
+
+  private async scan(): Promise<void> {
     this.polling = true;
     try {
       const now = new Map<string, string>();
-      const files = await scanWorkspaceFiles(this.dataRoot);
-      if (this.listeners.size === 0) return; // closed (or everyone left) while scanning
+      const { files, dirs } = await scanWorkspaceFiles(this.dataRoot);
+      this.scans++;
+      if (this.listeners.size === 0 || !this.watcher) return; // closed (or everyone left) while scanning
+      void this.watcher.track(dirs).catch(() => {});
       for (const file of files) now.set(file.path, `${file.mtimeMs}:${file.bytes}`);
       const before = this.known;
       this.known = now;
@@ -76,8 +102,8 @@ export class WorkspaceWatcher {
   }
 
   close(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.watcher?.close();
+    this.watcher = null;
     this.listeners.clear();
   }
 }

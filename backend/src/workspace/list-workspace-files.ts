@@ -23,8 +23,9 @@ export interface ScannedWorkspaceFile extends WorkspaceFile {
  * The text files a user edits in the Inspector (workspace, memory, skills with references, roles,
  * knowledge), with their change time. Links and special files are left out, never followed.
  */
-export async function scanWorkspaceFiles(dataRoot: string): Promise<ScannedWorkspaceFile[]> {
+export async function scanWorkspaceFiles(dataRoot: string): Promise<{ files: ScannedWorkspaceFile[]; dirs: string[] }> {
   const files: ScannedWorkspaceFile[] = [];
+  const dirs: string[] = [];
   for (const { dir, depth } of GROUPS) {
     const room = MAX_FILES - files.length;
     if (room <= 0) break;
@@ -34,14 +35,15 @@ export async function scanWorkspaceFiles(dataRoot: string): Promise<ScannedWorks
       accept: (name) => TEXT_FILE.test(name) && !/^key\.md$/i.test(name),
     });
     for (const file of walked.files) files.push({ path: file.path, group: dir, bytes: file.size, mtimeMs: file.mtimeMs });
+    dirs.push(...walked.dirs);
   }
   // The approval policy, at the top: listed only as the regular file it must be (never a link).
   const policy = await lstat(join(dataRoot, APPROVALS_FILE)).catch(() => null);
   if (policy?.isFile()) files.push({ path: APPROVALS_FILE, group: "settings", bytes: policy.size, mtimeMs: policy.mtimeMs });
-  return files;
+  return { files, dirs };
 }
 
 /** The Inspector's file list. */
 export async function listWorkspaceFiles(dataRoot: string): Promise<WorkspaceFile[]> {
-  return (await scanWorkspaceFiles(dataRoot)).map(({ path, group, bytes }) => ({ path, group, bytes }));
+  return (await scanWorkspaceFiles(dataRoot)).files.map(({ path, group, bytes }) => ({ path, group, bytes }));
 }

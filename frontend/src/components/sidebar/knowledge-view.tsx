@@ -80,6 +80,14 @@ export function KnowledgeView({ onOpenAt }: { onOpenAt: (path: string, line: num
           </Button>
         </div>
         <div>Embeddings: {status.embedder.label}</div>
+        <div data-testid="knowledge-watch">
+          {status.watch.mode === "events"
+            ? `Follows changes by folder events (${status.watch.folders} folders watched)`
+            : status.watch.mode === "polling"
+              ? `Looks for changes every 2 s`
+              : "Not following changes"}
+        </div>
+        {status.watch.reason && <WarningLine text={`Folder events are off: ${status.watch.reason}`} />}
         {status.embedder.error && <WarningLine text={`Vector search is off: ${status.embedder.error}`} />}
         {status.truncated && <WarningLine text={status.truncated} />}
         {status.recovered && <WarningLine text={status.recovered} />}
