@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, unlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { HealthReply, SessionDetail } from "@mini-openclaw/protocol";
@@ -6,6 +6,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { KnowledgeDocument } from "@mini-openclaw/protocol";
 import { docx, epub, pptx, xlsx } from "../test-support/office-fixtures.js";
 import type { KnowledgeStatus, SearchReply } from "../src/knowledge/knowledge-base.js";
+import { Bm25Index } from "../src/knowledge/bm25-index.js";
+import { offlineEmbedder } from "../src/knowledge/embedders.js";
+import { OFFLINE_DIMENSIONS, offlineEmbed } from "../src/knowledge/offline-embedder.js";
+import { textTerms } from "../src/knowledge/text-terms.js";
+import { VectorRows } from "../src/knowledge/vector-rows.js";
 import { minimalPdf } from "../test-support/minimal-pdf.js";
 import { lastMessage, messageText, startScriptedModelServer } from "../test-support/scripted-model-server.js";
 import { chat, postJson, sessionIdOf, startWorkbench, storedEvents, type Workbench, type WorkbenchOptions } from "../test-support/workbench-harness.js";
@@ -190,16 +195,45 @@ describe("persistence", () => {
     }
   });
 
+  it("an index stored by the previous version (JSON chunks and BM25, dense vector rows) loads as it is", async () => {
+    const root = await newRoot({ "knowledge/old.md": "Stored text differs from this file on purpose.\n" });
+    const info = await stat(join(root, "knowledge/old.md"));
+    const text = "Kimchi is napa cabbage fermented with chili and garlic.";
+    const bm25 = new Bm25Index();
+    bm25.add(1, textTerms(text));
+    const rows = new VectorRows(OFFLINE_DIMENSIONS);
+    rows.set(1, offlineEmbed(text));
+    const { ids, vectors } = rows.toBuffers();
+    const store = join(root, "storage/knowledge");
+    await mkdir(store, { recursive: true });
+    await writeFile(join(store, "chunks.json"), JSON.stringify([{ id: 1, path: "knowledge/old.md", index: 0, line: 1, text }]));
+    await writeFile(join(store, "bm25.json"), JSON.stringify(bm25.toJSON()));
+    await writeFile(join(store, "vectors.ids"), ids);
+    await writeFile(join(store, "vectors.f32"), vectors);
+    const documents = { "knowledge/old.md": { size: info.size, mtimeMs: info.mtimeMs, chunks: [1] } };
+    await writeFile(join(store, "manifest.json"), JSON.stringify({ format: 1, embedder: offlineEmbedder.id, dims: OFFLINE_DIMENSIONS, nextId: 2, updatedAt: null, documents }));
+
+    wb = await startWorkbench({ dataRoot: root });
+    const reply = await search("kimchi chili garlic");
+    // The stored chunk answers (the file was not read again), in hybrid mode, with nothing recovered.
+    expect(reply).toMatchObject({ mode: "hybrid", results: [{ source: "knowledge/old.md", text }] });
+    expect(reply.results[0].vector).toBeGreaterThan(0);
+    expect((await status()).recovered).toBeNull();
+  });
+
   it("a corrupt index file is rebuilt from the documents, not fatal", async () => {
     const root = await newRoot(DOCS);
     wb = await startWorkbench({ dataRoot: root });
     await search("cabbage");
-    await wb.close();
-    await writeFile(join(root, "storage/knowledge/bm25.json"), "{ this is not json");
-
-    wb = await startWorkbench({ dataRoot: root });
-    expect((await search("cabbage fermented")).results[0].source).toBe("knowledge/ferments.md");
-    expect((await status()).recovered).toMatch(/could not be read.*rebuilt/);
+    for (const file of ["bm25.bin", "chunks.bin", "vectors.cols"]) {
+      await wb.close();
+      const stored = join(root, "storage/knowledge", file);
+      const bytes = await readFile(stored);
+      await writeFile(stored, bytes.subarray(0, bytes.byteLength - 3)); // cut short, as by a full disk
+      wb = await startWorkbench({ dataRoot: root });
+      expect((await search("cabbage fermented")).results[0].source, file).toBe("knowledge/ferments.md");
+      expect((await status()).recovered, file).toMatch(/could not be read.*rebuilt/);
+    }
   });
 
   it("an embedding endpoint that fails: a clear error, and BM25 keeps answering", async () => {

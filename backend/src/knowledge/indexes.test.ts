@@ -3,7 +3,34 @@ import { Bm25Index } from "./bm25-index.js";
 import { fuseScores } from "./fusion.js";
 import { offlineEmbed } from "./offline-embedder.js";
 import { textTerms } from "./text-terms.js";
+import { VectorColumns } from "./vector-columns.js";
 import { VectorRows } from "./vector-rows.js";
+
+/** A deterministic stream of words from a small vocabulary, so documents share terms. */
+function randomDocs(count: number, seed = 7): string[] {
+  const vocabulary = Array.from({ length: 300 }, (_, i) => `w${i.toString(36)}x`);
+  let state = seed;
+  const next = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0), state / 2 ** 32);
+  return Array.from({ length: count }, () => Array.from({ length: 5 + Math.floor(next() * 40) }, () => vocabulary[Math.floor(next() ** 2 * 300)]).join(" "));
+}
+
+/** Okapi BM25 written out plainly over the live documents: what the index's scores must equal. */
+function referenceBm25(docs: Map<number, string[]>, query: string[], k1 = 1.5, b = 0.75) {
+  const avg = [...docs.values()].reduce((a, d) => a + d.length, 0) / docs.size;
+  const out: Array<{ id: number; score: number }> = [];
+  for (const [id, terms] of docs) {
+    let score = 0;
+    for (const term of new Set(query)) {
+      const tf = terms.filter((t) => t === term).length;
+      if (tf === 0) continue;
+      const df = [...docs.values()].filter((d) => d.includes(term)).length;
+      const idf = Math.log(1 + (docs.size - df + 0.5) / (df + 0.5));
+      score += (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * terms.length) / avg));
+    }
+    if (score > 0) out.push({ id, score });
+  }
+  return out.sort((x, y) => y.score - x.score || x.id - y.id);
+}
 
 describe("textTerms", () => {
   it("lower-cases, drops stop words and stems", () => {
@@ -30,6 +57,78 @@ describe("Bm25Index", () => {
     index.add(2, textTerms("wind turbines convert motion"));
     const copy = Bm25Index.fromJSON(JSON.parse(JSON.stringify(index.toJSON())));
     expect(copy.search(textTerms("convert light"), 5)).toEqual(index.search(textTerms("convert light"), 5));
+  });
+});
+
+describe("Bm25Index under churn", () => {
+  it("scores like plain BM25 after thousands of adds, re-adds and removals (slots freed and compacted) and a reload", () => {
+    const texts = randomDocs(3000);
+    const index = new Bm25Index();
+    const live = new Map<number, string[]>();
+    texts.forEach((text, i) => {
+      const terms = text.split(" ");
+      index.add(i, terms);
+      live.set(i, terms);
+    });
+    // Remove two thirds (past the compaction threshold), re-add some under the same ids with new text.
+    for (let i = 0; i < 3000; i++) {
+      if (i % 3 === 0) continue;
+      index.remove(i);
+      live.delete(i);
+    }
+    for (let i = 1; i < 600; i += 3) {
+      const terms = texts[2999 - i].split(" ");
+      index.add(i, terms);
+      live.set(i, terms);
+    }
+    const query = texts[42].split(" ").slice(0, 6);
+    const expected = referenceBm25(live, query).slice(0, 20);
+    const stored = index.toBuffer();
+    for (const copy of [index, Bm25Index.fromJSON(JSON.parse(JSON.stringify(index.toJSON()))), Bm25Index.fromBuffer(stored)]) {
+      const got = copy.search(query, 20);
+      expect(got.map((s) => s.id)).toEqual(expected.map((s) => s.id));
+      got.forEach((s, i) => expect(s.score).toBeCloseTo(expected[i].score, 9));
+      expect(copy.size).toBe(live.size);
+    }
+    // A reloaded index goes on taking changes.
+    const reloaded = Bm25Index.fromBuffer(stored);
+    reloaded.remove(0);
+    reloaded.add(5000, ["zzunique", "zzunique"]);
+    expect(reloaded.search(["zzunique"], 5).map((s) => s.id)).toEqual([5000]);
+    expect(reloaded.df("zzunique")).toBe(1);
+    expect(() => Bm25Index.fromBuffer(stored.subarray(0, stored.byteLength - 8))).toThrow(/does not match/);
+  });
+});
+
+describe("VectorColumns", () => {
+  it("ranks exactly as dense rows do, through removals, compaction and its binary form", () => {
+    const texts = randomDocs(2500, 11);
+    const rows = new VectorRows(2048);
+    const columns = new VectorColumns(2048);
+    texts.forEach((text, i) => {
+      const vector = offlineEmbed(text);
+      rows.set(i, vector);
+      columns.set(i, vector);
+    });
+    for (let i = 0; i < 2500; i++) {
+      if (i % 4 === 0) continue;
+      rows.remove(i);
+      columns.remove(i);
+    }
+    for (let i = 1; i < 400; i += 4) {
+      const vector = offlineEmbed(texts[2499 - i]);
+      rows.set(i, vector);
+      columns.set(i, vector);
+    }
+    expect(columns.size).toBe(rows.size);
+    const query = offlineEmbed(texts[100].split(" ").slice(0, 5).join(" "));
+    const expected = rows.search(query, 30);
+    for (const copy of [columns, VectorColumns.fromBuffer(columns.toBuffer())]) {
+      const got = copy.search(query, 30);
+      expect(got.map((s) => s.id)).toEqual(expected.map((s) => s.id));
+      got.forEach((s, i) => expect(s.score).toBeCloseTo(expected[i].score, 5));
+    }
+    expect(() => VectorColumns.fromBuffer(columns.toBuffer().subarray(0, 4000))).toThrow(/does not match|damaged/);
   });
 });
 

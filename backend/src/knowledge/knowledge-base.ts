@@ -11,12 +11,17 @@ import { join } from "node:path";
 import { FolderWatcher } from "../paths/folder-watcher.js";
 import { walkConfinedDir } from "../paths/walk-confined-dir.js";
 import { Bm25Index, type Scored } from "./bm25-index.js";
+import { ChunkStore, type StoredChunk } from "./chunk-store.js";
 import { DocumentReader, type DocumentResult } from "./document-reader.js";
 import { type Embedder, offlineEmbedder } from "./embedders.js";
 import { DEFAULT_ALPHA, fuseScores } from "./fusion.js";
 import { KNOWLEDGE_EXTENSIONS, MAX_DOCUMENT_BYTES } from "./load-document.js";
 import { textTerms } from "./text-terms.js";
+import { VectorColumns } from "./vector-columns.js";
 import { VectorRows } from "./vector-rows.js";
+
+/** The offline embedder's vectors are sparse and kept by dimension; an endpoint's dense ones as rows. */
+type VectorIndex = VectorRows | VectorColumns;
 
 const FORMAT = 1;
 /** Without folder events (not started, or polling), a search looks at the folder again when its last look is older than this. */
@@ -34,31 +39,6 @@ const FILE_BATCH = 200;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** JSON of a long array, made a slice at a time with the event loop let in between (20 MB took 140 ms in one go). */
-async function jsonArrayInSlices(items: Iterable<unknown>, slice = 1000): Promise<string> {
-  const parts: string[] = [];
-  let batch: unknown[] = [];
-  for (const item of items) {
-    batch.push(item);
-    if (batch.length === slice) {
-      parts.push(JSON.stringify(batch).slice(1, -1));
-      batch = [];
-      await yieldToEventLoop();
-    }
-  }
-  if (batch.length > 0) parts.push(JSON.stringify(batch).slice(1, -1));
-  return `[${parts.join(",")}]`;
-}
-
-export interface StoredChunk {
-  id: number;
-  /** Data-root-relative, e.g. `knowledge/notes/a.md`. */
-  path: string;
-  index: number;
-  line: number;
-  text: string;
-}
-
 interface DocumentEntry {
   size: number;
   mtimeMs: number;
@@ -71,11 +51,18 @@ interface Manifest {
   format: number;
   embedder: string;
   dims: number;
+  /** Chunks stored as chunks.bin; absent in indexes stored before it (chunks.json). */
+  chunksLayout?: "binary";
+  /** BM25 stored as bm25.bin; absent in indexes stored before it (bm25.json). */
+  bm25Layout?: "binary";
+  /** How vectors.* is laid out; absent in indexes stored before columns existed (rows). */
+  vectorLayout?: "rows" | "columns";
   nextId: number;
   updatedAt: string | null;
   documents: Record<string, DocumentEntry>;
 }
 
+export type { StoredChunk };
 export type SearchHit = KnowledgeHit;
 export type SearchReply = KnowledgeSearchReply;
 export type KnowledgeStatus = KnowledgeStatusReply;
@@ -84,9 +71,9 @@ export class KnowledgeBase {
   private readonly folder: string;
   private readonly store: string;
   private manifest: Manifest;
-  private chunks = new Map<number, StoredChunk>();
+  private chunks = new ChunkStore();
   private bm25 = new Bm25Index();
-  private vectors: VectorRows | null = null;
+  private vectors: VectorIndex | null = null;
   private embedError: string | null = null;
   private recovered: string | null = null;
   private loaded: Promise<void> | null = null;
@@ -132,7 +119,7 @@ export class KnowledgeBase {
 
   private reset() {
     this.manifest = this.emptyManifest();
-    this.chunks = new Map();
+    this.chunks = new ChunkStore();
     this.bm25 = new Bm25Index();
     this.vectors = null;
   }
@@ -147,15 +134,31 @@ export class KnowledgeBase {
     }
     const manifest = JSON.parse(manifestText) as Manifest;
     if (manifest.format !== FORMAT) throw new Error(`unknown index format ${manifest.format}`);
-    const chunks = JSON.parse(await readFile(join(this.store, "chunks.json"), "utf8")) as StoredChunk[];
-    const bm25 = Bm25Index.fromJSON(JSON.parse(await readFile(join(this.store, "bm25.json"), "utf8")));
-    if (bm25.size !== chunks.length) throw new Error("the BM25 index does not match the chunks");
+    // The files are read at once, so reading one overlaps with decoding another.
+    const read = (name: string) => readFile(join(this.store, name));
+    const vectorsMatch = manifest.embedder === this.embedder.id && manifest.dims > 0;
+    const [chunkBytes, bm25Bytes, vectorFiles] = await Promise.all([
+      read(manifest.chunksLayout === "binary" ? "chunks.bin" : "chunks.json"),
+      read(manifest.bm25Layout === "binary" ? "bm25.bin" : "bm25.json"),
+      !vectorsMatch ? null : manifest.vectorLayout === "columns" ? Promise.all([read("vectors.cols")]) : Promise.all([read("vectors.ids"), read("vectors.f32")]),
+    ]);
+    let chunks: ChunkStore;
+    if (manifest.chunksLayout === "binary") chunks = ChunkStore.fromBuffer(chunkBytes);
+    else {
+      chunks = new ChunkStore();
+      for (const chunk of JSON.parse(chunkBytes.toString("utf8")) as StoredChunk[]) chunks.set(chunk);
+    }
+    const bm25 = manifest.bm25Layout === "binary" ? Bm25Index.fromBuffer(bm25Bytes) : Bm25Index.fromJSON(JSON.parse(bm25Bytes.toString("utf8")));
+    if (bm25.size !== chunks.size) throw new Error("the BM25 index does not match the chunks");
     this.manifest = manifest;
-    this.chunks = new Map(chunks.map((c) => [c.id, c]));
+    this.chunks = chunks;
     this.bm25 = bm25;
-    if (manifest.embedder === this.embedder.id && manifest.dims > 0) {
-      const [ids, rows] = await Promise.all([readFile(join(this.store, "vectors.ids")), readFile(join(this.store, "vectors.f32"))]);
-      this.vectors = VectorRows.fromBuffers(manifest.dims, ids, rows);
+    if (vectorFiles) {
+      if (vectorFiles.length === 1) this.vectors = VectorColumns.fromBuffer(vectorFiles[0]);
+      else {
+        const stored = VectorRows.fromBuffers(manifest.dims, vectorFiles[0], vectorFiles[1]);
+        this.vectors = this.embedder.mode === "offline" ? VectorColumns.fromRows(stored) : stored;
+      }
     } else {
       // Another embedder made these vectors: they are recomputed at the next sync.
       this.manifest.embedder = this.embedder.id;
@@ -170,15 +173,24 @@ export class KnowledgeBase {
       await writeFile(temp, data);
       await rename(temp, join(this.store, name));
     };
-    await write("chunks.json", await jsonArrayInSlices(this.chunks.values()));
-    await write("bm25.json", `{"params":${JSON.stringify(this.bm25.params)},"docs":${await jsonArrayInSlices(this.bm25.storedDocs())}}`);
-    if (this.vectors) {
+    await write("chunks.bin", await this.chunks.toBuffer());
+    this.manifest.chunksLayout = "binary";
+    await write("bm25.bin", this.bm25.toBuffer());
+    this.manifest.bm25Layout = "binary";
+    if (this.vectors instanceof VectorColumns) {
+      await write("vectors.cols", this.vectors.toBuffer());
+      this.manifest.vectorLayout = "columns";
+    } else if (this.vectors) {
       const { ids, vectors } = this.vectors.toBuffers();
       await write("vectors.ids", ids);
       await write("vectors.f32", vectors);
+      this.manifest.vectorLayout = "rows";
     }
     // The manifest goes last: it only ever describes files that are complete.
     await write("manifest.json", JSON.stringify(this.manifest));
+    // Vectors stored in the other layout before (an index from an older version) are not read again.
+    const stale = ["chunks.json", "bm25.json", ...(this.manifest.vectorLayout === "columns" ? ["vectors.ids", "vectors.f32"] : ["vectors.cols"])];
+    for (const name of stale) await rm(join(this.store, name), { force: true });
   }
 
   /** The documents under knowledge/, without following links; oversized ones are noted, not listed. */
@@ -290,10 +302,10 @@ export class KnowledgeBase {
       const piece = read.chunks[i];
       const id = this.manifest.nextId++;
       ids.push(id);
-      this.chunks.set(id, { id, path, index: piece.index, line: piece.line, text: piece.text });
+      this.chunks.set({ id, path, index: piece.index, line: piece.line, text: piece.text });
       this.bm25.add(id, piece.terms === "" ? [] : piece.terms.split(" "));
       if (read.vectors) {
-        this.vectors ??= new VectorRows(read.dims, Math.max(1024, read.chunks.length));
+        this.vectors ??= this.newVectorIndex(read.dims, read.chunks.length);
         this.manifest.dims = read.dims;
         this.manifest.embedder = this.embedder.id;
         this.vectors.set(id, read.vectors.subarray(i * read.dims, (i + 1) * read.dims));
@@ -302,9 +314,13 @@ export class KnowledgeBase {
     }
   }
 
+  private newVectorIndex(dims: number, expected: number): VectorIndex {
+    return this.embedder.mode === "offline" ? new VectorColumns(dims) : new VectorRows(dims, Math.max(1024, expected));
+  }
+
   /** Embeds every chunk that has no vector yet. A failing endpoint leaves them for the next sync. */
   private async embedMissing(): Promise<boolean> {
-    const missing = [...this.chunks.values()].filter((c) => !this.vectors?.has(c.id));
+    const missing = [...this.chunks.ids()].filter((id) => !this.vectors?.has(id)).map((id) => this.chunks.get(id)!);
     if (missing.length === 0) return false;
     try {
       // Small batches with a yield between them: the offline embedder computes on this thread.
@@ -314,7 +330,7 @@ export class KnowledgeBase {
         const slice = missing.slice(i, i + batch);
         const vectors = await this.embedder.embedDocuments(slice.map((c) => c.text));
         if (!this.vectors) {
-          this.vectors = new VectorRows(vectors[0].length, Math.max(1024, missing.length));
+          this.vectors = this.newVectorIndex(vectors[0].length, missing.length);
           this.manifest.dims = vectors[0].length;
           this.manifest.embedder = this.embedder.id;
         }

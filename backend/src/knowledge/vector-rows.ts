@@ -81,6 +81,10 @@ export class VectorRows {
     return best.sort((a, b) => b.score - a.score || a.id - b.id).slice(0, limit);
   }
 
+  *entries(): Generator<[number, Float32Array]> {
+    for (let row = 0; row < this.ids.length; row++) yield [this.ids[row], this.data.subarray(row * this.dims, (row + 1) * this.dims)];
+  }
+
   /** Binary form: ids as Int32, then the rows as Float32. */
   toBuffers(): { ids: Buffer; vectors: Buffer } {
     const ids = Buffer.from(new Int32Array(this.ids).buffer);
