@@ -104,7 +104,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (!sandbox.isolated) app.log.warn(`tools run without an OS sandbox: ${sandbox.status.detail}`);
 
   await app.register(healthRoutes, { config, version, sandbox: sandbox.status, pythonPath: python.pythonPath, knowledge });
-  await app.register(knowledgeRoutes, { knowledge });
+  await app.register(knowledgeRoutes, { knowledge, config });
   await app.register(uiEventRoutes, { watcher, bus: ui });
   await app.register(chatRoutes, chat);
   await app.register(fileRoutes, { config });

@@ -11,7 +11,7 @@ import { offlineEmbedder } from "../src/knowledge/embedders.js";
 import { OFFLINE_DIMENSIONS, offlineEmbed } from "../src/knowledge/offline-embedder.js";
 import { textTerms } from "../src/knowledge/text-terms.js";
 import { VectorRows } from "../src/knowledge/vector-rows.js";
-import { minimalPdf } from "../test-support/minimal-pdf.js";
+import { minimalPdf, pagedPdf } from "../test-support/minimal-pdf.js";
 import { lastMessage, messageText, startScriptedModelServer } from "../test-support/scripted-model-server.js";
 import { chat, postJson, sessionIdOf, startWorkbench, storedEvents, type Workbench, type WorkbenchOptions } from "../test-support/workbench-harness.js";
 
@@ -115,6 +115,27 @@ describe("search over knowledge/", () => {
     wb = await startWorkbench({ dataRoot: await newRoot({ "knowledge/report.pdf": minimalPdf(["Quarterly report", "Revenue grew by 12 percent in the northern region."]) }) });
     const reply = await search("northern region revenue");
     expect(reply.results[0]).toMatchObject({ source: "knowledge/report.pdf", line: 1, text: expect.stringContaining("Revenue grew by 12 percent") });
+  });
+
+  it("a PDF's passages are cited by page, and its text opens with each page marked; Word opens as its text", async () => {
+    const pdf = pagedPdf([["Annual report", "Introduction to the year."], ["Costs", "Shipping costs fell after the new depot opened."], ["Outlook", "Hiring continues in spring."]]);
+    wb = await startWorkbench({ dataRoot: await newRoot({ "knowledge/annual.pdf": pdf, "knowledge/memo.docx": docx(["Memo", "The depot opens on Monday."]), "knowledge/notes.md": "# Notes\n" }) });
+    const hit = (await search("shipping costs depot")).results.find((r) => r.source === "knowledge/annual.pdf");
+    expect(hit).toMatchObject({ line: 2 }); // page 2
+    const source = await (await fetch(`${wb.url}/api/knowledge/source?path=knowledge/annual.pdf`)).json();
+    expect(source).toMatchObject({ path: "knowledge/annual.pdf", page_word: "page", pages: [{ page: 1 }, { page: 2 }, { page: 3 }] });
+    const lines = (source.text as string).split("\n");
+    const page2 = source.pages.find((p: { page: number }) => p.page === 2).line;
+    expect(lines[page2 - 2]).toBe("── page 2 ──");
+    expect(lines.slice(page2 - 1, page2 + 2).join(" ")).toContain("Shipping costs fell");
+
+    const memo = await (await fetch(`${wb.url}/api/knowledge/source?path=knowledge/memo.docx`)).json();
+    expect(memo).toMatchObject({ pages: null, page_word: null, text: expect.stringContaining("The depot opens on Monday.") });
+    // Bad requests: outside knowledge/, a kind the index does not read, missing, not a document.
+    const status = async (path: string) => (await fetch(`${wb!.url}/api/knowledge/source?path=${encodeURIComponent(path)}`)).status;
+    expect(await status("memory/MEMORY.md")).toBe(400);
+    expect(await status("knowledge/../KEY.md")).toBe(403);
+    expect(await status("knowledge/missing.pdf")).toBe(404);
   });
 
   it("rebuilds on request, with progress in the status", async () => {

@@ -8,6 +8,7 @@ import { chromiumAvailable, chromiumRequired, launch, openPage, type WatchedPage
 import { checkAndClosePage } from "./page-checks";
 import { writeLongSession } from "./long-session";
 import { writeSessionFile } from "../../backend/test-support/session-files";
+import { pagedPdf } from "../../backend/test-support/minimal-pdf";
 
 /** Monaco takes keyboard input through its hidden textarea once the editor has focus. */
 async function focusEditor(page: import("playwright-core").Page) {
@@ -459,12 +460,13 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     wb = await startWorkbench({
       script: (body) =>
         body.messages.some((m) => m.role === "tool")
-          ? { content: "Sauerkraut ferments for three weeks (knowledge/ferments.md (line 7))." }
+          ? { content: "Sauerkraut ferments for three weeks (knowledge/ferments.md (line 7)). Shipping costs fell (knowledge/annual.pdf (page 2))." }
           : { toolCalls: [{ name: "search_knowledge_base", args: { query: "how long does sauerkraut ferment" } }] },
     });
     const fs = await import("node:fs/promises");
     await fs.writeFile(join(wb.dataRoot, "knowledge/ferments.md"), "# Fermentation\n\nIntro line.\n\n## Cabbage\n\nSauerkraut is cabbage fermented by lactic acid bacteria for three weeks.\n");
     await fs.writeFile(join(wb.dataRoot, "knowledge/broken.pdf"), "%PDF-1.7 not really a PDF");
+    await fs.writeFile(join(wb.dataRoot, "knowledge/annual.pdf"), pagedPdf([["Annual report", "Introduction."], ["Costs", "Shipping costs fell after the new depot opened."], ["Outlook"]]));
     view = await openPage(browser, wb.url);
     const { page } = view;
     await page.getByTestId("nav-knowledge").click();
@@ -473,6 +475,7 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     expect(await broken.innerText()).toContain("broken.pdf");
     expect((await broken.getByTestId("knowledge-reason").innerText()).length).toBeGreaterThan(5);
     expect(await page.locator('[data-testid="knowledge-document"][data-state="indexed"]').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId("knowledge-watch").innerText()).toMatch(/Follows changes by folder events \(\d+ folders watched\)/);
     await page.getByTestId("knowledge-query").fill("sauerkraut cabbage");
     await page.keyboard.press("Enter");
     const hit = page.getByTestId("knowledge-hit").first();
@@ -485,7 +488,7 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     await page.getByTestId("nav-chat").click();
     await page.getByTestId("composer").fill("how long does sauerkraut ferment?");
     await page.keyboard.press("Enter");
-    const citation = page.getByTestId("citation");
+    const citation = page.getByTestId("citation").first();
     await citation.waitFor();
     expect(await citation.innerText()).toBe("knowledge/ferments.md (line 7)");
     await citation.click();
@@ -497,6 +500,22 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
       const rows = await page.locator(".monaco-editor .view-line").evaluateAll((lines, top) => lines.filter((l) => Math.abs(l.getBoundingClientRect().top - (top as number)) < 2).map((l) => l.textContent), lineTop);
       return rows.join("").replace(/\u00a0/g, " ");
     }).toContain("Sauerkraut is cabbage fermented");
+
+    // A PDF cited by page opens as its extracted text, read-only, at that page's first line.
+    const pdfCitation = page.getByTestId("citation").nth(1);
+    expect(await pdfCitation.innerText()).toBe("knowledge/annual.pdf (page 2)");
+    await pdfCitation.click();
+    await expect.poll(() => page.getByTestId("editor-path").innerText()).toBe("knowledge/annual.pdf");
+    await expect.poll(() => page.getByTestId("extracted-note").innerText(), { timeout: 15_000 }).toBe("extracted text, by page · read-only");
+    await expect.poll(async () => {
+      const mark = page.locator(".monaco-editor .view-overlays .cited-line").first();
+      if ((await mark.count()) === 0) return "";
+      const top = await mark.evaluate((el) => el.getBoundingClientRect().top);
+      const rows = await page.locator(".monaco-editor .view-line").evaluateAll((lines, t) => lines.filter((l) => Math.abs(l.getBoundingClientRect().top - (t as number)) < 2).map((l) => l.textContent), top);
+      return rows.join("").replace(/\u00a0/g, " ");
+    }, { timeout: 10_000 }).toMatch(/^Costs/);
+    expect(await page.locator(".monaco-editor .view-line").allInnerTexts().then((lines) => lines.join("\n").replace(/\u00a0/g, " "))).toContain("── page 2 ──");
+    await view.shot("knowledge-pdf-citation");
   });
 
   it("opens a 500-turn session at its end and reaches its first turn by scrolling up", async () => {

@@ -358,6 +358,16 @@ export interface KnowledgeStatusReply {
   watch: { mode: "events" | "polling" | "off"; folders: number; reason: string | null; walks: number };
 }
 
+/** `GET /api/knowledge/source?path=`: a document's text as the index reads it (read-only in the Inspector). */
+export interface KnowledgeSourceReply {
+  path: string;
+  /** Plain text as it is; other formats extracted, PDF pages and slides each under a `── page N ──` line. */
+  text: string;
+  /** PDF and PowerPoint: the line of `text` where each page or slide starts (a citation names the page). */
+  pages: Array<{ page: number; line: number }> | null;
+  page_word: "page" | "slide" | null;
+}
+
 /** `GET /api/knowledge/documents`: every document the index knows or refused. */
 export interface KnowledgeDocument {
   path: string;

@@ -14,6 +14,8 @@ export interface DocumentJob {
   maxBytes: number;
   /** Compute offline-embedder vectors in the worker too. */
   offlineVectors: boolean;
+  /** Only extract the text (for the Inspector), no chunks. */
+  extract?: boolean;
 }
 
 /** `terms`: the chunk's BM25 terms joined by spaces (one string crosses threads far faster than thousands). */
@@ -22,6 +24,8 @@ export type ReadChunk = Chunk & { terms: string };
 export type DocumentResult =
   | { id: number; ok: true; chunks: ReadChunk[]; vectors: Float32Array | null; dims: number }
   | { id: number; ok: false; reason: string };
+
+export type ExtractResult = { id: number; ok: true; text: string; pages: Array<{ page: number; line: number }> | null } | { id: number; ok: false; reason: string };
 
 /** The worker's module: its compiled .js beside this one, or the .ts source under tsx and vitest. */
 function startWorker(): Worker {
@@ -38,7 +42,7 @@ export class DocumentReader {
   private worker: Worker | null = null;
   private ready: Promise<void> | null = null;
   private nextId = 1;
-  private current: { id: number; settle: (result: DocumentResult) => void } | null = null;
+  private current: { id: number; settle: (result: DocumentResult | ExtractResult) => void } | null = null;
   private closed = false;
 
   constructor(private readonly budgetMs: number) {}
@@ -60,7 +64,7 @@ export class DocumentReader {
         resolve();
       });
     });
-    worker.on("message", (message: DocumentResult | { ready: true }) => {
+    worker.on("message", (message: DocumentResult | ExtractResult | { ready: true }) => {
       if ("id" in message && this.current?.id === message.id) this.current.settle(message);
     });
     const lost = (why: string) => {
@@ -74,8 +78,18 @@ export class DocumentReader {
     return this.ready;
   }
 
-  /** Reads one document; never throws (a failure is a result with its reason). */
-  async read(job: Omit<DocumentJob, "id">): Promise<DocumentResult> {
+  /** Reads and chunks one document; never throws (a failure is a result with its reason). */
+  read(job: Omit<DocumentJob, "id" | "extract">): Promise<DocumentResult> {
+    return this.run({ ...job, extract: false }) as Promise<DocumentResult>;
+  }
+
+  /** Extracts one document's text; never throws. */
+  extract(job: Omit<DocumentJob, "id" | "extract" | "offlineVectors">): Promise<ExtractResult> {
+    return this.run({ ...job, offlineVectors: false, extract: true }) as Promise<ExtractResult>;
+  }
+
+  /** One job at a time: callers that may overlap use their own reader. */
+  private async run(job: Omit<DocumentJob, "id">): Promise<DocumentResult | ExtractResult> {
     const id = this.nextId++;
     if (this.closed) return { id, ok: false, reason: "the knowledge base closed" };
     try {
@@ -87,14 +101,14 @@ export class DocumentReader {
     }
     const worker = this.worker;
     if (this.closed || !worker) return { id, ok: false, reason: "the knowledge base closed" };
-    return new Promise<DocumentResult>((resolve) => {
+    return new Promise<DocumentResult | ExtractResult>((resolve) => {
       const timer = setTimeout(() => {
         settle({ id, ok: false, reason: `reading and chunking took over ${Math.round(this.budgetMs / 1000)} s; skipped` });
         this.worker = null;
         this.ready = null;
         void worker.terminate();
       }, this.budgetMs);
-      const settle = (result: DocumentResult) => {
+      const settle = (result: DocumentResult | ExtractResult) => {
         if (this.current?.id !== id) return;
         this.current = null;
         clearTimeout(timer);

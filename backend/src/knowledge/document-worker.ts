@@ -5,15 +5,25 @@
  * terminating this worker.
  */
 import { parentPort } from "node:worker_threads";
-import { loadDocument } from "./load-document.js";
+import { extractText, loadDocument } from "./load-document.js";
 import { offlineEmbed, OFFLINE_DIMENSIONS } from "./offline-embedder.js";
 import { textTerms } from "./text-terms.js";
-import type { DocumentJob, DocumentResult } from "./document-reader.js";
+import type { DocumentJob, DocumentResult, ExtractResult } from "./document-reader.js";
 
 const port = parentPort;
 if (!port) throw new Error("document-worker runs as a worker thread");
 
 port.on("message", async (job: DocumentJob) => {
+  if (job.extract) {
+    let extracted: ExtractResult;
+    try {
+      extracted = { id: job.id, ok: true, ...(await extractText(job.dataRoot, job.path, job.maxBytes)) };
+    } catch (err) {
+      extracted = { id: job.id, ok: false, reason: (err as Error).message };
+    }
+    port.postMessage(extracted);
+    return;
+  }
   let reply: DocumentResult;
   const transfer: ArrayBuffer[] = [];
   try {

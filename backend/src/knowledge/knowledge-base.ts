@@ -4,10 +4,11 @@
  * with hybrid fusion. It never goes dark: without an embedding endpoint it uses the offline
  * embedder, and when the endpoint fails BM25 keeps answering (and says so).
  */
-import type { KnowledgeDocument, KnowledgeHit, KnowledgeSearchReply, KnowledgeStatusReply } from "@mini-openclaw/protocol";
+import type { KnowledgeDocument, KnowledgeHit, KnowledgeSearchReply, KnowledgeSourceReply, KnowledgeStatusReply } from "@mini-openclaw/protocol";
 import { randomBytes } from "node:crypto";
 import { lstat, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { UserError } from "../lib/user-error.js";
 import { FolderWatcher } from "../paths/folder-watcher.js";
 import { walkConfinedDir } from "../paths/walk-confined-dir.js";
 import { Bm25Index, type Scored } from "./bm25-index.js";
@@ -15,7 +16,7 @@ import { ChunkStore, type StoredChunk } from "./chunk-store.js";
 import { DocumentReader, type DocumentResult } from "./document-reader.js";
 import { type Embedder, offlineEmbedder } from "./embedders.js";
 import { DEFAULT_ALPHA, fuseScores } from "./fusion.js";
-import { KNOWLEDGE_EXTENSIONS, MAX_DOCUMENT_BYTES } from "./load-document.js";
+import { KNOWLEDGE_EXTENSIONS, MAX_DOCUMENT_BYTES, pageWord } from "./load-document.js";
 import { textTerms } from "./text-terms.js";
 import { VectorColumns } from "./vector-columns.js";
 import { VectorRows } from "./vector-rows.js";
@@ -86,6 +87,9 @@ export class KnowledgeBase {
   /** Walks of knowledge/ so far: with folder events, none happen while nothing changes. */
   private walks = 0;
   private readonly reader = new DocumentReader(DOCUMENT_BUDGET_MS);
+  /** Extraction for the Inspector has its own worker (started on first use), one document at a time. */
+  private readonly extractor = new DocumentReader(DOCUMENT_BUDGET_MS);
+  private extracting: Promise<unknown> = Promise.resolve();
   private closed = false;
   private rebuilding = 0;
   /** Entries the last walk refused (links, special files, documents over the size limit). */
@@ -373,6 +377,7 @@ export class KnowledgeBase {
     this.watcher = null;
     this.closed = true;
     await this.reader.close();
+    await this.extractor.close();
     await this.syncing?.catch(() => {});
   }
 
@@ -431,6 +436,23 @@ export class KnowledgeBase {
       });
     }
     return { mode: vector.length > 0 ? "hybrid" : "bm25", embedder: this.embedder.label, note, results };
+  }
+
+  /**
+   * A document's text as the indexer reads it, for a citation to open: PDF, Word and the other
+   * formats extracted off the server's thread (a PDF by page). `path` is a clean knowledge/ path.
+   */
+  async source(path: string): Promise<KnowledgeSourceReply> {
+    if (!path.startsWith("knowledge/") || !KNOWLEDGE_EXTENSIONS.test(path)) {
+      throw new UserError(400, `Not a knowledge document: ${path} (knowledge/ files of the kinds the index reads).`);
+    }
+    const info = await lstat(join(this.dataRoot, path)).catch(() => null);
+    if (!info?.isFile()) throw new UserError(404, `No such document: ${path}.`);
+    const job = this.extracting.then(() => this.extractor.extract({ dataRoot: this.dataRoot, path, maxBytes: MAX_DOCUMENT_BYTES }));
+    this.extracting = job.catch(() => {});
+    const result = await job;
+    if (!result.ok) throw new UserError(422, `${path} could not be read: ${result.reason}`);
+    return { path, text: result.text, pages: result.pages, page_word: pageWord(path) };
   }
 
   /** Whether a search must look at the folder first: a change seen and not yet indexed, or no events to go by. */

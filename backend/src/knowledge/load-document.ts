@@ -47,6 +47,39 @@ async function sectionsOf(relPath: string, data: Uint8Array): Promise<Section[] 
   }
 }
 
+/** A paged format's chunks are cited by page (PDF) or slide (PowerPoint) instead of line. */
+export function pageWord(relPath: string): "page" | "slide" | null {
+  return /\.pdf$/i.test(relPath) ? "page" : /\.pptx$/i.test(relPath) ? "slide" : null;
+}
+
+/** A document's text as the indexer reads it, for the Inspector; `pages` says where each page or slide starts. */
+export interface ExtractedText {
+  text: string;
+  pages: Array<{ page: number; line: number }> | null;
+}
+
+/**
+ * The text a citation points into: plain text as it is; other formats as their extracted
+ * sections, numbered as `loadDocument` numbers their chunks (a blank line between sections), and
+ * for PDF and PowerPoint each page or slide under a `── page N ──` line.
+ */
+export async function extractText(dataRoot: string, relPath: string, maxBytes = MAX_DOCUMENT_BYTES): Promise<ExtractedText> {
+  const { data } = await readConfinedFile(dataRoot, relPath, { maxBytes, timeoutMs: 30_000 });
+  const sections = await sectionsOf(relPath, new Uint8Array(data));
+  if (sections === null) return { text: data.toString("utf8"), pages: null };
+  const word = pageWord(relPath);
+  if (!word) return { text: sections.map((s) => s.text).join("\n\n"), pages: null };
+  const lines: string[] = [];
+  const pages: Array<{ page: number; line: number }> = [];
+  for (const { line: page, text } of sections) {
+    if (lines.length > 0) lines.push("");
+    lines.push(`── ${word} ${page} ──`);
+    pages.push({ page, line: lines.length + 1 });
+    lines.push(...text.split("\n"));
+  }
+  return { text: lines.join("\n"), pages };
+}
+
 /**
  * Reads a document of the data root (by the data root's rules: no links, a regular file, capped)
  * and splits it into chunks. Text (Markdown, text, CSV) keeps its line numbers; a PDF page or a
@@ -56,7 +89,7 @@ export async function loadDocument(dataRoot: string, relPath: string, maxBytes =
   const { data } = await readConfinedFile(dataRoot, relPath, { maxBytes, timeoutMs: 30_000 });
   const sections = await sectionsOf(relPath, new Uint8Array(data));
   if (sections === null) return chunkText(data.toString("utf8"));
-  const paged = /\.(pdf|pptx)$/i.test(relPath);
+  const paged = pageWord(relPath) !== null;
   const chunks: Chunk[] = [];
   let offset = 0;
   for (const { line, text } of sections) {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.js";
+import { pageWord } from "../knowledge/load-document.js";
 import { type CoreTool, defineTool } from "./core-tool.js";
 
 const TEXT_CHARS = 1500;
@@ -14,9 +15,10 @@ export const searchKnowledgeBaseTool = ({ knowledge }: { knowledge: Pick<Knowled
   defineTool({
   name: "search_knowledge_base",
   description:
-    "Search the user's documents under knowledge/ (Markdown, text, PDF) with hybrid retrieval (BM25 keyword search " +
-    "fused with vector search). Returns the best passages with their source path and line; cite the source path " +
-    "when you use a passage. New and changed documents are picked up automatically.",
+    "Search the user's documents under knowledge/ (Markdown, text, PDF, Word, PowerPoint, Excel, CSV, EPUB, HTML) with " +
+    "hybrid retrieval (BM25 keyword search fused with vector search). Returns the best passages with their source path " +
+    "and line (page for a PDF, slide for PowerPoint); cite a passage as `knowledge/path (line N)` or `(page N)` when you " +
+    "use it. New and changed documents are picked up automatically.",
   schema,
   async execute(input) {
     const reply = await knowledge.search(input.query, input.k ?? 5);
@@ -26,7 +28,7 @@ export const searchKnowledgeBaseTool = ({ knowledge }: { knowledge: Pick<Knowled
     }
     const passages = reply.results.map((hit, i) => {
       const text = hit.text.length > TEXT_CHARS ? `${hit.text.slice(0, TEXT_CHARS)} …` : hit.text;
-      return `[${i + 1}] ${hit.source} (chunk ${hit.chunk}, line ${hit.line}) score ${hit.score}\n${text}`;
+      return `[${i + 1}] ${hit.source} (chunk ${hit.chunk}, ${pageWord(hit.source) ?? "line"} ${hit.line}) score ${hit.score}\n${text}`;
     });
     return {
       ok: true,

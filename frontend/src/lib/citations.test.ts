@@ -10,6 +10,11 @@ describe("linkCitations", () => {
     expect(linkCitations("Source: knowledge/garden.md")).toBe("Source: [knowledge/garden.md](#cite:knowledge%2Fgarden.md%3A1)");
   });
 
+  it("links a PDF page and a slide (the page travels as the line; the Inspector maps it)", () => {
+    expect(linkCitations("Costs fell (knowledge/annual.pdf (page 2)).")).toBe("Costs fell ([knowledge/annual.pdf (page 2)](#cite:knowledge%2Fannual.pdf%3A2)).");
+    expect(linkCitations("knowledge/deck.pptx (chunk 1, slide 4)")).toBe("[knowledge/deck.pptx (chunk 1, slide 4)](#cite:knowledge%2Fdeck.pptx%3A4)");
+  });
+
   it("leaves code, inline code and existing links alone", () => {
     const text = "```\nknowledge/a.md (line 2)\n```\nand `knowledge/b.md` and [x](knowledge/c.md)";
     expect(linkCitations(text)).toBe(text);

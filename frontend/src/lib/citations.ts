@@ -1,9 +1,10 @@
 /**
- * Citations of knowledge passages in an answer (`knowledge/ferments.md (line 12)`, or the search
- * tool's own `knowledge/x.md (chunk 0, line 12)`) become links the Stage opens in the Inspector.
+ * Citations of knowledge passages in an answer (`knowledge/ferments.md (line 12)`, `knowledge/r.pdf
+ * (page 3)`, or the search tool's own `knowledge/x.md (chunk 0, line 12)`) become links the Stage
+ * opens in the Inspector. A page or slide travels as the line: the Inspector maps it.
  * Code (fenced or inline) and existing Markdown links are left as they are.
  */
-const CITATION = /(?<!\]\()(?<![\w/[])(knowledge\/[\w.\-/]*[\w-]\.[A-Za-z0-9]+)(?:\s*\((?:chunk \d+, )?line (\d+)\))?/g;
+const CITATION = /(?<!\]\()(?<![\w/[])(knowledge\/[\w.\-/]*[\w-]\.[A-Za-z0-9]+)(?:\s*\((?:chunk \d+, )?(?:line|page|slide) (\d+)\))?/g;
 export const CITE_PREFIX = "#cite:";
 
 /** `#cite:knowledge/x.md:12` → its path and line. */

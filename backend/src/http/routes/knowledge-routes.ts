@@ -1,8 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { UserError } from "../../lib/user-error.js";
+import { normalizeUserPath } from "../../paths/confined-path.js";
 import type { KnowledgeBase } from "../../knowledge/knowledge-base.js";
 
-export async function knowledgeRoutes(app: FastifyInstance, { knowledge }: { knowledge: KnowledgeBase }) {
+export async function knowledgeRoutes(app: FastifyInstance, { knowledge, config }: { knowledge: KnowledgeBase; config: { locationPrefix: string } }) {
   app.get<{ Querystring: { q?: string; k?: string } }>("/api/knowledge/search", async (request) => {
     const q = request.query.q?.trim();
     if (!q) throw new UserError(400, "Query parameter 'q' is required.");
@@ -15,6 +16,11 @@ export async function knowledgeRoutes(app: FastifyInstance, { knowledge }: { kno
   app.get("/api/knowledge/status", async () => knowledge.status());
 
   app.get("/api/knowledge/documents", async () => ({ documents: knowledge.documents() }));
+
+  /** A document's extracted text (PDF by page, Word, slides...), for a citation opened in the Inspector. */
+  app.get<{ Querystring: { path?: string } }>("/api/knowledge/source", async (request) =>
+    knowledge.source(normalizeUserPath(request.query.path, config.locationPrefix)),
+  );
 
   /** Starts a full rebuild and answers at once; progress shows in the status. */
   app.post("/api/knowledge/rebuild", async (_request, reply) => {

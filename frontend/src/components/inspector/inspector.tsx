@@ -6,6 +6,7 @@ import { Pane } from "@/components/ui/pane";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { cn } from "@/lib/utils";
 import { FileEditor } from "./file-editor";
+import { EXTRACTED_SOURCE, ExtractedSource } from "./extracted-source";
 import { PromptView } from "./prompt-view";
 
 export type InspectorTab = "files" | "prompt";
@@ -76,7 +77,9 @@ export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, se
             ))}
           </div>
           <div className="min-h-0 flex-1">
-            {openPath ? (
+            {openPath && EXTRACTED_SOURCE.test(openPath) ? (
+              <ExtractedSource key={openPath} path={openPath} reveal={reveal?.path === openPath ? reveal : null} />
+            ) : openPath ? (
               <FileEditor
                 key={openPath}
                 path={openPath}

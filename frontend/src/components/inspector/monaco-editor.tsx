@@ -26,6 +26,7 @@ export interface MonacoEditorProps {
   onSave: () => void;
   /** A line to scroll to and mark (a citation was opened). */
   reveal?: { line: number; nonce: number } | null;
+  readOnly?: boolean;
 }
 
 function languageOf(path: string): string {
@@ -37,7 +38,7 @@ function languageOf(path: string): string {
   return "plaintext";
 }
 
-export default function MonacoEditor({ path, value, onChange, onSave, reveal }: MonacoEditorProps) {
+export default function MonacoEditor({ path, value, onChange, onSave, reveal, readOnly = false }: MonacoEditorProps) {
   const [mounted, setMounted] = useState<{ editor: Parameters<OnMount>[0]; monaco: Parameters<OnMount>[1] } | null>(null);
   const onMount: OnMount = (editor, m) => {
     // eslint-disable-next-line no-bitwise
@@ -68,6 +69,7 @@ export default function MonacoEditor({ path, value, onChange, onSave, reveal }: 
       loading={<div className="p-4 text-sm text-zinc-400">Loading editor…</div>}
       options={{
         minimap: { enabled: false },
+        readOnly,
         wordWrap: "on",
         fontSize: 13,
         lineNumbersMinChars: 3,
