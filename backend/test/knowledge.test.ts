@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { HealthReply, SessionDetail } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import type { KnowledgeDocument } from "@mini-openclaw/protocol";
+import type { KnowledgeDocument, KnowledgeSourceReply } from "@mini-openclaw/protocol";
 import { docx, epub, pptx, xlsx } from "../test-support/office-fixtures.js";
 import type { KnowledgeStatus, SearchReply } from "../src/knowledge/knowledge-base.js";
 import { Bm25Index } from "../src/knowledge/bm25-index.js";
@@ -23,7 +23,7 @@ afterEach(async () => {
   for (const root of roots.splice(0)) await rm(root, { recursive: true, force: true });
 });
 
-async function newRoot(files: Record<string, string | Buffer> = {}): Promise<string> {
+async function newRoot(files: Record<string, string | Uint8Array> = {}): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), "moc-kb-"));
   roots.push(root);
   for (const [path, content] of Object.entries(files)) {
@@ -122,10 +122,10 @@ describe("search over knowledge/", () => {
     wb = await startWorkbench({ dataRoot: await newRoot({ "knowledge/annual.pdf": pdf, "knowledge/memo.docx": docx(["Memo", "The depot opens on Monday."]), "knowledge/notes.md": "# Notes\n" }) });
     const hit = (await search("shipping costs depot")).results.find((r) => r.source === "knowledge/annual.pdf");
     expect(hit).toMatchObject({ line: 2 }); // page 2
-    const source = await (await fetch(`${wb.url}/api/knowledge/source?path=knowledge/annual.pdf`)).json();
+    const source = (await (await fetch(`${wb.url}/api/knowledge/source?path=knowledge/annual.pdf`)).json()) as KnowledgeSourceReply;
     expect(source).toMatchObject({ path: "knowledge/annual.pdf", page_word: "page", pages: [{ page: 1 }, { page: 2 }, { page: 3 }] });
-    const lines = (source.text as string).split("\n");
-    const page2 = source.pages.find((p: { page: number }) => p.page === 2).line;
+    const lines = source.text.split("\n");
+    const page2 = source.pages!.find((p) => p.page === 2)!.line;
     expect(lines[page2 - 2]).toBe("── page 2 ──");
     expect(lines.slice(page2 - 1, page2 + 2).join(" ")).toContain("Shipping costs fell");
 
