@@ -271,7 +271,12 @@ export class Bm25Index {
     index.termNames = header.terms === 0 ? [] : buffer.subarray(headBytes, headBytes + header.dictionary).toString("utf8").split("\n");
     if (index.termNames.length !== header.terms) fail("dictionary does not match its header");
     index.termNames.forEach((term, id) => index.termIds.set(term, id));
-    const aligned = new Int32Array(buffer.buffer.slice(buffer.byteOffset + headBytes + dictBytes, buffer.byteOffset + buffer.byteLength));
+    // Views into the file's bytes when they are 4-byte aligned (a file read whole is), else a copy.
+    const wordsAt = buffer.byteOffset + headBytes + dictBytes;
+    const aligned =
+      wordsAt % 4 === 0
+        ? new Int32Array(buffer.buffer, wordsAt, 3 * slots + 2 * entries)
+        : new Int32Array(buffer.buffer.slice(wordsAt, buffer.byteOffset + buffer.byteLength));
     index.slotIds = [...aligned.subarray(0, slots)];
     index.slotLength = [...aligned.subarray(slots, 2 * slots)];
     index.slotTerms = [...aligned.subarray(2 * slots, 3 * slots)];
@@ -310,8 +315,9 @@ export class Bm25Index {
       return { slots: postingSlots.subarray(start[t], start[t + 1]), tfs: postingTfs.subarray(start[t], start[t + 1]), length: n, live: n };
     });
     if (at !== entries) fail("term counts do not match the entries");
-    index.forwardTerm = Object.assign(new IntList(), { data: forwardTerm.slice(), length: entries });
-    index.forwardTf = Object.assign(new IntList(), { data: forwardTf.slice(), length: entries });
+    // Views too: the first push after a load copies them into a grown array.
+    index.forwardTerm = Object.assign(new IntList(), { data: forwardTerm, length: entries });
+    index.forwardTf = Object.assign(new IntList(), { data: forwardTf, length: entries });
     return index;
   }
 }

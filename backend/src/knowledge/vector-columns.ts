@@ -13,7 +13,7 @@ import type { VectorRows } from "./vector-rows.js";
  * which runs once freed slots outnumber the live ones; it renumbers the slots too.
  */
 /** The binary form's version, checked on load. */
-const VERSION = 2;
+const VERSION = 3;
 
 export class VectorColumns {
   private slotIds: number[] = [];
@@ -110,47 +110,28 @@ export class VectorColumns {
   }
 
   /**
-   * Binary form: Int32 words (a version, dims, slots, the slots' chunk ids, each column's entry
-   * count and the byte length of its slot stream), every column's values as Float32, then every
-   * column's slots as deltas in LEB128 bytes (slots ascend within a column, about 4 apart: one byte
-   * each instead of four, so the file reads in a third of the time).
+   * Binary form, Int32 words: a version, dims, slots, the slots' chunk ids, each column's entry
+   * count, every column's slots, then every column's values as Float32. Loading makes views into
+   * the file's bytes: no decoding (LEB128-packed slots read a third faster but took longer to decode).
    */
   toBuffer(): Buffer {
     if (this.freed > 0) this.compact();
     const { dims } = this;
     const slots = this.slotIds.length;
     const entries = this.colLength.reduce((a, b) => a + b, 0);
-    const deltas = Buffer.alloc(entries * 5);
-    const streamBytes = new Int32Array(dims);
-    let at = 0;
-    for (let d = 0; d < dims; d++) {
-      const from = at;
-      let previous = -1;
-      const column = this.colSlots[d];
-      for (let j = 0; j < this.colLength[d]; j++) {
-        let delta = column[j] - previous - 1;
-        previous = column[j];
-        while (delta >= 0x80) {
-          deltas[at++] = (delta & 0x7f) | 0x80;
-          delta >>>= 7;
-        }
-        deltas[at++] = delta;
-      }
-      streamBytes[d] = at - from;
-    }
-    const headerWords = 3 + slots + 2 * dims;
-    const out = Buffer.alloc((headerWords + entries) * 4 + at);
-    const words = new Int32Array(out.buffer, out.byteOffset, headerWords);
+    const headerWords = 3 + slots + dims;
+    const out = Buffer.alloc((headerWords + 2 * entries) * 4);
+    const words = new Int32Array(out.buffer, out.byteOffset, headerWords + entries);
     words.set([VERSION, dims, slots]);
     words.set(this.slotIds, 3);
     words.set(this.colLength, 3 + slots);
-    words.set(streamBytes, 3 + slots + dims);
-    const values = new Float32Array(out.buffer, out.byteOffset + headerWords * 4, entries);
-    for (let d = 0, valueAt = 0; d < dims; d++) {
-      values.set(this.colValues[d].subarray(0, this.colLength[d]), valueAt);
-      valueAt += this.colLength[d];
+    const values = new Float32Array(out.buffer, out.byteOffset + (headerWords + entries) * 4, entries);
+    for (let d = 0, at = 0; d < dims; d++) {
+      const n = this.colLength[d];
+      words.set(this.colSlots[d].subarray(0, n), headerWords + at);
+      values.set(this.colValues[d].subarray(0, n), at);
+      at += n;
     }
-    deltas.copy(out, (headerWords + entries) * 4, 0, at);
     return out;
   }
 
@@ -165,53 +146,32 @@ export class VectorColumns {
     const fail = (why: string): never => {
       throw new Error(`vector file ${why}`);
     };
-    if (buffer.byteLength < 12) fail("is too short");
+    if (buffer.byteLength < 12 || buffer.byteLength % 4 !== 0) fail("is not whole words");
     const aligned = buffer.byteOffset % 4 === 0 ? buffer : Buffer.from(buffer);
-    const head = new Int32Array(aligned.buffer, aligned.byteOffset, 3);
-    const [version, dims, slots] = head;
+    const all = new Int32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 4);
+    const [version, dims, slots] = all;
     if (version !== VERSION) fail(`has an unknown version ${version}`);
-    const headerWords = 3 + slots + 2 * dims;
-    if (!(dims > 0 && dims <= 65_536 && slots >= 0 && headerWords * 4 <= aligned.byteLength)) fail("header is damaged");
-    const words = new Int32Array(aligned.buffer, aligned.byteOffset, headerWords);
-    const lengths = words.subarray(3 + slots, 3 + slots + dims);
-    const streamBytes = words.subarray(3 + slots + dims, headerWords);
+    const headerWords = 3 + slots + dims;
+    if (!(dims > 0 && dims <= 65_536 && slots >= 0 && headerWords <= all.length)) fail("header is damaged");
+    const lengths = all.subarray(3 + slots, headerWords);
     let entries = 0;
-    let stream = 0;
     for (let d = 0; d < dims; d++) {
-      if (lengths[d] < 0 || streamBytes[d] < lengths[d]) fail("does not match its header");
+      if (lengths[d] < 0) fail("does not match its header");
       entries += lengths[d];
-      stream += streamBytes[d];
     }
-    if (aligned.byteLength !== (headerWords + entries) * 4 + stream) fail("does not match its header");
+    if (all.length !== headerWords + 2 * entries) fail("does not match its header");
     const columns = new VectorColumns(dims);
-    columns.slotIds = [...words.subarray(3, 3 + slots)];
+    columns.slotIds = [...all.subarray(3, 3 + slots)];
     columns.slotIds.forEach((id, slot) => {
       if (id < 0 || columns.slotOf.has(id)) fail("has a chunk id twice or negative");
       columns.slotOf.set(id, slot);
     });
-    // The values stay a view into the file's bytes; a column is copied when it grows.
-    const values = new Float32Array(aligned.buffer, aligned.byteOffset + headerWords * 4, entries);
-    const allSlots = new Int32Array(entries);
-    let byte = (headerWords + entries) * 4;
+    const allSlots = all.subarray(headerWords, headerWords + entries);
+    // Unsigned compare: one test catches negative slots and slots past the end.
+    for (let j = 0; j < entries; j++) if (allSlots[j] >>> 0 >= slots) fail("names a slot it does not have");
+    const values = new Float32Array(aligned.buffer, aligned.byteOffset + (headerWords + entries) * 4, entries);
     for (let d = 0, at = 0; d < dims; d++) {
       const n = lengths[d];
-      const streamEnd = byte + streamBytes[d];
-      let previous = -1;
-      for (let j = at; j < at + n; j++) {
-        let delta = 0;
-        let shift = 0;
-        let b: number;
-        do {
-          if (byte >= streamEnd) fail("has a column cut short");
-          b = aligned[byte++];
-          delta |= (b & 0x7f) << shift;
-          shift += 7;
-        } while (b & 0x80 && shift < 35);
-        previous += delta + 1;
-        if (previous >= slots) fail("names a slot it does not have");
-        allSlots[j] = previous;
-      }
-      if (byte !== streamEnd) fail("has a column of the wrong length");
       columns.colSlots[d] = allSlots.subarray(at, at + n);
       columns.colValues[d] = values.subarray(at, at + n);
       columns.colLength[d] = n;

@@ -46,6 +46,7 @@ export class FolderWatcher {
   private poller: NodeJS.Timeout | null = null;
   private rootIno: number | null = null;
   private rootChecked = false;
+  private tracking: Promise<void> = Promise.resolve();
   private reason: string | null = null;
   private closed = false;
 
@@ -73,7 +74,13 @@ export class FolderWatcher {
    * data root. New or replaced ones are watched now and the owner is asked to look once more: a
    * file written between its walk and the new watch would otherwise go unseen.
    */
-  async track(folders: string[]): Promise<void> {
+  track(folders: string[]): Promise<void> {
+    // One at a time: two overlapping calls would both watch a new folder and leak one watch.
+    this.tracking = this.tracking.then(() => this.trackNow(folders)).catch(() => {});
+    return this.tracking;
+  }
+
+  private async trackNow(folders: string[]): Promise<void> {
     if (this.closed || this.poller) return;
     if (folders.length + 1 > (this.options.maxFolders ?? MAX_WATCHED_FOLDERS)) {
       return this.fallBack(`${folders.length} folders, more than the ${this.options.maxFolders ?? MAX_WATCHED_FOLDERS} watched at most`);
