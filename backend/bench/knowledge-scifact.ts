@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Bm25Index, type Scored } from "../src/knowledge/bm25-index.js";
 import { offlineEmbedder } from "../src/knowledge/embedders.js";
-import { reciprocalRankFusion } from "../src/knowledge/fusion.js";
+import { DEFAULT_ALPHA, reciprocalRankFusion } from "../src/knowledge/fusion.js";
 import { KnowledgeBase } from "../src/knowledge/knowledge-base.js";
 import { offlineEmbed } from "../src/knowledge/offline-embedder.js";
 import { textTerms } from "../src/knowledge/text-terms.js";
@@ -117,7 +117,7 @@ const train = await evaluate(trainQrels);
 console.log(`SciFact: ${corpus.length} documents → ${status.chunks} chunks; embedder: ${status.embedder.label}`);
 console.log(`index (files → chunks → BM25 + vectors → storage/): ${(indexMs / 1000).toFixed(1)} s; reload from storage/: ${reloadMs.toFixed(0)} ms`);
 console.log(`\n${"method".padEnd(28)} nDCG@10  Recall@100   (test, ${testQrels.size} queries)   train nDCG@10 (${trainQrels.size} queries)`);
-const label: Record<string, string> = { bm25: "BM25 alone", vector: "vector alone (offline)", hybrid: "hybrid (min-max, α=0.6)", rrf: "hybrid via RRF (k=60)" };
+const label: Record<string, string> = { bm25: "BM25 alone", vector: "vector alone (offline)", hybrid: `hybrid (min-max, α=${DEFAULT_ALPHA})`, rrf: "hybrid via RRF (k=60)" };
 for (const name of ["bm25", "vector", "hybrid", "rrf"]) {
   const [n, r] = test.scores[name];
   console.log(`${label[name].padEnd(28)} ${mean(n).toFixed(4)}   ${mean(r).toFixed(4)}                        ${mean(train.scores[name][0]).toFixed(4)}`);

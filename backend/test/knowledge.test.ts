@@ -9,7 +9,7 @@ import type { KnowledgeStatus, SearchReply } from "../src/knowledge/knowledge-ba
 import { Bm25Index } from "../src/knowledge/bm25-index.js";
 import { offlineEmbedder } from "../src/knowledge/embedders.js";
 import { OFFLINE_DIMENSIONS, offlineEmbed } from "../src/knowledge/offline-embedder.js";
-import { textTerms } from "../src/knowledge/text-terms.js";
+import { textWords } from "../src/knowledge/text-terms.js";
 import { VectorRows } from "../src/knowledge/vector-rows.js";
 import { minimalPdf, pagedPdf } from "../test-support/minimal-pdf.js";
 import { lastMessage, messageText, startScriptedModelServer } from "../test-support/scripted-model-server.js";
@@ -219,9 +219,9 @@ describe("persistence", () => {
   it("an index stored by the previous version (JSON chunks and BM25, dense vector rows) loads as it is", async () => {
     const root = await newRoot({ "knowledge/old.md": "Stored text differs from this file on purpose.\n" });
     const info = await stat(join(root, "knowledge/old.md"));
-    const text = "Kimchi is napa cabbage fermented with chili and garlic.";
+    const text = "Kimchi is napa cabbage fermented with chili and garlic, the base of kimchi-jjigae.";
     const bm25 = new Bm25Index();
-    bm25.add(1, textTerms(text));
+    bm25.add(1, textWords(text.toLowerCase())); // the terms as the first text analysis made them (no compounds)
     const rows = new VectorRows(OFFLINE_DIMENSIONS);
     rows.set(1, offlineEmbed(text));
     const { ids, vectors } = rows.toBuffers();
@@ -240,6 +240,9 @@ describe("persistence", () => {
     expect(reply).toMatchObject({ mode: "hybrid", results: [{ source: "knowledge/old.md", text }] });
     expect(reply.results[0].vector).toBeGreaterThan(0);
     expect((await status()).recovered).toBeNull();
+    // Its terms were made again from the stored chunk by today's analysis (the compound is a term now), and stored.
+    expect((await search("kimchijjigae")).results[0]).toMatchObject({ source: "knowledge/old.md", bm25: expect.any(Number) });
+    await expect.poll(async () => JSON.parse(await readFile(join(store, "manifest.json"), "utf8")), { timeout: 5000 }).toMatchObject({ textAnalysis: 2, bm25Layout: "binary" });
   });
 
   it("a corrupt index file is rebuilt from the documents, not fatal", async () => {

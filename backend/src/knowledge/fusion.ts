@@ -4,9 +4,10 @@ import type { Scored } from "./bm25-index.js";
  * Hybrid fusion: a convex combination of min-max normalized scores,
  * hybrid = alpha * bm25' + (1 - alpha) * vector', over the union of both candidate lists
  * (a candidate missing from one list gets 0 there). Min-max keeps each list's score shape,
- * which rank-only fusion (RRF) throws away; measured on SciFact in docs/benchmarks.md.
+ * which rank-only fusion (RRF) throws away; measured on SciFact in docs/benchmarks.md (alpha 0.7
+ * best with the current BM25; 0.6 before).
  */
-export const DEFAULT_ALPHA = 0.6;
+export const DEFAULT_ALPHA = 0.7;
 
 function normalized(list: Scored[]): Map<number, number> {
   const out = new Map<number, number>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Bm25Index } from "./bm25-index.js";
+import { Bm25Index, DEFAULT_BM25 } from "./bm25-index.js";
 import { fuseScores } from "./fusion.js";
 import { offlineEmbed } from "./offline-embedder.js";
 import { textTerms } from "./text-terms.js";
@@ -15,7 +15,7 @@ function randomDocs(count: number, seed = 7): string[] {
 }
 
 /** Okapi BM25 written out plainly over the live documents: what the index's scores must equal. */
-function referenceBm25(docs: Map<number, string[]>, query: string[], k1 = 1.5, b = 0.75) {
+function referenceBm25(docs: Map<number, string[]>, query: string[], { k1, b } = DEFAULT_BM25) {
   const avg = [...docs.values()].reduce((a, d) => a + d.length, 0) / docs.size;
   const out: Array<{ id: number; score: number }> = [];
   for (const [id, terms] of docs) {
@@ -35,6 +35,15 @@ function referenceBm25(docs: Map<number, string[]>, query: string[], k1 = 1.5, b
 describe("textTerms", () => {
   it("lower-cases, drops stop words and stems", () => {
     expect(textTerms("The Mutations were running in the mice")).toEqual(["mutat", "run", "mice"]);
+  });
+
+  it("spells Greek letters out and keeps a hyphenated compound as one word too", () => {
+    expect(textTerms("TNF-α and IL-6")).toEqual(["tnf", "alpha", "il", "6", "tnfalpha", "il6"]);
+    // Whichever way a paper or a question writes it, the terms meet.
+    expect(textTerms("TNF-alpha")).toEqual(textTerms("TNF-α"));
+    expect(textTerms("IL-6 levels")).toEqual(expect.arrayContaining(textTerms("IL6 levels")));
+    expect(textTerms("anti-inflammatory")).toEqual(expect.arrayContaining(textTerms("antiinflammatory")));
+    expect(textTerms("covid-19")).toContain("covid19");
   });
 });
 

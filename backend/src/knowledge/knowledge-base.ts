@@ -17,7 +17,7 @@ import { DocumentReader, type DocumentResult } from "./document-reader.js";
 import { type Embedder, offlineEmbedder } from "./embedders.js";
 import { DEFAULT_ALPHA, fuseScores } from "./fusion.js";
 import { KNOWLEDGE_EXTENSIONS, MAX_DOCUMENT_BYTES, pageWord } from "./load-document.js";
-import { textTerms } from "./text-terms.js";
+import { TEXT_ANALYSIS_VERSION, textTerms } from "./text-terms.js";
 import { VectorColumns } from "./vector-columns.js";
 import { VectorRows } from "./vector-rows.js";
 
@@ -54,6 +54,8 @@ interface Manifest {
   dims: number;
   /** Chunks stored as chunks.bin; absent in indexes stored before it (chunks.json). */
   chunksLayout?: "binary";
+  /** The text analysis the BM25 terms were made with (absent: version 1). */
+  textAnalysis?: number;
   /** BM25 stored as bm25.bin; absent in indexes stored before it (bm25.json). */
   bm25Layout?: "binary";
   /** How vectors.* is laid out; absent in indexes stored before columns existed (rows). */
@@ -92,6 +94,8 @@ export class KnowledgeBase {
   private extracting: Promise<unknown> = Promise.resolve();
   private closed = false;
   private rebuilding = 0;
+  /** The loaded index was changed in memory (its terms made again) and is not stored yet. */
+  private unsaved = false;
   /** Entries the last walk refused (links, special files, documents over the size limit). */
   private walkSkipped: Array<{ path: string; reason: string }> = [];
   private walkTruncated: string | null = null;
@@ -107,7 +111,7 @@ export class KnowledgeBase {
   }
 
   private emptyManifest(): Manifest {
-    return { format: FORMAT, embedder: this.embedder.id, dims: 0, nextId: 1, updatedAt: null, documents: {} };
+    return { format: FORMAT, embedder: this.embedder.id, dims: 0, textAnalysis: TEXT_ANALYSIS_VERSION, nextId: 1, updatedAt: null, documents: {} };
   }
 
   /** Loads the persisted index once; an unreadable one is discarded and rebuilt from the documents. */
@@ -152,8 +156,20 @@ export class KnowledgeBase {
       chunks = new ChunkStore();
       for (const chunk of JSON.parse(chunkBytes.toString("utf8")) as StoredChunk[]) chunks.set(chunk);
     }
-    const bm25 = manifest.bm25Layout === "binary" ? Bm25Index.fromBuffer(bm25Bytes) : Bm25Index.fromJSON(JSON.parse(bm25Bytes.toString("utf8")));
+    let bm25 = manifest.bm25Layout === "binary" ? Bm25Index.fromBuffer(bm25Bytes) : Bm25Index.fromJSON(JSON.parse(bm25Bytes.toString("utf8")));
     if (bm25.size !== chunks.size) throw new Error("the BM25 index does not match the chunks");
+    if ((manifest.textAnalysis ?? 1) !== TEXT_ANALYSIS_VERSION) {
+      // Terms made by an earlier text analysis: made again from the stored chunks (no document is
+      // read again, no vector recomputed), a slice at a time, and stored at the next sync.
+      bm25 = new Bm25Index();
+      let n = 0;
+      for (const id of chunks.ids()) {
+        bm25.add(id, textTerms(chunks.get(id)!.text));
+        if (++n % 500 === 0) await yieldToEventLoop();
+      }
+      manifest.textAnalysis = TEXT_ANALYSIS_VERSION;
+      this.unsaved = true;
+    }
     this.manifest = manifest;
     this.chunks = chunks;
     this.bm25 = bm25;
@@ -293,8 +309,9 @@ export class KnowledgeBase {
     const documentsChanged = changed;
     if (await this.embedMissing()) changed = true;
     this.progress = { ...this.progress, running: false, current: null };
-    if (changed) {
-      this.manifest.updatedAt = new Date().toISOString();
+    if (changed || this.unsaved) {
+      if (changed) this.manifest.updatedAt = new Date().toISOString();
+      this.unsaved = false;
       await this.persist();
     }
     return documentsChanged;

@@ -1,4 +1,4 @@
-import { textTerms } from "./text-terms.js";
+import { textWords } from "./text-terms.js";
 
 export const OFFLINE_DIMENSIONS = 2048;
 
@@ -34,7 +34,7 @@ export function offlineEmbed(text: string, termWeight: (term: string) => number 
     if (seen) seen.n++;
     else features.set(feature, { n: 1, weight });
   };
-  const terms = textTerms(text);
+  const terms = textWords(text.toLowerCase());
   const weights = terms.map(termWeight);
   for (let i = 0; i < terms.length; i++) {
     const term = terms[i];

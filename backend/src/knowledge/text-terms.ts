@@ -13,11 +13,40 @@ const STOP_WORDS = new Set(
 );
 
 const WORD = /[\p{L}\p{N}]+/gu;
+/** Words joined by hyphens: `covid-19`, `il-6`, `t-cell`. */
+const COMPOUND = /[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu;
 
-/** Lower-cased words, stop words removed, Porter-stemmed: the terms both indexes are built on. */
+const GREEK: Record<string, string> = {
+  α: "alpha", β: "beta", γ: "gamma", δ: "delta", ε: "epsilon", ζ: "zeta", η: "eta", θ: "theta", ι: "iota", κ: "kappa",
+  λ: "lambda", μ: "mu", ν: "nu", ξ: "xi", π: "pi", ρ: "rho", σ: "sigma", τ: "tau", φ: "phi", χ: "chi", ψ: "psi", ω: "omega",
+};
+const GREEK_LETTER = /[α-ω]/g;
+
+/**
+ * The version of the text analysis below: an index whose terms were made by another version has
+ * its BM25 terms made again from the stored chunks (and offline vectors recomputed).
+ */
+export const TEXT_ANALYSIS_VERSION = 2;
+
+/**
+ * Lower-cased words, stop words removed, Porter-stemmed: the terms both indexes are built on.
+ * Greek letters are spelled out (papers write TNF-α and TNF-alpha alike), and a hyphenated
+ * compound is also kept as one word (`il-6` → `il`, `6` and `il6`), so `IL6` finds `IL-6`. Measured on SciFact (docs/benchmarks.md): hybrid test 0.7072 → 0.72, train 0.6993 → 0.705.
+ */
 export function textTerms(text: string): string[] {
+  const lower = text.toLowerCase();
+  const out = textWords(lower.replace(GREEK_LETTER, (c) => (GREEK[c] ? ` ${GREEK[c]} ` : c)));
+  for (const match of lower.replace(GREEK_LETTER, (c) => GREEK[c] ?? c).matchAll(COMPOUND)) out.push(...textWords(match[0].replace(/-/g, "")));
+  return out;
+}
+
+/**
+ * The words of lower-cased text, stop words removed, Porter-stemmed, in order: what the offline
+ * embedder hashes (its word pairs need the order, and measured better without the additions above).
+ */
+export function textWords(lower: string): string[] {
   const out: string[] = [];
-  for (const match of text.toLowerCase().matchAll(WORD)) {
+  for (const match of lower.matchAll(WORD)) {
     const word = match[0];
     if (STOP_WORDS.has(word)) continue;
     out.push(/^[a-z]+$/.test(word) ? stemmer(word) : word);
