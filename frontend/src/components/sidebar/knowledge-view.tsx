@@ -121,7 +121,8 @@ export function KnowledgeView({ onOpenAt }: { onOpenAt: (path: string, line: num
               className="block w-full rounded-md border border-zinc-200 px-2 py-1.5 text-left hover:bg-zinc-50"
             >
               <div className="truncate font-mono text-[11px] text-zinc-700">
-                {i + 1}. {hit.source}:{hit.line}
+                {i + 1}. {hit.source}
+                {/\.pdf$/i.test(hit.source) ? ` · page ${hit.line}` : /\.pptx$/i.test(hit.source) ? ` · slide ${hit.line}` : `:${hit.line}`}
               </div>
               <div className="tabular-nums text-[11px] text-zinc-500" data-testid="knowledge-scores">
                 fused {hit.score.toFixed(3)} · bm25 {hit.bm25 === null ? "–" : hit.bm25.toFixed(2)} · vec {hit.vector === null ? "–" : hit.vector.toFixed(2)}
