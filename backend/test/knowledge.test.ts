@@ -111,6 +111,23 @@ describe("search over knowledge/", () => {
     expect((await status()).watch.walks).toBeGreaterThan(before.walks);
   });
 
+  it("a tool churning files in knowledge/ gets at most one walk per 500 ms, and every file in the end", async () => {
+    const root = await newRoot(DOCS);
+    wb = await startWorkbench({ dataRoot: root });
+    await expect.poll(async () => (await status()).documents, { timeout: 5000 }).toBe(3);
+    await new Promise((r) => setTimeout(r, 1000));
+    const before = (await status()).watch.walks;
+    const started = Date.now();
+    for (let i = 0; i < 60; i++) {
+      await writeFile(join(root, `knowledge/churn-${i}.md`), `Churned note ${i}.\n`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await expect.poll(async () => (await status()).documents, { timeout: 10_000 }).toBe(63);
+    const walks = (await status()).watch.walks - before;
+    const seconds = (Date.now() - started) / 1000;
+    expect(walks, `${walks} walks in ${seconds.toFixed(1)} s`).toBeLessThanOrEqual(Math.ceil(seconds / 0.5) + 2);
+  });
+
   it("extracts a PDF's text", async () => {
     wb = await startWorkbench({ dataRoot: await newRoot({ "knowledge/report.pdf": minimalPdf(["Quarterly report", "Revenue grew by 12 percent in the northern region."]) }) });
     const reply = await search("northern region revenue");

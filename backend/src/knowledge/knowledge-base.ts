@@ -30,6 +30,8 @@ const FRESH_MS = 1000;
 const CANDIDATES = 100;
 /** How often the folder is looked at when the system cannot watch it. */
 const POLL_MS = 2000;
+/** The shortest time between the starts of two looks at the folder in a row. */
+const LOOK_GAP_MS = 500;
 /** Most documents indexed from knowledge/, and how deep its folders are looked into. */
 const MAX_DOCUMENTS = 20_000;
 const MAX_FOLDER_DEPTH = 16;
@@ -241,7 +243,11 @@ export class KnowledgeBase {
   sync(): Promise<void> {
     this.syncing ??= (async () => {
       let changed: boolean;
+      let looked = 0;
       do {
+        // Back-to-back looks (a tool churning files) are spaced, so following changes never costs more than polling did.
+        if (looked > 0) await new Promise((r) => setTimeout(r, Math.max(0, looked + LOOK_GAP_MS - Date.now())));
+        looked = Date.now();
         this.again = false;
         changed = await this.syncNow();
       } while (!this.closed && (this.again || (changed && this.watcher !== null)));
