@@ -88,6 +88,9 @@ export class KnowledgeBase {
   private watcher: FolderWatcher | null = null;
   /** A change was seen while a sync ran: it runs again when done. */
   private again = false;
+  /** When the last look at the folder started, and a look waiting for its turn. */
+  private lastLookAt = 0;
+  private lookLater: NodeJS.Timeout | null = null;
   /** Walks of knowledge/ so far: with folder events, none happen while nothing changes. */
   private walks = 0;
   private readonly reader = new DocumentReader(DOCUMENT_BUDGET_MS);
@@ -243,11 +246,11 @@ export class KnowledgeBase {
   sync(): Promise<void> {
     this.syncing ??= (async () => {
       let changed: boolean;
-      let looked = 0;
       do {
-        // Back-to-back looks (a tool churning files) are spaced, so following changes never costs more than polling did.
-        if (looked > 0) await new Promise((r) => setTimeout(r, Math.max(0, looked + LOOK_GAP_MS - Date.now())));
-        looked = Date.now();
+        // Looks in a row (a tool churning files) are spaced, so following changes never costs more than polling did.
+        const wait = this.lastLookAt + LOOK_GAP_MS - Date.now();
+        if (wait > 0 && this.watcher) await new Promise((r) => setTimeout(r, wait));
+        this.lastLookAt = Date.now();
         this.again = false;
         changed = await this.syncNow();
       } while (!this.closed && (this.again || (changed && this.watcher !== null)));
@@ -258,10 +261,22 @@ export class KnowledgeBase {
     return this.syncing;
   }
 
-  /** A folder event: look now, or once more after the look under way. */
+  /** A folder event: look now (or when 500 ms have passed since the last look), or once more after the look under way. */
   private changeSeen(): void {
-    if (this.syncing) this.again = true;
-    else void this.sync().catch((err) => this.log.warn({ err }, "knowledge sync failed"));
+    if (this.syncing) {
+      this.again = true;
+      return;
+    }
+    const wait = this.lastLookAt + LOOK_GAP_MS - Date.now();
+    if (wait > 0) {
+      this.lookLater ??= setTimeout(() => {
+        this.lookLater = null;
+        if (!this.closed) this.changeSeen();
+      }, wait);
+      this.lookLater.unref();
+      return;
+    }
+    void this.sync().catch((err) => this.log.warn({ err }, "knowledge sync failed"));
   }
 
   private removeDocument(path: string) {
@@ -398,6 +413,8 @@ export class KnowledgeBase {
   async close(): Promise<void> {
     this.watcher?.close();
     this.watcher = null;
+    if (this.lookLater) clearTimeout(this.lookLater);
+    this.lookLater = null;
     this.closed = true;
     await this.reader.close();
     await this.extractor.close();
@@ -480,7 +497,7 @@ export class KnowledgeBase {
 
   /** Whether a search must look at the folder first: a change seen and not yet indexed, or no events to go by. */
   private mustLook(): boolean {
-    if (this.watcher?.state.mode === "events") return this.watcher.pending || this.syncing !== null;
+    if (this.watcher?.state.mode === "events") return this.watcher.pending || this.syncing !== null || this.lookLater !== null;
     return Date.now() - this.lastSync > FRESH_MS;
   }
 

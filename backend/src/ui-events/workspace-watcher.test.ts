@@ -53,4 +53,35 @@ describe("WorkspaceWatcher", () => {
       await rm(root, { recursive: true, force: true });
     }
   });
+
+  it("a tool churning files: scans start at most every 500 ms, and the last change is seen", async () => {
+    const root = await mkdtemp(join(tmpdir(), "moc-watch-"));
+    await mkdir(join(root, "workspace"));
+    const watcher = new WorkspaceWatcher(root);
+    const changedAt: number[] = [];
+    try {
+      watcher.subscribe((event) => event.type === "file_changed" && changedAt.push(Date.now()));
+      await new Promise((r) => setTimeout(r, 800));
+      const before = watcher.scans;
+      const started = Date.now();
+      let lastWrite = 0;
+      for (let i = 0; i < 60; i++) {
+        await writeFile(join(root, "workspace/churn.md"), `version ${i}\n`.repeat(i + 1));
+        lastWrite = Date.now();
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const seconds = (lastWrite - started) / 1000;
+      // The last write is reported too (a scan after it), then nothing more happens.
+      await expect.poll(() => changedAt.some((at) => at >= lastWrite), { timeout: 2000 }).toBe(true);
+      await new Promise((r) => setTimeout(r, 700));
+      const scans = watcher.scans - before;
+      expect(scans, `${scans} scans in ${seconds.toFixed(1)} s`).toBeLessThanOrEqual(Math.ceil(seconds / 0.5) + 3);
+      const settled = watcher.scans;
+      await new Promise((r) => setTimeout(r, 800));
+      expect(watcher.scans).toBe(settled);
+    } finally {
+      watcher.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
 });

@@ -7,7 +7,7 @@ import { MAX_SKILL_BYTES } from "../skills/scan-skills.js";
 import { APPROVALS_FILE } from "../approvals/approval-file.js";
 import { scanWorkspaceFiles } from "../workspace/list-workspace-files.js";
 
-/** How often the files are looked at when the system cannot watch their folders. */
+/** How often the files are looked at when the system cannot watch their folders, and the least time between two scans. */
 const POLL_MS = 500;
 /** The data root's own entries whose changes the Inspector shows. */
 const ROOT_NAMES = ["workspace", "memory", "skills", "agents", "knowledge", APPROVALS_FILE];
@@ -25,6 +25,8 @@ export class WorkspaceWatcher {
   private watcher: FolderWatcher | null = null;
   private polling = false;
   private again = false;
+  private lastScan = 0;
+  private later: NodeJS.Timeout | null = null;
   /** Scans so far: with folder events, none happen while nothing changes. */
   scans = 0;
 
@@ -41,6 +43,8 @@ export class WorkspaceWatcher {
       if (this.listeners.size === 0 && this.watcher) {
         this.watcher.close();
         this.watcher = null;
+        if (this.later) clearTimeout(this.later);
+        this.later = null;
         this.known = null;
       }
     };
@@ -50,21 +54,31 @@ export class WorkspaceWatcher {
     for (const listener of this.listeners) listener(event);
   }
 
-  /** Scans now, or once more after the scan under way. */
+  /**
+   * Scans now, or once more after the scan under way. Scans start at most every 500 ms, as
+   * polling did: a tool churning files costs no more than that.
+   */
   private look(): void {
     if (this.polling) {
       this.again = true;
       return;
     }
+    const wait = this.lastScan + POLL_MS - Date.now();
+    if (wait > 0) {
+      this.later ??= setTimeout(() => {
+        this.later = null;
+        if (this.watcher) this.look();
+      }, wait).unref();
+      return;
+    }
+    this.lastScan = Date.now();
+    this.again = false; // this scan sees every change made before it starts
     // A scan that fails (a folder swapped mid-scan by a tool, the data root gone after close) is
     // skipped: the next change looks again. Left unhandled, the rejection would stop the server.
     void this.scan()
       .catch(() => {})
       .finally(() => {
-        if (this.again && this.watcher) {
-          this.again = false;
-          this.look();
-        }
+        if (this.again && this.watcher) this.look();
       });
   }
 
@@ -104,6 +118,8 @@ export class WorkspaceWatcher {
   close(): void {
     this.watcher?.close();
     this.watcher = null;
+    if (this.later) clearTimeout(this.later);
+    this.later = null;
     this.listeners.clear();
   }
 }
