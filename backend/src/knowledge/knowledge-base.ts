@@ -30,8 +30,6 @@ const FRESH_MS = 1000;
 const CANDIDATES = 100;
 /** How often the folder is looked at when the system cannot watch it. */
 const POLL_MS = 2000;
-/** The shortest time between the starts of two looks at the folder in a row. */
-const LOOK_GAP_MS = 500;
 /** Most documents indexed from knowledge/, and how deep its folders are looked into. */
 const MAX_DOCUMENTS = 20_000;
 const MAX_FOLDER_DEPTH = 16;
@@ -86,11 +84,8 @@ export class KnowledgeBase {
   private lastSync = 0;
   private progress = { running: false, done: 0, total: 0, current: null as string | null };
   private watcher: FolderWatcher | null = null;
-  /** A change was seen while a sync ran: it runs again when done. */
-  private again = false;
-  /** When the last look at the folder started, and a look waiting for its turn. */
-  private lastLookAt = 0;
-  private lookLater: NodeJS.Timeout | null = null;
+  /** Whether the last look found documents added, changed or removed. */
+  private lastLookChanged = false;
   /** Walks of knowledge/ so far: with folder events, none happen while nothing changes. */
   private walks = 0;
   private readonly reader = new DocumentReader(DOCUMENT_BUDGET_MS);
@@ -238,45 +233,28 @@ export class KnowledgeBase {
     return found;
   }
 
-  /**
-   * Brings the index in step with the folder: new and changed documents indexed, deleted ones
-   * removed. A change seen while it runs makes it run once more; with folder events it also runs
-   * until a look finds nothing new, since a burst of writes can outrun the kernel's event queue.
-   */
+  /** Brings the index in step with the folder: new and changed documents indexed, deleted ones removed. */
   sync(): Promise<void> {
-    this.syncing ??= (async () => {
-      let changed: boolean;
-      do {
-        // Looks in a row (a tool churning files) are spaced, so following changes never costs more than polling did.
-        const wait = this.lastLookAt + LOOK_GAP_MS - Date.now();
-        if (wait > 0 && this.watcher) await new Promise((r) => setTimeout(r, wait));
-        this.lastLookAt = Date.now();
-        this.again = false;
-        changed = await this.syncNow();
-      } while (!this.closed && (this.again || (changed && this.watcher !== null)));
-    })().finally(() => {
-      this.syncing = null;
-      this.lastSync = Date.now();
-    });
+    this.syncing ??= this.syncNow()
+      .then((changed) => {
+        this.lastLookChanged = changed;
+      })
+      .finally(() => {
+        this.syncing = null;
+        this.lastSync = Date.now();
+      });
     return this.syncing;
   }
 
-  /** A folder event: look now (or when 500 ms have passed since the last look), or once more after the look under way. */
-  private changeSeen(): void {
-    if (this.syncing) {
-      this.again = true;
-      return;
-    }
-    const wait = this.lastLookAt + LOOK_GAP_MS - Date.now();
-    if (wait > 0) {
-      this.lookLater ??= setTimeout(() => {
-        this.lookLater = null;
-        if (!this.closed) this.changeSeen();
-      }, wait);
-      this.lookLater.unref();
-      return;
-    }
-    void this.sync().catch((err) => this.log.warn({ err }, "knowledge sync failed"));
+  /**
+   * The folder watcher's look: one that starts after the change it was told of (a sync already
+   * under way, started by a search, may have passed it). True when it found changes, so the watcher
+   * looks again until a look finds none (a burst of writes can outrun the kernel's event queue).
+   */
+  private async lookAfterChange(): Promise<boolean> {
+    await this.syncing?.catch(() => {});
+    await this.sync().catch((err) => this.log.warn({ err }, "knowledge sync failed"));
+    return this.lastLookChanged;
   }
 
   private removeDocument(path: string) {
@@ -405,16 +383,14 @@ export class KnowledgeBase {
 
   /** Indexes what is there now, then follows the folder's changes by its events. */
   start(): void {
-    this.watcher ??= new FolderWatcher(this.dataRoot, { rootNames: ["knowledge"], pollMs: POLL_MS, onChange: () => this.changeSeen() });
-    this.changeSeen();
+    this.watcher ??= new FolderWatcher(this.dataRoot, { rootNames: ["knowledge"], pollMs: POLL_MS, onChange: () => this.lookAfterChange() });
+    this.watcher.request();
   }
 
   /** Stops watching and waits for a running sync, so nothing writes to storage/ after the server stopped. */
   async close(): Promise<void> {
     this.watcher?.close();
     this.watcher = null;
-    if (this.lookLater) clearTimeout(this.lookLater);
-    this.lookLater = null;
     this.closed = true;
     await this.reader.close();
     await this.extractor.close();
@@ -497,7 +473,7 @@ export class KnowledgeBase {
 
   /** Whether a search must look at the folder first: a change seen and not yet indexed, or no events to go by. */
   private mustLook(): boolean {
-    if (this.watcher?.state.mode === "events") return this.watcher.pending || this.syncing !== null || this.lookLater !== null;
+    if (this.watcher?.state.mode === "events") return this.watcher.pending || this.syncing !== null;
     return Date.now() - this.lastSync > FRESH_MS;
   }
 

@@ -12,7 +12,7 @@ async function start(folders: string[], options: { maxFolders?: number } = {}) {
   root = await mkdtemp(join(tmpdir(), "moc-folder-watch-"));
   for (const folder of folders) await mkdir(join(root, folder), { recursive: true });
   const calls = { n: 0 };
-  watcher = new FolderWatcher(root, { rootNames: ["knowledge"], pollMs: 200, debounceMs: 50, onChange: () => calls.n++, ...options });
+  watcher = new FolderWatcher(root, { rootNames: ["knowledge"], pollMs: 200, debounceMs: 50, gapMs: 50, onChange: () => void calls.n++, ...options });
   await watcher.track(folders);
   await sleep(300); // the look asked for after the first watches
   calls.n = 0;

@@ -3,7 +3,8 @@
  * kernel's events (fs.watch, inotify on Linux): one watch per folder, never per file, so a flood of
  * 100,000 new files costs one cheap callback each and no stat. An event only says "look again";
  * the owner's confined walk decides what changed and then hands back the folders it entered
- * (`track`), so a new sub-folder is watched after the walk that found it.
+ * (`track`), so a new sub-folder is watched after the walk that found it. It also paces the
+ * owner's looks: one at a time, at most one start per 500 ms, again until nothing is left to see.
  *
  * Measured against chokidar (issue 18): chokidar stats every new entry on the server's thread and
  * lost its watch when the data root was replaced. Here, a replaced folder is found by its inode
@@ -18,15 +19,22 @@ import { basename, join } from "node:path";
 /** Folders watched at most; past this the owner polls (each watch is kernel memory). */
 export const MAX_WATCHED_FOLDERS = 4096;
 const DEBOUNCE_MS = 150;
+const GAP_MS = 500;
 const ROOT_CHECK_MS = 1000;
 
 export interface FolderWatcherOptions {
-  /** Called, debounced, when a watched folder changed or was replaced; in polling mode, every `pollMs`. */
-  onChange: () => void;
+  /**
+   * The owner's look, called when a watched folder changed or was replaced (debounced), or every
+   * `pollMs` in polling mode. Never called while its previous call runs, and started at most every
+   * `gapMs`, so a tool churning files costs no more than polling would. Called again when changes
+   * came during a call, or when it resolves to true (it found changes: look until a look finds none).
+   */
+  onChange: () => Promise<boolean | void> | boolean | void;
   /** The entries of the data root itself whose changes count (the root holds much else). */
   rootNames: string[];
   pollMs: number;
   debounceMs?: number;
+  gapMs?: number;
   maxFolders?: number;
 }
 
@@ -41,7 +49,12 @@ export class FolderWatcher {
   /** By folder; `stale` once the kernel said the folder itself went (its inode number may come back with a new folder). */
   private readonly watches = new Map<string, { handle: FSWatcher; ino: number; stale: boolean }>();
   private readonly rootNames: Set<string>;
-  private debounce: NodeJS.Timeout | null = null;
+  /** The next look, scheduled. */
+  private timer: NodeJS.Timeout | null = null;
+  /** A change seen that no look has started after yet. */
+  private owed = false;
+  private running = false;
+  private lastStart = 0;
   private readonly rootCheck: NodeJS.Timeout;
   private poller: NodeJS.Timeout | null = null;
   private rootIno: number | null = null;
@@ -64,9 +77,15 @@ export class FolderWatcher {
     return { mode: this.poller ? "polling" : "events", folders: this.watches.size, reason: this.reason };
   }
 
-  /** True while a change was seen and the owner has not been told yet. */
+  /** True while a change was seen and no look has started since. */
   get pending(): boolean {
-    return this.debounce !== null;
+    return this.owed;
+  }
+
+  /** Asks for a look now (the owner's first), as soon as the pacing allows. */
+  request(): void {
+    this.owed = true;
+    this.schedule(0);
   }
 
   /**
@@ -154,19 +173,40 @@ export class FolderWatcher {
   }
 
   private changed(): void {
-    if (this.closed || this.debounce) return;
-    this.debounce = setTimeout(() => {
-      this.debounce = null;
-      if (!this.closed) this.options.onChange();
-    }, this.options.debounceMs ?? DEBOUNCE_MS);
-    this.debounce.unref();
+    this.owed = true;
+    this.schedule(this.options.debounceMs ?? DEBOUNCE_MS);
+  }
+
+  private schedule(delay: number): void {
+    if (this.closed || this.running || this.timer) return;
+    const wait = Math.max(delay, this.lastStart + (this.options.gapMs ?? GAP_MS) - Date.now());
+    this.timer = setTimeout(() => void this.look(), wait);
+    this.timer.unref();
+  }
+
+  private async look(): Promise<void> {
+    this.timer = null;
+    if (this.closed) return;
+    this.owed = false;
+    this.running = true;
+    this.lastStart = Date.now();
+    let again = false;
+    try {
+      again = (await this.options.onChange()) === true;
+    } catch {
+      // The owner's look failed (it says so itself); the next change looks again.
+    } finally {
+      this.running = false;
+    }
+    if (again) this.owed = true;
+    if (this.owed) this.schedule(0);
   }
 
   private fallBack(reason: string): void {
     this.reason = reason;
     for (const { handle } of this.watches.values()) handle.close();
     this.watches.clear();
-    this.poller = setInterval(() => this.options.onChange(), this.options.pollMs);
+    this.poller = setInterval(() => this.request(), this.options.pollMs);
     this.poller.unref();
   }
 
@@ -174,7 +214,7 @@ export class FolderWatcher {
     this.closed = true;
     clearInterval(this.rootCheck);
     if (this.poller) clearInterval(this.poller);
-    if (this.debounce) clearTimeout(this.debounce);
+    if (this.timer) clearTimeout(this.timer);
     for (const { handle } of this.watches.values()) handle.close();
     this.watches.clear();
   }

@@ -7,7 +7,7 @@ import { MAX_SKILL_BYTES } from "../skills/scan-skills.js";
 import { APPROVALS_FILE } from "../approvals/approval-file.js";
 import { scanWorkspaceFiles } from "../workspace/list-workspace-files.js";
 
-/** How often the files are looked at when the system cannot watch their folders, and the least time between two scans. */
+/** How often the files are looked at when the system cannot watch their folders. */
 const POLL_MS = 500;
 /** The data root's own entries whose changes the Inspector shows. */
 const ROOT_NAMES = ["workspace", "memory", "skills", "agents", "knowledge", APPROVALS_FILE];
@@ -23,10 +23,6 @@ export class WorkspaceWatcher {
   private readonly listeners = new Set<(event: UiEvent) => void>();
   private known: Map<string, string> | null = null;
   private watcher: FolderWatcher | null = null;
-  private polling = false;
-  private again = false;
-  private lastScan = 0;
-  private later: NodeJS.Timeout | null = null;
   /** Scans so far: with folder events, none happen while nothing changes. */
   scans = 0;
 
@@ -35,16 +31,17 @@ export class WorkspaceWatcher {
   subscribe(listener: (event: UiEvent) => void): () => void {
     this.listeners.add(listener);
     if (!this.watcher) {
-      this.watcher = new FolderWatcher(this.dataRoot, { rootNames: ROOT_NAMES, pollMs: POLL_MS, onChange: () => this.look() });
-      this.look();
+      // The watcher paces the scans: one at a time, at most one start per 500 ms (as polling did).
+      // A scan that fails (a folder swapped mid-scan by a tool, the data root gone after close) is
+      // skipped: the next change looks again. Left unhandled, the rejection would stop the server.
+      this.watcher = new FolderWatcher(this.dataRoot, { rootNames: ROOT_NAMES, pollMs: POLL_MS, onChange: () => this.scan().catch(() => {}) });
+      this.watcher.request();
     }
     return () => {
       this.listeners.delete(listener);
       if (this.listeners.size === 0 && this.watcher) {
         this.watcher.close();
         this.watcher = null;
-        if (this.later) clearTimeout(this.later);
-        this.later = null;
         this.known = null;
       }
     };
@@ -54,57 +51,24 @@ export class WorkspaceWatcher {
     for (const listener of this.listeners) listener(event);
   }
 
-  /**
-   * Scans now, or once more after the scan under way. Scans start at most every 500 ms, as
-   * polling did: a tool churning files costs no more than that.
-   */
-  private look(): void {
-    if (this.polling) {
-      this.again = true;
-      return;
-    }
-    const wait = this.lastScan + POLL_MS - Date.now();
-    if (wait > 0) {
-      this.later ??= setTimeout(() => {
-        this.later = null;
-        if (this.watcher) this.look();
-      }, wait).unref();
-      return;
-    }
-    this.lastScan = Date.now();
-    this.again = false; // this scan sees every change made before it starts
-    // A scan that fails (a folder swapped mid-scan by a tool, the data root gone after close) is
-    // skipped: the next change looks again. Left unhandled, the rejection would stop the server.
-    void this.scan()
-      .catch(() => {})
-      .finally(() => {
-        if (this.again && this.watcher) this.look();
-      });
-  }
-
   private async scan(): Promise<void> {
-    this.polling = true;
-    try {
-      const now = new Map<string, string>();
-      const { files, dirs } = await scanWorkspaceFiles(this.dataRoot);
-      this.scans++;
-      if (this.listeners.size === 0 || !this.watcher) return; // closed (or everyone left) while scanning
-      void this.watcher.track(dirs).catch(() => {});
-      for (const file of files) now.set(file.path, `${file.mtimeMs}:${file.bytes}`);
-      const before = this.known;
-      this.known = now;
-      if (!before) return;
-      const changed = [...now].filter(([path, sig]) => before.get(path) !== sig).map(([path]) => path);
-      const removed = [...before.keys()].filter((path) => !now.has(path));
-      if (changed.length === 0 && removed.length === 0) return;
-      const paths = [...changed, ...removed];
-      this.emit({ type: "refresh", target: paths.some((p) => p.startsWith("skills/")) ? "skills" : "files" });
-      if (paths.some((p) => p.startsWith("agents/"))) this.emit({ type: "refresh", target: "agents" });
-      for (const path of changed) if (before.has(path)) this.emit({ type: "file_changed", path });
-      for (const path of changed) await this.checkSkill(path);
-    } finally {
-      this.polling = false;
-    }
+    const now = new Map<string, string>();
+    const { files, dirs } = await scanWorkspaceFiles(this.dataRoot);
+    this.scans++;
+    if (this.listeners.size === 0 || !this.watcher) return; // closed (or everyone left) while scanning
+    void this.watcher.track(dirs).catch(() => {});
+    for (const file of files) now.set(file.path, `${file.mtimeMs}:${file.bytes}`);
+    const before = this.known;
+    this.known = now;
+    if (!before) return;
+    const changed = [...now].filter(([path, sig]) => before.get(path) !== sig).map(([path]) => path);
+    const removed = [...before.keys()].filter((path) => !now.has(path));
+    if (changed.length === 0 && removed.length === 0) return;
+    const paths = [...changed, ...removed];
+    this.emit({ type: "refresh", target: paths.some((p) => p.startsWith("skills/")) ? "skills" : "files" });
+    if (paths.some((p) => p.startsWith("agents/"))) this.emit({ type: "refresh", target: "agents" });
+    for (const path of changed) if (before.has(path)) this.emit({ type: "file_changed", path });
+    for (const path of changed) await this.checkSkill(path);
   }
 
   private async checkSkill(path: string): Promise<void> {
@@ -118,8 +82,6 @@ export class WorkspaceWatcher {
   close(): void {
     this.watcher?.close();
     this.watcher = null;
-    if (this.later) clearTimeout(this.later);
-    this.later = null;
     this.listeners.clear();
   }
 }
