@@ -1,14 +1,9 @@
 "use client";
-import { Circle, Save, TriangleAlert } from "lucide-react";
-import dynamic from "next/dynamic";
+import { Circle, Save } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
-
-const MonacoEditor = dynamic(() => import("./monaco-editor"), {
-  ssr: false,
-  loading: () => <div className="p-4 text-sm text-zinc-400">Loading editor…</div>,
-});
+import { EditorFrame, MonacoEditor } from "./editor-frame";
 
 interface Draft {
   saved: string;
@@ -119,54 +114,50 @@ export function FileEditor({
   }, [path, drafts, onSaved]);
 
   return (
-    <div className="flex h-full min-h-0 flex-col">
-      <div className="flex h-10 shrink-0 items-center gap-2 border-b border-zinc-200/80 px-3">
-        <span className="min-w-0 flex-1 truncate font-mono text-xs text-zinc-700" data-testid="editor-path">
-          {path}
-        </span>
-        {dirty && (
-          <span className="flex items-center gap-1 text-xs text-amber-700" data-testid="dirty-marker">
-            <Circle className="size-2 fill-current" />
-            unsaved
-          </span>
-        )}
-        <Button size="sm" onClick={save} disabled={!dirty || saving} data-testid="save" title="Save (Ctrl/Cmd+S)">
-          <Save />
-          {saving ? "Saving…" : "Save"}
-        </Button>
-      </div>
-      {onDisk !== null && (
-        <div className="flex items-center gap-2 border-b border-amber-200 bg-amber-50 px-3 py-1.5 text-xs text-amber-900" data-testid="disk-conflict">
-          <span className="flex-1">This file changed on disk while you have unsaved edits.</span>
-          <Button size="sm" variant="outline" onClick={takeDiskVersion} data-testid="take-disk">
-            Load disk version
+    <EditorFrame
+      path={path}
+      error={error}
+      actions={
+        <>
+          {dirty && (
+            <span className="flex items-center gap-1 text-xs text-amber-700" data-testid="dirty-marker">
+              <Circle className="size-2 fill-current" />
+              unsaved
+            </span>
+          )}
+          <Button size="sm" onClick={save} disabled={!dirty || saving} data-testid="save" title="Save (Ctrl/Cmd+S)">
+            <Save />
+            {saving ? "Saving…" : "Save"}
           </Button>
-          <Button size="sm" variant="ghost" onClick={keepMine}>
-            Keep mine
-          </Button>
-        </div>
+        </>
+      }
+      notice={
+        onDisk !== null && (
+          <div className="flex items-center gap-2 border-b border-amber-200 bg-amber-50 px-3 py-1.5 text-xs text-amber-900" data-testid="disk-conflict">
+            <span className="flex-1">This file changed on disk while you have unsaved edits.</span>
+            <Button size="sm" variant="outline" onClick={takeDiskVersion} data-testid="take-disk">
+              Load disk version
+            </Button>
+            <Button size="sm" variant="ghost" onClick={keepMine}>
+              Keep mine
+            </Button>
+          </div>
+        )
+      }
+    >
+      {draft && (
+        <MonacoEditor
+          reveal={reveal}
+          path={path}
+          value={draft.text}
+          onChange={(text) => {
+            const next = { ...draft, text };
+            drafts.set(path, next);
+            setDraft(next);
+          }}
+          onSave={save}
+        />
       )}
-      {error && (
-        <div className="flex items-start gap-2 border-b border-red-200 bg-red-50 px-3 py-2 text-xs text-red-800" data-testid="editor-error">
-          <TriangleAlert className="mt-0.5 size-3.5 shrink-0" />
-          {error}
-        </div>
-      )}
-      <div className="min-h-0 flex-1" data-testid="editor">
-        {draft && (
-          <MonacoEditor
-            reveal={reveal}
-            path={path}
-            value={draft.text}
-            onChange={(text) => {
-              const next = { ...draft, text };
-              drafts.set(path, next);
-              setDraft(next);
-            }}
-            onSave={save}
-          />
-        )}
-      </div>
-    </div>
+    </EditorFrame>
   );
 }
