@@ -4,7 +4,11 @@
  * with a model that floods (every chunk at once) and one at 500 chunks a second. The workbench runs
  * as its own process (the built dist/, as users run it), so the reading client here does not share
  * its event loop, as a browser does not.
- * Run: pnpm --filter ./backend bench:turn   (PACE_MS=n: one pacing only; PAIRS=n pairs per case)
+ * Each case runs with 1 reader (the POST's own stream) and with 10 (the POST plus 9 tabs attached
+ * through `GET /api/sessions/:id/stream` as soon as the session is known): the turn's time is until
+ * every reader has its `final`. Also reported: how long a reattaching reader waits for its first
+ * (replayed) event, and how far behind the first reader each reader gets each event (p99).
+ * Run: pnpm --filter ./backend bench:turn   (PACE_MS=n: one pacing only; PAIRS=n pairs per case; READERS=n one reader count)
  */
 import { ChatOpenAI } from "@langchain/openai";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
@@ -13,11 +17,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { lastMessage, type ModelReply, type ModelScript, startScriptedModelServer } from "../test-support/scripted-model-server.js";
 import { startServerProcess } from "../test-support/server-process.js";
-import { postJson, sseEvents } from "../test-support/workbench-harness.js";
+import { postJson, sseFrames } from "../test-support/workbench-harness.js";
 
 const PAIRS = Number(process.env.PAIRS ?? 10);
 /** Milliseconds between streamed chunks: 0 floods (a local model on a GPU, the worst case); 2 is 500 tokens/s. */
 const PACES = process.env.PACE_MS ? [Number(process.env.PACE_MS)] : [0, 2];
+const READER_COUNTS = process.env.READERS ? [Number(process.env.READERS)] : [1, 10];
 const answer = Array.from({ length: 2000 }, (_, i) => `tok${i % 97} `).join(""); // 2,000 chunks
 
 function cases(pace: number) {
@@ -60,46 +65,100 @@ async function bareTurn(steps: ModelReply[]) {
   return { firstAfterModel: first - (request.firstTokenAt ?? first), total: performance.now() - t0 };
 }
 
-async function workbenchTurn(script: ModelScript) {
+/** Reads a stream to its end, noting when each event id arrived. */
+async function readStream(response: Response, arrivals: Map<number, number>) {
+  let first = 0;
+  let events = 0;
+  for await (const frame of sseFrames(response)) {
+    const at = performance.now();
+    events++;
+    if (!first && frame.event.type === "token") first = at;
+    if (frame.id !== null) arrivals.set(frame.id, at);
+  }
+  return { first, events };
+}
+
+async function workbenchTurn(script: ModelScript, readers: number) {
   wb.model.setScript(script);
   const before = wb.model.requests.length;
   const t0 = performance.now();
   const t0Wall = Date.now();
-  let first = 0;
-  let events = 0;
   const response = await postJson(`${wb.url}/api/chat`, { message: "go", stream: true });
-  for await (const event of sseEvents(response)) {
-    events++;
-    if (!first && event.type === "token") first = performance.now();
-  }
+  const arrivals = [new Map<number, number>()];
+  const attachWaits: number[] = [];
+  // The POST's own reader; the others attach once its session event names the session.
+  const frames = sseFrames(response);
+  const firstFrame = await frames.next();
+  const session = firstFrame.value?.event;
+  if (!session || session.type !== "session") throw new Error("no session event");
+  arrivals[0].set(firstFrame.value!.id!, performance.now());
+  const own = (async () => {
+    let first = 0;
+    let events = 1;
+    for await (const frame of frames) {
+      const at = performance.now();
+      events++;
+      if (!first && frame.event.type === "token") first = at;
+      if (frame.id !== null) arrivals[0].set(frame.id, at);
+    }
+    return { first, events };
+  })();
+  const others = Array.from({ length: readers - 1 }, async () => {
+    const mine = new Map<number, number>();
+    arrivals.push(mine);
+    const asked = performance.now();
+    const attached = await fetch(`${wb.url}/api/sessions/${session.session_id}/stream`);
+    const result = await readStream(attached, mine);
+    attachWaits.push(Math.min(...mine.values()) - asked);
+    return result;
+  });
+  const [mainReader] = await Promise.all([own, ...others]);
   const request = wb.model.requests[wb.model.requests.length - 1];
   const startup = wb.model.requests[before].at - t0Wall;
-  return { firstAfterModel: first - (request.firstTokenAt ?? first), total: performance.now() - t0, events, startup };
+  // How far behind the first reader each other reader got each event.
+  const lags: number[] = [];
+  for (const [id, at] of arrivals[0]) {
+    const times = arrivals.map((m) => m.get(id)).filter((t): t is number => t !== undefined);
+    const firstAt = Math.min(at, ...times);
+    for (const t of times) lags.push(t - firstAt);
+  }
+  return { firstAfterModel: mainReader.first - (request.firstTokenAt ?? mainReader.first), total: performance.now() - t0, events: mainReader.events, startup, attachWaits, lags };
 }
 
-for (const { name, script, bareSteps, pace } of PACES.flatMap((pace) => cases(pace).map((c) => ({ ...c, pace })))) {
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] ?? 0;
+
+const cases_ = PACES.flatMap((pace) => cases(pace).flatMap((c) => READER_COUNTS.map((readers) => ({ ...c, pace, readers }))));
+for (const { name, script, bareSteps, pace, readers } of cases_) {
   await bareTurn(bareSteps); // warm both paths
-  await workbenchTurn(script);
+  await workbenchTurn(script, readers);
   const ratios: number[] = [];
   const bareTotals: number[] = [];
   const wbTotals: number[] = [];
   const firstGaps: number[] = [];
   const startups: number[] = [];
   const bareGaps: number[] = [];
+  const attachWaits: number[] = [];
+  const lags: number[] = [];
   for (let i = 0; i < PAIRS; i++) {
     const b = await bareTurn(bareSteps);
-    const w = await workbenchTurn(script);
+    const w = await workbenchTurn(script, readers);
     ratios.push(w.total / b.total);
     bareTotals.push(b.total);
     wbTotals.push(w.total);
     firstGaps.push(w.firstAfterModel);
     startups.push(w.startup);
     bareGaps.push(b.firstAfterModel);
+    attachWaits.push(...w.attachWaits);
+    lags.push(...w.lags);
   }
-  console.log(`${name} (${PAIRS} pairs, model pacing ${pace} ms/chunk${pace === 0 ? ": flooding" : ""}):`);
+  console.log(`${name} (${PAIRS} pairs, model pacing ${pace} ms/chunk${pace === 0 ? ": flooding" : ""}, ${readers} reader${readers === 1 ? "" : "s"}):`);
   console.log(`  turn start-up before the model request (session, snapshot, prompt, agent): median ${median(startups).toFixed(0)} ms`);
   console.log(`  end to end: bare ChatOpenAI median ${median(bareTotals).toFixed(0)} ms, /api/chat median ${median(wbTotals).toFixed(0)} ms; ratio median ${median(ratios).toFixed(2)}x, worst ${Math.max(...ratios).toFixed(2)}x`);
   console.log(`  first token reaches the client after the model wrote it: bare median ${median(bareGaps).toFixed(1)} ms, /api/chat median ${median(firstGaps).toFixed(1)} ms, worst ${Math.max(...firstGaps).toFixed(1)} ms`);
+  if (readers > 1) {
+    console.log(`  reattach: first (replayed) event after the GET: median ${median(attachWaits).toFixed(1)} ms, p99 ${percentile(attachWaits, 99).toFixed(1)} ms, worst ${Math.max(...attachWaits).toFixed(1)} ms`);
+    console.log(`  each reader behind the first, per event: p50 ${percentile(lags, 50).toFixed(1)} ms, p99 ${percentile(lags, 99).toFixed(1)} ms`);
+  }
 }
 server.child.kill("SIGTERM");
 await model.close();

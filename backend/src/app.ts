@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
-import type { ChatDeps } from "./chat/chat-turn.js";
+import { type ChatDeps, prepareTurn } from "./chat/chat-turn.js";
+import { TurnRegistry } from "./turns/turn-registry.js";
 import type { Config } from "./config/config.js";
 import { backendDir } from "./config/project-paths.js";
 import { registerSecurityHeaders } from "./http/content-security-policy.js";
@@ -91,7 +92,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const reviewer = new Reviewer({ config, sessions, ui, runtime, log: app.log });
   await ensurePolicyFile(config.dataRoot);
   const approvals = new ApprovalGate();
-  const chat: ChatDeps = { config, sessions, prompts, busy: new Set(), runtime, log: app.log, ui, delegations, reviewer, approvals, stops: new Map() };
+  // A queued message runs through the same checks as one sent to POST /api/chat.
+  const turns = new TurnRegistry({ ui, log: app.log, prepareQueued: (sessionId, item) => prepareTurn(chat, { message: item.message, session_id: sessionId, tools: item.tools !== false }) });
+  const chat: ChatDeps = { config, sessions, prompts, turns, runtime, log: app.log, ui, delegations, reviewer, approvals };
   const watcher = new WorkspaceWatcher(config.dataRoot);
   app.addHook("onClose", async () => {
     reviewer.close();
@@ -108,7 +111,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(uiEventRoutes, { watcher, bus: ui });
   await app.register(chatRoutes, chat);
   await app.register(fileRoutes, { config });
-  await app.register(sessionRoutes, { sessions, busy: chat.busy });
+  await app.register(sessionRoutes, { sessions, turns });
   await app.register(workspaceRoutes, { config, prompts });
   await app.register(skillRoutes, { config });
   await app.register(approvalRoutes, { config, gate: approvals });

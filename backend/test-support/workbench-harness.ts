@@ -5,8 +5,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ChatEvent, SessionDetail, SessionEntry, StoredEvent } from "@mini-openclaw/protocol";
-import { readChatEvents } from "@mini-openclaw/protocol/sse-reader";
+import type { ChatEvent, SessionDetail, SessionEntry, StoredEvent, UiEvent } from "@mini-openclaw/protocol";
+import { type ChatFrame, readChatEvents, readChatFrames, readUiEvents } from "@mini-openclaw/protocol/sse-reader";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../src/app.js";
 import { type Config, loadConfig } from "../src/config/config.js";
@@ -82,6 +82,18 @@ export function postJson(url: string, body: unknown, init: RequestInit = {}): Pr
 export function sseEvents(response: Response): AsyncGenerator<ChatEvent> {
   if (!response.body) throw new Error("no body");
   return readChatEvents(response.body);
+}
+
+/** Parses an SSE body into numbered frames (`id:` and event), as a client that resumes does. */
+export function sseFrames(response: Response): AsyncGenerator<ChatFrame> {
+  if (!response.body) throw new Error("no body");
+  return readChatFrames(response.body);
+}
+
+/** The UI's event stream (`GET /api/events`). */
+export function uiEvents(response: Response): AsyncGenerator<UiEvent> {
+  if (!response.body) throw new Error("no body");
+  return readUiEvents(response.body);
 }
 
 /** Sends a streamed chat turn and collects every event. */

@@ -1,7 +1,7 @@
 import type { CompactReply, SessionDetail } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ChatRequestBody, messageText, systemPromptOf } from "../test-support/scripted-model-server.js";
-import { chat, postJson, sessionIdOf, sseEvents, startWorkbench, type Workbench } from "../test-support/workbench-harness.js";
+import { chat, postJson, sessionIdOf, sseEvents, uiEvents, startWorkbench, type Workbench } from "../test-support/workbench-harness.js";
 
 let wb: Workbench | undefined;
 afterEach(async () => {
@@ -82,7 +82,7 @@ describe("context compaction", () => {
     const seen: unknown[] = [];
     const reading = (async () => {
       try {
-        for await (const event of sseEvents(stream)) seen.push(event);
+        for await (const event of uiEvents(stream)) seen.push(event);
       } catch {
         // aborted at the end
       }

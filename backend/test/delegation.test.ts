@@ -140,8 +140,10 @@ describe("delegation to sub-agents", () => {
     await expect.poll(() => wb!.model.requests.filter((r) => roleOf(r.body)).length, { timeout: 5000 }).toBe(2);
     const status = (await (await fetch(`${wb.url}/api/agents`)).json()) as AgentsReply;
     expect(status.running.map((r) => r.agent).sort()).toEqual(["analyst", "researcher"]);
-    controller.abort();
+    // Stop (not the client leaving, which leaves a turn running) ends the turn and its sub-agents.
+    expect((await postJson(`${wb.url}/api/sessions/${sessionId}/stop`, {})).status).toBe(200);
     await reading;
+    controller.abort();
     await expect.poll(() => wb!.model.requests.filter((r) => roleOf(r.body)).every((r) => r.closedEarly), { timeout: 5000 }).toBe(true);
     await expect.poll(async () => ((await (await fetch(`${wb!.url}/api/agents`)).json()) as AgentsReply).running, { timeout: 5000 }).toEqual([]);
     await expect

@@ -115,9 +115,9 @@ describe("no model configured", () => {
 });
 
 describe("a client that disconnects mid-stream", () => {
-  it("aborts the model request and the session records the interruption", async () => {
-    const slow: ModelReply = { content: "word ".repeat(200), chunkDelayMs: 20 };
-    wb = await startWorkbench({ script: [slow] });
+  it("leaves the turn running: the model request runs to its end and the session holds the whole answer", async () => {
+    const answer = "word ".repeat(200).trim();
+    wb = await startWorkbench({ script: [{ content: answer, chunkDelayMs: 2 }] });
     const controller = new AbortController();
     const response = await postJson(`${wb.url}/api/chat`, { message: "hello", stream: true }, { signal: controller.signal });
     let sessionId = "";
@@ -130,12 +130,8 @@ describe("a client that disconnects mid-stream", () => {
     } catch (err) {
       expect((err as Error).name).toBe("AbortError");
     }
-    await expect.poll(() => wb.model.requests[0]?.closedEarly, { timeout: 3000 }).toBe(true);
-    await expect
-      .poll(async () => {
-        return storedEvents((await fetchSession(wb.url, sessionId)).entries).at(-1);
-      }, { timeout: 3000 })
-      .toMatchObject({ type: "error", code: "aborted" });
+    await expect.poll(async () => storedEvents((await fetchSession(wb.url, sessionId)).entries).at(-1), { timeout: 5000 }).toMatchObject({ type: "final", content: answer });
+    expect(wb.model.requests[0].closedEarly).toBe(false);
     // The session is free again.
     wb.model.setScript([{ content: "back" }]);
     const events = await chat(wb, "again", sessionId);

@@ -237,7 +237,9 @@ describe("branches", () => {
     const forked = (await fork.json()) as SessionSummary;
     const forkedSession = await fetchSession(wb.url, forked.id);
     expect(forkedSession.branch.map((t) => t.turn)).toEqual([1, 2]);
-    const strip = (entries: typeof session.entries) => withoutMeta(entries).map((e) => (e.type === "user" ? { ...e, parent: undefined } : e));
+    // The fork's turns are numbered anew (1, 2 for the original's 1, 3); parents go, the rest is the same.
+    const strip = (entries: typeof session.entries) =>
+      withoutMeta(entries).map((e) => (e.type === "user" ? { ...e, parent: undefined, turn: undefined } : e.type === "event" ? { ...e, turn: undefined } : e));
     expect(strip(forkedSession.entries)).toEqual(strip(session.entries));
 
     await send(wb, "third", forked.id);

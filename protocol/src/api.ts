@@ -1,5 +1,5 @@
 /** Shapes of the JSON API that the frontend reads (PRODUCT.md section 7). */
-import type { ApprovalRequestEvent, ChatEvent, GatedTool } from "./chat-events.js";
+import type { ApprovalRequestEvent, ChatEvent, GatedTool, QueueItem } from "./chat-events.js";
 import type { CompactionEntry, SessionEntry } from "./session-entries.js";
 
 export interface ApiError {
@@ -17,6 +17,27 @@ export interface ChatRequest {
    * branch's last. Editing turn N and sending, or regenerating it, passes N's parent.
    */
   parent_turn?: number;
+  /**
+   * When the session's turn runs: `follow_up` runs this message as the next turn once it ends (in order),
+   * `steer` hands it to the running turn at its next step boundary. The reply is then `202 ChatQueuedReply`.
+   * Without `queue`, a message to a busy session is a 409. On an idle session the turn runs as usual.
+   */
+  queue?: "follow_up" | "steer";
+}
+
+/** `202` to `POST /api/chat` with `queue`: the message waits in the session's queue under this id. */
+export interface ChatQueuedReply {
+  queued: string;
+  session_id: string;
+  mode: "follow_up" | "steer";
+}
+
+/** `POST /api/sessions/:id/stop`: the turn ends (its `error` event says `aborted`); the queue comes back, emptied. */
+export interface StopReply {
+  id: string;
+  stopping: true;
+  /** The messages that were queued, oldest first, for the composer. */
+  queue: QueueItem[];
 }
 
 /** `POST /api/chat` with `stream: false`. */
@@ -69,7 +90,7 @@ export interface SessionSearchHit {
   id: string;
   title: string;
   updated_at: string;
-  /** The first turn (1-based) holding every word of the query, or 0 when only the title matched. */
+  /** The id of the first turn holding every word of the query, or 0 when only the title matched. */
   turn: number;
   /** Text around the first match in that turn. */
   snippet: string;
@@ -92,9 +113,11 @@ export interface SessionExport {
   entries: SessionEntry[];
 }
 
-/** A turn of the current branch: its number in the file, the turn it follows, and the turns that follow the same one. */
+/** A turn of the current branch: its id, the turn it follows, and the turns that follow the same one. */
 export interface BranchTurn {
+  /** The turn's id as stored in its entries (1, 2, ... in the order turns started). */
   turn: number;
+  /** The id of the turn it follows; 0: the session's start. */
   parent: number;
   /** Turns with the same parent (this one among them), oldest first: more than one is a fork. */
   siblings: number[];
@@ -106,10 +129,12 @@ export interface SessionDetail extends SessionSummary {
   /** The current branch's turns, in order, one per `user` entry of `entries`. */
   branch: BranchTurn[];
   /**
-   * A turn runs in this session now: its last turn is still streaming. Otherwise a last turn without a
-   * `final` or `error` event was cut short (the server stopped) and replays as interrupted.
+   * A turn runs in this session now (`GET /api/sessions/:id/stream` follows it live). Otherwise a last
+   * turn without a `final` or `error` event was cut short (the server stopped) and replays as interrupted.
    */
   running: boolean;
+  /** Messages queued behind the running turn (follow-ups, and steers not yet delivered), oldest first. */
+  queue: QueueItem[];
   /** Set when the file's last line was torn (a crash mid-write) and was dropped on reading. */
   recovered_torn_line?: boolean;
 }

@@ -1,96 +1,184 @@
 /**
- * The chat stream: every event `POST /api/chat` sends, as one discriminated union.
- * Backend and frontend both switch over `type` exhaustively. This package is types only: nothing
- * here exists at run time, so neither side needs it built.
- * On the wire each event is one SSE frame: `data: {json}\n\n`.
+ * The chat stream: every event a turn sends (`POST /api/chat`, `GET /api/sessions/:id/stream`), as one
+ * discriminated union on `type`. Each is a zod schema and its TS type is inferred from it, so the
+ * backend (which writes and stores them) and the frontend (which reads and replays them) share one
+ * definition. Both switch over `type` exhaustively.
+ * On the wire each event is one SSE frame: `id: <event id>\ndata: {json}\n\n`.
  */
+import { z } from "zod";
 
-/** First event of every turn: which session it belongs to. */
-export interface SessionEvent {
-  type: "session";
-  session_id: string;
+/** First event of every turn: which session and which turn it belongs to. */
+export const sessionEventSchema = z.object({
+  type: z.literal("session"),
+  session_id: z.string(),
   /** True when this turn started the session (the skills snapshot was refreshed). */
-  created: boolean;
-}
+  created: z.boolean(),
+  /** The turn's id, as stored in its entries (`branch[].turn` of the session reply). */
+  turn: z.number().int().positive().optional(),
+});
 
 /** A piece of the model's reasoning (from servers that stream `reasoning_content`). */
-export interface ThoughtEvent {
-  type: "thought";
-  content: string;
-}
+export const thoughtEventSchema = z.object({ type: z.literal("thought"), content: z.string() });
 
 /** A piece of the model's visible text. */
-export interface TokenEvent {
-  type: "token";
-  content: string;
-}
+export const tokenEventSchema = z.object({ type: z.literal("token"), content: z.string() });
 
 /**
  * The last `chars` characters of text this step streamed were the model's reasoning after all: its
  * chat template opened `<think>` itself, so only the closing `</think>` showed where reasoning ended.
  * The Stage moves them into a thought; the model is never sent them as its answer.
  */
-export interface LateThoughtEvent {
-  type: "late_thought";
-  chars: number;
-}
+export const lateThoughtEventSchema = z.object({ type: z.literal("late_thought"), chars: z.number().int().positive() });
 
 /** A tool started. Paired with its `tool_result` by `id`. */
-export interface ToolCallEvent {
-  type: "tool_call";
-  id: string;
-  name: string;
-  input: unknown;
+export const toolCallEventSchema = z.object({
+  type: z.literal("tool_call"),
+  id: z.string(),
+  name: z.string(),
+  input: z.unknown(),
   /** Model step of the turn (1-based); calls of one step run in parallel. */
-  step: number;
+  step: z.number().int().nonnegative(),
   /** Epoch milliseconds when the tool started. */
-  started_at: number;
-}
+  started_at: z.number(),
+});
 
 /** A tool finished. `output` is exactly what the model was given. */
-export interface ToolResultEvent {
-  type: "tool_result";
-  id: string;
-  name: string;
-  output: string;
-  /** False when the tool failed or refused; the model still sees `output`. */
-  ok: boolean;
-  duration_ms: number;
+export const toolResultEventSchema = z.object({
+  type: z.literal("tool_result"),
+  id: z.string(),
+  name: z.string(),
+  output: z.string(),
+  /** False when the tool failed, refused or was skipped; the model still sees `output`. */
+  ok: z.boolean(),
+  duration_ms: z.number(),
   /** Extra facts for the UI that the model does not see (sizes, truncation, resolved path). */
-  details?: Record<string, unknown>;
-}
+  details: z.record(z.string(), z.unknown()).optional(),
+});
 
 /** The agent read a skill's SKILL.md: that skill is now active. */
-export interface SkillEvent {
-  type: "skill";
-  name: string;
-  location: string;
+export const skillEventSchema = z.object({
+  type: z.literal("skill"),
+  name: z.string(),
+  location: z.string(),
   /** The core tools the skill allows while it is active (frontmatter `allowed-tools`); absent: no limit. */
-  allowed_tools?: string[];
+  allowed_tools: z.array(z.string()).optional(),
   /** The commands `terminal` may start with while the skill is active (`Bash(git:*)`); absent: any. */
-  allowed_commands?: string[];
-}
+  allowed_commands: z.array(z.string()).optional(),
+});
 
 /** The system prompt differs from this session's previous turn: which sections changed. */
-export interface PrefixEvent {
-  type: "prefix";
-  changed: string[];
-}
+export const prefixEventSchema = z.object({ type: z.literal("prefix"), changed: z.array(z.string()) });
 
 /**
  * Older turns of the session were summarized to fit the model's context budget. The summary and the
  * skills loaded in those turns replace them in what the model is sent; the session file keeps them all.
  */
-export interface CompactionEvent {
-  type: "compaction";
+export const compactionEventSchema = z.object({
+  type: z.literal("compaction"),
   /** How many turns, from the session's start, the summary stands for. */
-  turns: number;
-  summary: string;
+  turns: z.number(),
+  summary: z.string(),
   /** Skills loaded in the summarized turns, carried over whole. */
-  skills: string[];
+  skills: z.array(z.string()),
   /** True when the user asked for it; false when the context budget was exceeded. */
-  forced: boolean;
-}
+  forced: z.boolean(),
+});
+
+/** Token usage of one model request, where the provider reports it. */
+export const usageEventSchema = z.object({
+  type: z.literal("usage"),
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  cached_tokens: z.number(),
+});
+
+/**
+ * The user steered the running turn: their message reached the model at a step boundary (after the
+ * results of the calls that ran; calls not yet started were skipped). The model goes on from it.
+ */
+export const steerEventSchema = z.object({
+  type: z.literal("steer"),
+  /** The queue item it was (`POST /api/chat` with `queue: "steer"` answered with this id). */
+  id: z.string(),
+  content: z.string(),
+});
+
+/** The turn's answer. The last event of a successful turn. */
+export const finalEventSchema = z.object({
+  type: z.literal("final"),
+  content: z.string(),
+  duration_ms: z.number(),
+  /** "length": the model hit its output token limit, so the answer is cut where it stopped. */
+  finish_reason: z.literal("length").optional(),
+});
+
+export const chatErrorCodeSchema = z.enum([
+  "model_not_configured",
+  "model_unreachable",
+  "model_auth",
+  "model_error",
+  "model_timeout",
+  "model_bad_response",
+  /** The server turned the request away for now (HTTP 429). */
+  "rate_limited",
+  /** The conversation is longer than the model's context window. */
+  "context_too_long",
+  /** The model or server does not take tools. */
+  "tools_unsupported",
+  /** Stop, or the server shutting down. */
+  "aborted",
+  "storage",
+  "internal",
+]);
+
+/** The turn failed or was stopped. The last event of such a turn. */
+export const errorEventSchema = z.object({
+  type: z.literal("error"),
+  message: z.string(),
+  /** A stable machine-readable reason, e.g. `model_not_configured`, `model_timeout`, `aborted`. */
+  code: chatErrorCodeSchema,
+});
+
+/** The tools whose calls an approval policy governs (`APPROVALS.json`). */
+export const gatedToolSchema = z.enum(["terminal", "python_repl", "fetch_url", "delegate"]);
+
+/**
+ * A call waits for the user: the turn is paused until `POST /api/approvals/:id` decides, the time
+ * runs out (denied) or the turn is stopped. Follows the call's `tool_call`; nothing has run yet.
+ */
+export const approvalRequestEventSchema = z.object({
+  type: z.literal("approval_request"),
+  id: z.string(),
+  call_id: z.string(),
+  tool: gatedToolSchema,
+  /** What would run, exactly: the command, the code, the URL, or the role and task. */
+  subject: z.string(),
+  /** The skill active when the call was made, if any. */
+  skill: z.string().optional(),
+  /** Where it would run, e.g. "bubblewrap sandbox, no network". */
+  sandbox: z.string(),
+  /** The allow rule "Always allow" would add (editable before saving). */
+  proposal: z.string(),
+  /** Epoch milliseconds when an undecided request is denied. */
+  expires_at: z.number(),
+});
+
+/** How a governed call was decided, by whom, and by which rule. */
+export const approvalEventSchema = z.object({
+  type: z.literal("approval"),
+  /** The request's id; for a decision by rule, `rule:<call_id>`. */
+  id: z.string(),
+  call_id: z.string(),
+  tool: gatedToolSchema,
+  decision: z.enum(["approved", "denied"]),
+  by: z.enum(["user", "rule", "timeout", "stop"]),
+  /** The rule that decided, or the one the user added with "Always allow". */
+  rule: z.string().optional(),
+  /** The user's reason for a denial (the model reads it). */
+  reason: z.string().optional(),
+  /** Epoch milliseconds. */
+  at: z.number(),
+});
 
 /**
  * Something a sub-agent did, streamed live under the `delegate` call that started it (`call_id`).
@@ -106,115 +194,93 @@ export interface DelegateEvent {
   event: ChatEvent;
 }
 
-/** Token usage of one model request, where the provider reports it. */
-export interface UsageEvent {
-  type: "usage";
-  input_tokens: number;
-  output_tokens: number;
-  cached_tokens: number;
-}
+// A recursive schema needs its type spelled once (TS cannot infer a type from its own initializer);
+// the type test (`schemas.test.ts`) checks it against what the schema parses.
+export const delegateEventSchema: z.ZodType<DelegateEvent> = z.object({
+  type: z.literal("delegate"),
+  call_id: z.string(),
+  agent: z.string(),
+  depth: z.number(),
+  get event(): z.ZodType<ChatEvent> {
+    return chatEventSchema;
+  },
+});
 
-/** The turn's answer. The last event of a successful turn. */
-export interface FinalEvent {
-  type: "final";
-  content: string;
-  duration_ms: number;
-  /** "length": the model hit its output token limit, so the answer is cut where it stopped. */
-  finish_reason?: "length";
-}
+const eventSchemas = [
+  sessionEventSchema,
+  approvalRequestEventSchema,
+  approvalEventSchema,
+  thoughtEventSchema,
+  tokenEventSchema,
+  lateThoughtEventSchema,
+  toolCallEventSchema,
+  toolResultEventSchema,
+  skillEventSchema,
+  prefixEventSchema,
+  compactionEventSchema,
+  usageEventSchema,
+  steerEventSchema,
+  finalEventSchema,
+  errorEventSchema,
+] as const;
 
-/** The turn failed. The last event of a failed turn. */
-export interface ErrorEvent {
-  type: "error";
-  message: string;
-  /** A stable machine-readable reason, e.g. `model_not_configured`, `model_timeout`. */
-  code: ChatErrorCode;
-}
+export type SessionEvent = z.infer<typeof sessionEventSchema>;
+export type ThoughtEvent = z.infer<typeof thoughtEventSchema>;
+export type TokenEvent = z.infer<typeof tokenEventSchema>;
+export type LateThoughtEvent = z.infer<typeof lateThoughtEventSchema>;
+export type ToolCallEvent = z.infer<typeof toolCallEventSchema>;
+export type ToolResultEvent = z.infer<typeof toolResultEventSchema>;
+export type SkillEvent = z.infer<typeof skillEventSchema>;
+export type PrefixEvent = z.infer<typeof prefixEventSchema>;
+export type CompactionEvent = z.infer<typeof compactionEventSchema>;
+export type UsageEvent = z.infer<typeof usageEventSchema>;
+export type SteerEvent = z.infer<typeof steerEventSchema>;
+export type FinalEvent = z.infer<typeof finalEventSchema>;
+export type ErrorEvent = z.infer<typeof errorEventSchema>;
+export type ChatErrorCode = z.infer<typeof chatErrorCodeSchema>;
+export type GatedTool = z.infer<typeof gatedToolSchema>;
+export type ApprovalRequestEvent = z.infer<typeof approvalRequestEventSchema>;
+export type ApprovalEvent = z.infer<typeof approvalEventSchema>;
 
-export type ChatErrorCode =
-  | "model_not_configured"
-  | "model_unreachable"
-  | "model_auth"
-  | "model_error"
-  | "model_timeout"
-  | "model_bad_response"
-  /** The server turned the request away for now (HTTP 429). */
-  | "rate_limited"
-  /** The conversation is longer than the model's context window. */
-  | "context_too_long"
-  /** The model or server does not take tools. */
-  | "tools_unsupported"
-  | "aborted"
-  | "storage"
-  | "internal";
+export type ChatEvent = z.infer<(typeof eventSchemas)[number]> | DelegateEvent;
 
-/** The tools whose calls an approval policy governs (`APPROVALS.json`). */
-export type GatedTool = "terminal" | "python_repl" | "fetch_url" | "delegate";
-
-/**
- * A call waits for the user: the turn is paused until `POST /api/approvals/:id` decides, the time
- * runs out (denied) or the turn is stopped. Follows the call's `tool_call`; nothing has run yet.
- */
-export interface ApprovalRequestEvent {
-  type: "approval_request";
-  id: string;
-  call_id: string;
-  tool: GatedTool;
-  /** What would run, exactly: the command, the code, the URL, or the role and task. */
-  subject: string;
-  /** The skill active when the call was made, if any. */
-  skill?: string;
-  /** Where it would run, e.g. "bubblewrap sandbox, no network". */
-  sandbox: string;
-  /** The allow rule "Always allow" would add (editable before saving). */
-  proposal: string;
-  /** Epoch milliseconds when an undecided request is denied. */
-  expires_at: number;
-}
-
-/** How a governed call was decided, by whom, and by which rule. */
-export interface ApprovalEvent {
-  type: "approval";
-  /** The request's id; for a decision by rule, `rule:<call_id>`. */
-  id: string;
-  call_id: string;
-  tool: GatedTool;
-  decision: "approved" | "denied";
-  by: "user" | "rule" | "timeout" | "stop";
-  /** The rule that decided, or the one the user added with "Always allow". */
-  rule?: string;
-  /** The user's reason for a denial (the model reads it). */
-  reason?: string;
-  /** Epoch milliseconds. */
-  at: number;
-}
-
-export type ChatEvent =
-  | SessionEvent
-  | ApprovalRequestEvent
-  | ApprovalEvent
-  | ThoughtEvent
-  | TokenEvent
-  | LateThoughtEvent
-  | ToolCallEvent
-  | ToolResultEvent
-  | SkillEvent
-  | PrefixEvent
-  | CompactionEvent
-  | DelegateEvent
-  | UsageEvent
-  | FinalEvent
-  | ErrorEvent;
+/** Any chat event; unknown types and malformed fields fail. */
+export const chatEventSchema: z.ZodType<ChatEvent> = z.union([...eventSchemas, delegateEventSchema]);
 
 export type ChatEventType = ChatEvent["type"];
 
+/** A chat event as it went out: with the id of its SSE frame (ids increase within a session, across its turns). */
+export interface NumberedEvent {
+  id: number;
+  event: ChatEvent;
+}
+
+/** One queued message of a session whose turn runs (`POST /api/chat` with `queue`). */
+export const queueItemSchema = z.object({
+  id: z.string(),
+  message: z.string(),
+  /** follow_up: runs as the next turn; steer: goes into the running turn at its next step boundary. */
+  mode: z.enum(["follow_up", "steer"]),
+  /** Sent with `tools: false`: it runs without tools, as the message that queued it asked. */
+  tools: z.literal(false).optional(),
+  /** Epoch milliseconds. */
+  queued_at: z.number(),
+});
+export type QueueItem = z.infer<typeof queueItemSchema>;
+
 /**
- * Events the backend pushes to the UI on `GET /api/events` (an EventSource stream): refresh a list,
- * a file changed on disk, a toast to show.
+ * Events the backend pushes to every open UI on `GET /api/events` (an EventSource stream): refresh a
+ * list, a file changed on disk, a toast to show, a turn that started or ended anywhere, a queue that changed.
  */
-export type UiEvent =
-  | { type: "refresh"; target: "skills" | "files" | "agents" }
-  | { type: "file_changed"; path: string }
+export const uiEventSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("refresh"), target: z.enum(["skills", "files", "agents", "sessions"]) }),
+  z.object({ type: z.literal("file_changed"), path: z.string() }),
   /** The reviewer left a review in this session. */
-  | { type: "review"; session_id: string }
-  | { type: "toast"; message: string; level: "info" | "warning" };
+  z.object({ type: z.literal("review"), session_id: z.string() }),
+  z.object({ type: z.literal("toast"), message: z.string(), level: z.enum(["info", "warning"]) }),
+  /** A turn started or ended in this session (any tab, any client): watchers attach or reload. */
+  z.object({ type: z.literal("turn"), session_id: z.string(), running: z.boolean(), turn: z.number().int().positive().optional() }),
+  /** The session's queue as it is now. */
+  z.object({ type: z.literal("queue"), session_id: z.string(), items: z.array(queueItemSchema) }),
+]);
+export type UiEvent = z.infer<typeof uiEventSchema>;

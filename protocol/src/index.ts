@@ -1,3 +1,3 @@
-export type * from "./chat-events.js";
+export * from "./chat-events.js";
+export * from "./session-entries.js";
 export type * from "./api.js";
-export type * from "./session-entries.js";

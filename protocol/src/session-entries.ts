@@ -1,110 +1,146 @@
 /**
- * One line of a session file (`sessions/<id>.jsonl`), format version 2: a tagged union on `type`.
+ * One line of a session file (`sessions/<id>.jsonl`), format version 2: a tagged union on `type`,
+ * each entry a zod schema with its TS type inferred. The backend validates every line it reads with
+ * these (the file is in the data root, which the agent's tools can write); the frontend replays them.
  *
  * A session is stored once, as what happened: the user's messages as sent, and every event of a turn
- * as it streamed (`event` entries; pieces of text that streamed back to back are joined, at most a
- * second's worth per line). Everything else is derived by one function each: the history the model
- * is sent (backend `sessions/session-history.ts`) and the Stage's replay (frontend `turn-model.ts`,
- * the same `applyEvent` that applied the live stream).
+ * as it streamed (`event` entries, each with the id its SSE frame carried; pieces of text that
+ * streamed back to back are joined, at most a second's worth per line). Everything else is derived by
+ * one function each: the history the model is sent (backend `sessions/session-history.ts`) and the
+ * Stage's replay (frontend `turn-model.ts`, the same `applyEvent` that applied the live stream).
+ *
+ * Turns are named by ids stored in their entries (`turn`), never by their position in the file, so a
+ * line that cannot be read renumbers nothing. Lines written before turn ids (no `turn` field) are
+ * numbered in file order, after the highest id seen so far.
  *
  * A file starts with a `header`. A file written before version 2 has none; when a turn is added to
  * such a file, a `header` is appended first: lines before it are version 1 and are read through the
  * backend's migration (`sessions/session-format.ts`).
  */
-import type { ChatEvent, ErrorEvent, FinalEvent } from "./chat-events.js";
+import { z } from "zod";
+import { type ChatEvent, chatEventSchema, type ErrorEvent, type FinalEvent } from "./chat-events.js";
+
+const ts = z.string();
+const turnId = z.number().int().positive();
 
 /** Version 2 starts here: the first line of a new file, or the line after a version-1 file's last. */
-export interface HeaderEntry {
-  type: "header";
-  ts: string;
+export const headerEntrySchema = z.object({
+  type: z.literal("header"),
+  ts,
   /** The format version of the lines that follow. */
-  v: 2;
-}
+  v: z.literal(2),
+});
 
 /** The skills snapshot the session started with (its system prompt uses it for its whole life). */
-export interface SnapshotEntry {
-  type: "snapshot";
-  ts: string;
-  content: string;
+export const snapshotEntrySchema = z.object({
+  type: z.literal("snapshot"),
+  ts,
+  content: z.string(),
   /** The roles the `delegate` tool lists for the session's whole life. */
-  roles?: string;
-}
+  roles: z.string().optional(),
+});
 
 /** The user's message: the first entry of every turn. */
-export interface UserEntry {
-  type: "user";
-  ts: string;
-  content: string;
+export const userEntrySchema = z.object({
+  type: z.literal("user"),
+  ts,
+  /** The turn's id (1, 2, ... in the order turns started). Absent in files written before turn ids. */
+  turn: turnId.optional(),
+  content: z.string(),
   /** For a slash command: the message the model was sent (the skill, expanded). */
-  model_content?: string;
+  model_content: z.string().optional(),
   /** The turn ran without tools (the user chose to chat without them, for a model that takes none). */
-  tools?: false;
+  tools: z.literal(false).optional(),
   /** Set on reading when a later `meta` edit replaced `content` (never written). */
-  edited?: true;
+  edited: z.literal(true).optional(),
   /**
-   * The turn this one follows: turns are numbered 1, 2, ... in the order their `user` entries appear
-   * in the file, 0 is the start. A session is a tree: an edited message or a regenerated answer is a
-   * new turn whose parent is an earlier one. Absent (files before branches): the turn before it in the file.
+   * The turn this one follows (0: the start). A session is a tree: an edited message or a regenerated
+   * answer is a new turn whose parent is an earlier one. Absent (files before branches): the turn
+   * before it in the file.
    */
-  parent?: number;
-}
+  parent: z.number().int().nonnegative().optional(),
+});
 
 /** Every event a turn streamed except `session` (which only names the session to the client). */
 export type StoredEvent = Exclude<ChatEvent, { type: "session" }>;
+const storedEventSchema = chatEventSchema.refine((event) => event.type !== "session", "a session event is never stored") as z.ZodType<StoredEvent>;
 
-export interface EventEntry {
-  type: "event";
-  ts: string;
-  event: StoredEvent;
-}
+export const eventEntrySchema = z.object({
+  type: z.literal("event"),
+  ts,
+  /** The turn the event belongs to. */
+  turn: turnId.optional(),
+  /** The id of the SSE frame the event went out in (for joined text: the last piece's). */
+  id: z.number().int().positive().optional(),
+  /** Joined text: the id of the first piece in this line. */
+  first_id: z.number().int().positive().optional(),
+  event: storedEventSchema,
+});
 
 /** A skill's text as the model was given it; kept whole across compactions. */
-export interface LoadedSkillRecord {
-  name: string;
-  location: string;
-  content: string;
-}
+export const loadedSkillRecordSchema = z.object({ name: z.string(), location: z.string(), content: z.string() });
 
 /** A summary that stands in for the session's first `covers_turns` turns in what the model is sent. */
-export interface CompactionEntry {
-  type: "compaction";
-  ts: string;
-  content: string;
-  covers_turns: number;
+export const compactionEntrySchema = z.object({
+  type: z.literal("compaction"),
+  ts,
+  turn: turnId.optional(),
+  content: z.string(),
+  covers_turns: z.number().int().nonnegative(),
   /** The skills loaded in those turns, carried over whole. */
-  skills: LoadedSkillRecord[];
+  skills: z.array(loadedSkillRecordSchema),
   /** Asked for by the user rather than forced by the context budget. */
-  forced: boolean;
-}
+  forced: z.boolean(),
+});
 
 /** The reviewer's look at the turn before it: `advice` goes to the next turn's model request, `content` to no model. */
-export interface ReviewEntry {
-  type: "review";
-  ts: string;
-  content: string;
-  advice: string;
-}
+export const reviewEntrySchema = z.object({
+  type: z.literal("review"),
+  ts,
+  /** The turn it reviewed. */
+  turn: turnId.optional(),
+  content: z.string(),
+  advice: z.string(),
+});
 
 /**
- * The user's settings for the session (rename, pin), appended when changed; for each field the last
- * entry that sets it wins. Not part of any turn: no model and no replay sees it.
+ * The user's settings for the session (rename, pin, branch, correction), appended when changed; for
+ * each field the last entry that sets it wins. Not part of any turn: no model and no replay sees it.
  */
-export interface MetaEntry {
-  type: "meta";
-  ts: string;
+export const metaEntrySchema = z.object({
+  type: z.literal("meta"),
+  ts,
   /** A title the user gave; `null` goes back to the one made from the first message. */
-  title?: string | null;
-  pinned?: boolean;
+  title: z.string().max(200).nullable().optional(),
+  pinned: z.boolean().optional(),
   /** The user switched branches: the current branch ends at this turn (until a newer turn or switch). */
-  leaf?: number;
+  leaf: turnId.optional(),
   /**
    * The user corrected a message without running it again: turn `turn`'s message reads `content`
    * from here on, for the model and on screen (the original line stays in the file).
    */
-  edit?: { turn: number; content: string };
-}
+  edit: z.object({ turn: turnId, content: z.string() }).optional(),
+});
 
-export type SessionEntry = HeaderEntry | SnapshotEntry | UserEntry | EventEntry | CompactionEntry | ReviewEntry | MetaEntry;
+export const sessionEntrySchema = z.discriminatedUnion("type", [
+  headerEntrySchema,
+  snapshotEntrySchema,
+  userEntrySchema,
+  eventEntrySchema,
+  compactionEntrySchema,
+  reviewEntrySchema,
+  metaEntrySchema,
+]);
+
+export type HeaderEntry = z.infer<typeof headerEntrySchema>;
+export type SnapshotEntry = z.infer<typeof snapshotEntrySchema>;
+export type UserEntry = z.infer<typeof userEntrySchema>;
+export type EventEntry = z.infer<typeof eventEntrySchema>;
+export type LoadedSkillRecord = z.infer<typeof loadedSkillRecordSchema>;
+export type CompactionEntry = z.infer<typeof compactionEntrySchema>;
+export type ReviewEntry = z.infer<typeof reviewEntrySchema>;
+export type MetaEntry = z.infer<typeof metaEntrySchema>;
+export type SessionEntry = z.infer<typeof sessionEntrySchema>;
 
 export type SessionEntryType = SessionEntry["type"];
 

@@ -2,6 +2,9 @@ import type { ChatErrorCode } from "@mini-openclaw/protocol";
 
 export const TIMEOUT_REASON = "model_timeout";
 export const CLIENT_GONE_REASON = "client_disconnected";
+/** Why a turn was aborted by us: the user's Stop, or the workbench shutting down. Both end it as `aborted`. */
+export const STOPPED_REASON = "stopped_by_user";
+export const SHUTDOWN_REASON = "server_shutdown";
 
 /** How servers word a request over the context window (OpenAI, vLLM, llama.cpp, Ollama, DeepSeek, OpenRouter). */
 const CONTEXT_TOO_LONG = /context length|context window|maximum context|too many tokens|prompt is too long|exceeds the (?:available )?context|n_ctx/i;
@@ -46,6 +49,7 @@ export function classifyModelError(
   if (ctx.abortReason === CLIENT_GONE_REASON) {
     return { code: "aborted", message: "The turn was stopped: the client disconnected." };
   }
+  if (ctx.abortReason === SHUTDOWN_REASON) return { code: "aborted", message: "The turn was stopped: the workbench shut down." };
   if (ctx.abortReason) return { code: "aborted", message: "The turn was stopped." };
 
   const name = (err as { name?: string; constructor?: { name?: string } })?.constructor?.name ?? (err as Error)?.name;

@@ -1,4 +1,4 @@
-import { AIMessage, type BaseMessage, SystemMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { ChatOpenAI } from "@langchain/openai";
 import { randomUUID } from "node:crypto";
 import type { ChatEvent, ErrorEvent, FinalEvent } from "@mini-openclaw/protocol";
@@ -32,7 +32,13 @@ export interface AgentTurnInput {
   activeSkill?: ActiveSkill | null;
   /** The approval step for governed tools (APPROVALS.json); absent: every call runs. */
   approve?: Approver;
+  /** The user's messages sent into the running turn (queue "steer"), taken at each step boundary. */
+  steering?: { pending(): boolean; take(): Array<{ id: string; message: string }> };
 }
+
+/** What a call of a step that a steer overtook returns: it never ran, and the model is told why. */
+export const SKIPPED_FOR_STEER =
+  "Skipped: the user sent a message before this call started, so it was not run. Read the user's message that follows, then decide what to call.";
 
 /** How a turn ended: its answer, or why it failed. */
 export type TurnOutcome = FinalEvent | ErrorEvent;
@@ -72,10 +78,26 @@ function refusedCalls(step: ModelStep, calls: ModelStep["toolCalls"]): Map<strin
   return refused;
 }
 
+/** Calls answered without running because a steer overtook them (a refusal already made stands). */
+function withSkipped(refused: Map<string, ToolResult>, skip: Set<string>): Map<string, ToolResult> {
+  for (const id of skip) if (!refused.has(id)) refused.set(id, { ok: false, output: SKIPPED_FOR_STEER, details: { skipped: "steer" } });
+  return refused;
+}
+
+/** The user's steering messages, each shown (a `steer` event, stored) and sent to the model as a user message. */
+function deliverSteers(steers: Array<{ id: string; message: string }>, emit: (event: ChatEvent) => void): HumanMessage[] {
+  return steers.map(({ id, message }) => {
+    emit({ type: "steer", id, content: message });
+    return new HumanMessage(message);
+  });
+}
+
 /**
  * One agent turn, as a loop of our own: ask the model (streaming its thoughts and text), run the
  * tools it called (all at once), give it their results, until it answers without calling a tool or
- * the step limit is reached. Never throws: a failure is the `error` outcome.
+ * the step limit is reached. At each step boundary the user's steering messages join the
+ * conversation (calls of the step not yet started are skipped). Never throws: a failure is the
+ * `error` outcome.
  */
 export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> {
   const started = Date.now();
@@ -111,8 +133,14 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
       }
       const calls = callsOf(result);
       if (calls.length === 0) {
-        const cut = result.finishReason === "length" ? { finish_reason: "length" as const } : {};
-        return { type: "final", content: result.text, duration_ms: Date.now() - started, ...cut };
+        const steers = input.steering?.take() ?? [];
+        if (steers.length === 0) {
+          const cut = result.finishReason === "length" ? { finish_reason: "length" as const } : {};
+          return { type: "final", content: result.text, duration_ms: Date.now() - started, ...cut };
+        }
+        // The user spoke while the model answered: what it wrote stays, and it answers again with their message.
+        messages.push(stepMessage(result, []), ...deliverSteers(steers, input.emit));
+        continue;
       }
       const message = stepMessage(result, calls);
       if (result.reasoning) dialect.reasoningByCall.set(calls[0].id!, result.reasoning);
@@ -121,6 +149,8 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
       }
       messages.push(message);
       watchdog.pause();
+      // A steer that came while the model wrote this step overtakes all its calls: none has started.
+      const skip = input.steering?.pending() ? new Set(calls.map((c) => c.id!)) : new Set<string>();
       try {
         messages.push(
           ...(await runToolCalls(calls, {
@@ -131,7 +161,7 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
             emit: input.emit,
             activeSkill,
             onCrash: (name, err) => input.log.error({ err, tool: name }, "tool crashed"),
-            refused: refusedCalls(result, calls),
+            refused: withSkipped(refusedCalls(result, calls), skip),
             approve: input.approve,
           })),
         );
@@ -139,6 +169,8 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
         watchdog.resume();
       }
       if (controller.signal.aborted) throw controller.signal.reason;
+      // Calls that were running finished; the user's message goes after their results.
+      messages.push(...deliverSteers(input.steering?.take() ?? [], input.emit));
     }
   } catch (err) {
     const abortReason = controller.signal.aborted ? String(controller.signal.reason ?? "aborted") : undefined;

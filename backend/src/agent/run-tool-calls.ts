@@ -19,7 +19,7 @@ export interface ToolStep {
   activeSkill: { current: ActiveSkill | null };
   /** Unexpected failures (not refusals) are reported here for the log. */
   onCrash(toolName: string, err: unknown): void;
-  /** Calls answered without running, by id (arguments cut by the token limit, or not JSON). */
+  /** Calls answered without running, by id (arguments cut by the token limit or not JSON; overtaken by a steer). */
   refused?: Map<string, ToolResult>;
   /** The approval step (APPROVALS.json); absent: every call runs. */
   approve?: Approver;
@@ -54,8 +54,9 @@ async function runOne(call: LangChainToolCall & { rawArgs?: string | null }, run
   const id = call.id || `call_${randomUUID()}`;
   const startedAt = Date.now();
   const refused = run.refused?.get(id);
-  // A call that is not run shows what the model actually wrote.
-  run.emit({ type: "tool_call", id, name: call.name, input: refused && call.rawArgs != null ? call.rawArgs : call.args, step: run.step, started_at: startedAt });
+  // A call refused for its arguments shows what the model actually wrote.
+  const showRaw = refused?.details?.raw_arguments !== undefined && call.rawArgs != null;
+  run.emit({ type: "tool_call", id, name: call.name, input: showRaw ? call.rawArgs : call.args, step: run.step, started_at: startedAt });
   const tool = run.tools.find((t) => t.name === call.name);
   const result: ToolResult =
     refused ??

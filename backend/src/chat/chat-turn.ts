@@ -25,13 +25,15 @@ import { scanRoles } from "../delegation/scan-roles.js";
 import { pendingAdvice, withAdvice } from "../review/reviewer-advice.js";
 import type { Reviewer } from "../review/reviewer.js";
 import type { UiEventBus } from "../ui-events/ui-event-bus.js";
+import { busyConflict, type StartableTurn, type Steering, type TurnRegistry } from "../turns/turn-registry.js";
+import { maxTurnId, turnTree } from "../sessions/session-branches.js";
 
 export interface ChatDeps {
   config: Config;
   sessions: SessionStore;
   prompts: PromptLog;
-  /** Sessions with a turn running now: one turn per session at a time. */
-  busy: Set<string>;
+  /** The running turns, their readers and queues: one turn per session at a time. */
+  turns: TurnRegistry;
   /** What the tools run with: the sandbox, the Python sessions, the guarded fetch agent, the knowledge base. */
   runtime: ToolRuntime;
   log: FastifyBaseLogger;
@@ -40,8 +42,6 @@ export interface ChatDeps {
   reviewer: Reviewer;
   /** Calls waiting for the user's approval, across sessions. */
   approvals: ApprovalGate;
-  /** How to stop each running turn, by session (the Stop button, whichever page shows the session). */
-  stops: Map<string, () => void>;
 }
 
 export interface TurnRequest {
@@ -53,13 +53,8 @@ export interface TurnRequest {
   parent_turn?: number;
 }
 
-export interface PreparedTurn {
-  sessionId: string;
+export interface PreparedTurn extends StartableTurn {
   created: boolean;
-  /** Runs the turn to its `final` or `error` event; releases the session when done. */
-  run(emit: (event: ChatEvent) => void, signal: AbortSignal): Promise<void>;
-  /** Releases the session without running (the client went away first). */
-  release(): void;
 }
 
 export function modelNotConfiguredMessage(config: Config): string {
@@ -69,18 +64,23 @@ export function modelNotConfiguredMessage(config: Config): string {
   );
 }
 
+/** The message's own checks (also for a queued one): present, and within the chat size limit. */
+export function checkMessage(config: Config, message: unknown): asserts message is string {
+  if (typeof message !== "string" || message.trim() === "") {
+    throw new UserError(400, "'message' must be a non-empty string.");
+  }
+  if (message.length > config.limits.messageChars) {
+    throw new UserError(413, `'message' is ${message.length} characters, over the ${config.limits.messageChars} limit.`);
+  }
+}
+
 /**
- * Checks everything that can be refused with a plain HTTP error before a stream starts:
+ * Checks everything that can be refused with a plain HTTP error before a turn starts:
  * the message, the session id, an unknown session, a turn already running there.
  */
 export async function prepareTurn(deps: ChatDeps, request: TurnRequest): Promise<PreparedTurn> {
-  const { config, sessions, busy } = deps;
-  if (typeof request.message !== "string" || request.message.trim() === "") {
-    throw new UserError(400, "'message' must be a non-empty string.");
-  }
-  if (request.message.length > config.limits.messageChars) {
-    throw new UserError(413, `'message' is ${request.message.length} characters, over the ${config.limits.messageChars} limit.`);
-  }
+  const { config, sessions, turns } = deps;
+  checkMessage(config, request.message);
   const requested = request.session_id ?? null;
   let sessionId: string;
   let created = false;
@@ -100,21 +100,20 @@ export async function prepareTurn(deps: ChatDeps, request: TurnRequest): Promise
   }
   const command = parseSlashCommand(request.message);
   const loaded = command ? await loadSlashCommand(config.dataRoot, config.locationPrefix, command.name, command.args) : null;
-  if (busy.has(sessionId)) throw new UserError(409, `A turn is already running in session ${sessionId}; wait for it or stop it.`);
-  busy.add(sessionId);
+  turns.claim(sessionId, busyConflict(sessionId));
   let released = false;
   const release = () => {
-    if (!released) busy.delete(sessionId);
+    if (!released) turns.release(sessionId);
     released = true;
   };
-
+  const message = request.message;
   return {
     sessionId,
     created,
     release,
-    async run(emit, signal) {
+    async run(emit, signal, steering) {
       try {
-        await executeTurn(deps, { sessionId, created, message: request.message, loaded, tools: request.tools !== false, parentTurn }, emit, signal);
+        await executeTurn(deps, { sessionId, created, message, loaded, tools: request.tools !== false, parentTurn }, emit, signal, steering);
       } finally {
         release();
       }
@@ -123,24 +122,25 @@ export async function prepareTurn(deps: ChatDeps, request: TurnRequest): Promise
 }
 
 type TurnPlan = { sessionId: string; created: boolean; message: string; loaded: LoadedSkill | null; tools: boolean; parentTurn: number | undefined };
+/** Numbers (unless `id` is given) and delivers an event (the live turn); returns the id it went out with. */
+type Emit = (event: ChatEvent, id?: number) => number;
 
 /**
  * A turn, step by step: load its context, build the prompt, compact if it would not fit, run the
  * agent, persist the outcome. Every event is recorded in the session as it is sent to the client.
  */
-async function executeTurn(deps: ChatDeps, turn: TurnPlan, emit: (event: ChatEvent) => void, signal: AbortSignal): Promise<void> {
+async function executeTurn(deps: ChatDeps, turn: TurnPlan, emit: Emit, signal: AbortSignal, steering: Steering): Promise<void> {
   const { config, sessions, log } = deps;
   if (!isModelConfigured(config.model)) {
     emit({ type: "error", code: "model_not_configured", message: modelNotConfiguredMessage(config) });
     return;
   }
   const recorder = createTurnRecorder(sessions, turn.sessionId, (err) => log.error({ err, sessionId: turn.sessionId }, "session write failed"));
-  const record = (event: ChatEvent) => {
-    recorder.onEvent(event);
-    emit(event);
-  };
   const context = await loadContext(deps, turn, recorder);
-  emit({ type: "session", session_id: turn.sessionId, created: turn.created });
+  recorder.startTurn(context.turnId);
+  // Stored with the id it went out with, so a stored line and a replayed frame agree.
+  const record = (event: ChatEvent) => recorder.onEvent(event, emit(event));
+  emit({ type: "session", session_id: turn.sessionId, created: turn.created, turn: context.turnId });
   recorder.user(turn.message, context.parent, turn.loaded?.modelMessage, turn.tools);
   if (turn.loaded) {
     const { name, location, allowedTools, allowedCommands } = turn.loaded.skill;
@@ -167,8 +167,9 @@ async function executeTurn(deps: ChatDeps, turn: TurnPlan, emit: (event: ChatEve
     signal,
     log,
     emit: record,
+    steering,
   });
-  await persist(deps, turn.sessionId, recorder, outcome, emit);
+  await persist(deps, turn.sessionId, context.turnId, recorder, outcome, emit);
 }
 
 type Recorder = ReturnType<typeof createTurnRecorder>;
@@ -187,13 +188,17 @@ async function loadContext(deps: ChatDeps, turn: TurnPlan, recorder: Recorder) {
     const snapshot = rendered.text;
     const rolesCatalog = describeRoles(roles);
     recorder.snapshot(snapshot, rolesCatalog);
-    return { roles, snapshot, rolesCatalog, previous: [] as SessionEntry[], parent: 0 };
+    return { roles, snapshot, rolesCatalog, previous: [] as SessionEntry[], parent: 0, turnId: 1 };
   }
   // The branch the turn continues: the current one, or the one ending at the turn it was asked to follow.
+  const all = await sessions.entries(turn.sessionId);
   const branch = await sessions.read(turn.sessionId, { leaf: turn.parentTurn });
   const previous = branch.entries;
   const started = previous.findLast((entry) => entry.type === "snapshot");
-  return { roles, snapshot: started?.content, rolesCatalog: started?.roles, previous, parent: branch.branch.at(-1)?.turn ?? 0 };
+  // Ids go on above every id the session stored, whatever the clock says.
+  for (const entry of all) if (entry.type === "event" && entry.id) deps.turns.ids.atLeast(entry.id);
+  const turnId = maxTurnId(turnTree(all)) + 1;
+  return { roles, snapshot: started?.content, rolesCatalog: started?.roles, previous, parent: branch.branch.at(-1)?.turn ?? 0, turnId };
 }
 
 /** The system prompt from the workspace files and the session's snapshot; a `prefix` event says what changed since the last turn. */
@@ -229,8 +234,10 @@ async function compactIfNeeded(
  * Writes the outcome and waits for every write of the turn: the answer reaches the client only once
  * the session holds it, and a turn that could not be saved says so.
  */
-async function persist(deps: ChatDeps, sessionId: string, recorder: Recorder, outcome: TurnOutcome, emit: (event: ChatEvent) => void) {
-  recorder.onEvent(outcome);
+async function persist(deps: ChatDeps, sessionId: string, turnId: number, recorder: Recorder, outcome: TurnOutcome, emit: Emit) {
+  // The outcome is numbered now and sent only once stored; its id is the one it is stored with.
+  const id = deps.turns.ids.next();
+  recorder.onEvent(outcome, id);
   recorder.end();
   await deps.sessions.flush(sessionId);
   const failed = recorder.writeError as NodeJS.ErrnoException | null;
@@ -239,9 +246,9 @@ async function persist(deps: ChatDeps, sessionId: string, recorder: Recorder, ou
     emit({ type: "error", code: "storage", message: `This turn could not be saved to the session file (${reason}); what is shown here is not stored.` });
     return;
   }
-  emit(outcome);
+  emit(outcome, id);
   // After the answer is out, never before: the review must not hold the turn up.
-  if (outcome.type === "final") deps.reviewer.afterTurn(sessionId);
+  if (outcome.type === "final") deps.reviewer.afterTurn(sessionId, turnId);
 }
 
 export function compactionEvent(entry: CompactionEntry): ChatEvent {

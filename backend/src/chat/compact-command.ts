@@ -10,12 +10,11 @@ import { type ChatDeps, modelNotConfiguredMessage } from "./chat-turn.js";
  * `keepTurns` turns verbatim. Holds the session like a turn does, so the two never overlap.
  */
 export async function compactSessionNow(deps: ChatDeps, id: string, keepTurns: number, signal: AbortSignal): Promise<CompactReply> {
-  const { config, sessions, busy, ui } = deps;
+  const { config, sessions, turns, ui } = deps;
   const sessionId = assertSessionId(id);
   if (!(await sessions.exists(sessionId))) throw new UserError(404, `Unknown session: ${sessionId}.`);
   if (!isModelConfigured(config.model)) throw new UserError(503, modelNotConfiguredMessage(config));
-  if (busy.has(sessionId)) throw new UserError(409, `A turn is running in session ${sessionId}; compact it when the turn ends.`);
-  busy.add(sessionId);
+  turns.claim(sessionId, `A turn is running in session ${sessionId}; compact it when the turn ends.`);
   try {
     const plan = planCompaction((await sessions.read(sessionId)).entries, keepTurns);
     if (!plan) return { compacted: false, reason: "Nothing to compact: no turns beyond those kept and those already summarized." };
@@ -24,6 +23,6 @@ export async function compactSessionNow(deps: ChatDeps, id: string, keepTurns: n
     ui.toast(`Compacted ${plan.coversTurns} turn${plan.coversTurns === 1 ? "" : "s"} into a summary${entry.skills?.length ? `; kept ${entry.skills.map((s) => s.name).join(", ")}` : ""}.`);
     return { compacted: true, entry };
   } finally {
-    busy.delete(sessionId);
+    turns.release(sessionId);
   }
 }

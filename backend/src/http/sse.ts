@@ -4,14 +4,16 @@ import type { ChatEvent, UiEvent } from "@mini-openclaw/protocol";
 const HEARTBEAT_MS = 15_000;
 
 export interface SseStream {
-  send(event: ChatEvent | UiEvent): void;
+  /** One frame; with `id`, an `id:` line a reconnecting client sends back as `Last-Event-ID`. */
+  send(event: ChatEvent | UiEvent, id?: number): void;
   end(): void;
   /** Aborted when the client goes away before the stream ends. */
   signal: AbortSignal;
 }
 
 /**
- * Opens a `text/event-stream` on a raw response: one `data: {json}` frame per event, and a
+ * Opens a `text/event-stream` on a raw response: one `data: {json}` frame per event (with an `id:`
+ * line when the event has one), and a
  * comment line as heartbeat so idle proxies keep the connection.
  *
  * A client that goes away is noticed at once, whatever the turn is doing: on the response's
@@ -55,9 +57,9 @@ export function openSse(res: ServerResponse, onClientGone: (controller: AbortCon
   };
   return {
     signal: controller.signal,
-    send(event) {
+    send(event, id) {
       if (ended || res.destroyed) return;
-      const frame = `data: ${JSON.stringify(event)}\n\n`;
+      const frame = `${id !== undefined ? `id: ${id}\n` : ""}data: ${JSON.stringify(event)}\n\n`;
       if (burst) {
         pending += frame;
         return;

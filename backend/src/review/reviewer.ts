@@ -50,11 +50,11 @@ export class Reviewer {
   }
 
   /** Reviews the session's last turn in the background; a failure is logged and recorded, never thrown. */
-  afterTurn(sessionId: string): void {
+  afterTurn(sessionId: string, turn?: number): void {
     if (!this.enabled || this.running.has(sessionId)) return;
     this.running.add(sessionId);
     this.deps.ui.publish({ type: "refresh", target: "agents" });
-    void this.review(sessionId)
+    void this.review(sessionId, turn)
       .catch((err) => this.deps.log.error({ err, sessionId }, "review failed"))
       .finally(() => {
         this.running.delete(sessionId);
@@ -62,7 +62,8 @@ export class Reviewer {
       });
   }
 
-  private async review(sessionId: string): Promise<void> {
+  /** `turn`: the id the review entry is stored under (a follow-up turn may have started since). */
+  private async review(sessionId: string, turn?: number): Promise<void> {
     const { config, sessions, runtime, log, ui } = this.deps;
     await sessions.flush(sessionId);
     const lines = await sessions.lastTurnLines(sessionId);
@@ -91,7 +92,7 @@ export class Reviewer {
     if (this.closing.signal.aborted) return;
     const review = result.type === "final" ? parseReview(result.content) : { advice: "", record: `The review failed: ${result.message}` };
     const ts = new Date().toISOString();
-    await sessions.append(sessionId, { type: "review", ts, content: review.record, advice: review.advice });
+    await sessions.append(sessionId, { type: "review", ts, ...(turn !== undefined ? { turn } : {}), content: review.record, advice: review.advice });
     this.latestReview = { session_id: sessionId, ts, advice: review.advice, record: review.record };
     ui.publish({ type: "review", session_id: sessionId });
     if (result.type !== "final") log.warn({ sessionId }, "review ended without an answer");

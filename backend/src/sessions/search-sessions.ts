@@ -28,13 +28,13 @@ export function searchSessions(sessions: IndexedSession[], query: string): Array
   const words = queryWords(query);
   if (words.length === 0) return [];
   const hits: Array<Omit<SessionSearchHit, "snippet">> = [];
-  for (const { summary, turns } of sessions) {
+  for (const { summary, turns, turnIds } of sessions) {
     const title = summary.title.toLowerCase();
     const inSession = words.every((w) => title.includes(w) || turns.some((t) => t.includes(w)));
     if (!inSession) continue;
     const turn = turns.findIndex((t) => words.every((w) => t.includes(w)));
     const anyTurn = turn >= 0 ? turn : turns.findIndex((t) => t.includes(words[0]));
-    hits.push({ id: summary.id, title: summary.title, updated_at: summary.updated_at, turn: anyTurn + 1 });
+    hits.push({ id: summary.id, title: summary.title, updated_at: summary.updated_at, turn: anyTurn >= 0 ? turnIds[anyTurn] : 0 });
   }
   hits.sort((a, b) => (a.updated_at < b.updated_at ? 1 : a.updated_at > b.updated_at ? -1 : 0));
   return hits.slice(0, MAX_RESULTS);

@@ -2,9 +2,8 @@
  * A session out of the workbench and back: JSON (the entries as stored, for an import) and Markdown
  * (for reading or sharing). An import is hostile input like any file: every entry is validated.
  */
-import type { SessionDetail, SessionEntry, SessionExport, StoredEvent } from "@mini-openclaw/protocol";
+import { type SessionDetail, type SessionEntry, sessionEntrySchema, type SessionExport, type StoredEvent } from "@mini-openclaw/protocol";
 import { UserError } from "../lib/user-error.js";
-import { entrySchema } from "./session-format.js";
 
 const MAX_IMPORT_ENTRIES = 200_000;
 const TOOL_OUTPUT_CHARS = 2000;
@@ -24,7 +23,7 @@ export function importedEntries(body: unknown): { title: string; entries: Sessio
   if (value.entries.length > MAX_IMPORT_ENTRIES) throw new UserError(413, `The export holds more than ${MAX_IMPORT_ENTRIES} entries.`);
   const entries: SessionEntry[] = [];
   value.entries.forEach((raw, i) => {
-    const parsed = entrySchema.safeParse(raw);
+    const parsed = sessionEntrySchema.safeParse(raw);
     if (!parsed.success) throw new UserError(400, `Entry ${i + 1} is not a valid session entry: ${parsed.error.issues[0]?.message ?? "invalid"}.`);
     if (parsed.data.type !== "header") entries.push(parsed.data as SessionEntry);
   });

@@ -65,18 +65,18 @@ describe("parseSessionText", () => {
     ]);
   });
 
-  it("trusts no line: entries of the wrong shape are counted and left out, a torn last line is noticed", () => {
+  it("trusts no line: entries of the wrong shape are counted and left out, unknown fields dropped, a torn last line noticed", () => {
     const lines = [
       { type: "header", ts, v: 2 },
       { type: "user", ts, content: "hi" },
       { type: "event", ts, event: { type: "tool_call", id: "c1", name: "terminal" } }, // no input, step, started_at
       { type: "event", ts, event: { type: "no_such_event" } },
       { type: "user", ts, content: 42 },
-      { type: "event", ts, event: { type: "final", content: "ok", duration_ms: 1, extra: "kept" } },
+      { type: "event", ts, event: { type: "final", content: "ok", duration_ms: 1, extra: "dropped" } },
     ];
     const parsed = parseSessionText(`${lines.map((e) => JSON.stringify(e)).join("\n")}\nnot json\n{"type":"ev`);
     expect(parsed.corruptLines).toBe(4);
     expect(parsed.tornLastLine).toBe(true);
-    expect(parsed.entries).toEqual([lines[1], lines[5]]);
+    expect(parsed.entries).toEqual([lines[1], { type: "event", ts, event: { type: "final", content: "ok", duration_ms: 1 } }]);
   });
 });

@@ -23,7 +23,8 @@ const argsOf = (input: unknown): Record<string, unknown> =>
  * conversation stays valid for the provider; the text of a step cut short (an error, a crash) is
  * kept, as the model saw itself write it. After a compaction, its summary (and the skills it carries)
  * stands in for the turns it covers. A reviewer's advice goes ahead of the user message that
- * followed it; its record is never sent.
+ * followed it; its record is never sent. A steer (the user's message into a running turn) is a user
+ * message where it was delivered.
  */
 export function historyMessages(entries: SessionEntry[]): BaseMessage[] {
   const messages: BaseMessage[] = [];
@@ -73,6 +74,11 @@ export function historyMessages(entries: SessionEntry[]): BaseMessage[] {
       }
       case "final":
         pendingText = event.content;
+        return;
+      case "steer":
+        // The model was sent what came before it, then the user's message, within the same turn.
+        endTurn(pendingText);
+        messages.push(new HumanMessage(event.content));
         return;
       default:
         return;

@@ -17,25 +17,28 @@ const BATCH = 64;
 
 export interface IndexedSession {
   summary: SessionSummary;
-  /** Per turn: the user's message and the answer, lowercased, in turn order. */
+  /** Per turn: the user's message and the answer, lowercased, in file order. */
   turns: string[];
+  /** The id of each of `turns`. */
+  turnIds: number[];
 }
 
 const isAnswer = (e: SessionEntry) => e.type === "user" || (e.type === "event" && e.event.type === "final");
 
-/** The text of each turn a search looks in: what the user wrote and the answer (its streamed text, when cut short). */
-export function turnTexts(entries: SessionEntry[]): string[] {
-  const { edits } = turnTree(entries);
-  const turns: Array<{ user: string; tokens: string; final: string | null }> = [];
-  for (const entry of entries) {
-    if (entry.type === "user") turns.push({ user: edits.get(turns.length + 1) ?? entry.content, tokens: "", final: null });
-    else if (entry.type === "event" && turns.length > 0) {
-      const turn = turns[turns.length - 1];
+/** The text of each turn a search looks in, by turn id: what the user wrote and the answer (its streamed text, when cut short). */
+export function turnTexts(entries: SessionEntry[]): Map<number, string> {
+  const { edits, owner } = turnTree(entries);
+  const turns = new Map<number, { user: string; tokens: string; final: string | null }>();
+  entries.forEach((entry, i) => {
+    const id = owner[i];
+    if (entry.type === "user") turns.set(id, { user: edits.get(id) ?? entry.content, tokens: "", final: null });
+    else if (entry.type === "event" && turns.has(id)) {
+      const turn = turns.get(id)!;
       if (entry.event.type === "token") turn.tokens += entry.event.content;
       else if (entry.event.type === "final") turn.final = entry.event.content;
     }
-  }
-  return turns.map((t) => `${t.user}\n${t.final ?? t.tokens}`);
+  });
+  return new Map([...turns].map(([id, t]) => [id, `${t.user}\n${t.final ?? t.tokens}`]));
 }
 
 export function summarize(id: string, entries: SessionEntry[], mtime: Date): SessionSummary {
@@ -107,7 +110,8 @@ export class SessionIndex {
       if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached.session;
       const text = await readFile(file, "utf8").catch(() => "");
       const { entries } = parseSessionText(text);
-      const session = { summary: summarize(id, entries, info.mtime), turns: turnTexts(entries).map((t) => t.toLowerCase()) };
+      const texts = turnTexts(entries);
+      const session = { summary: summarize(id, entries, info.mtime), turns: [...texts.values()].map((t) => t.toLowerCase()), turnIds: [...texts.keys()] };
       this.cache.set(id, { mtimeMs: info.mtimeMs, size: info.size, session });
       return session;
     });

@@ -6,17 +6,23 @@
  */
 import { appendFile, link, mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import type { SessionDetail, SessionEntry, SessionSummary } from "@mini-openclaw/protocol";
+import type { QueueItem, SessionDetail, SessionEntry, SessionSummary } from "@mini-openclaw/protocol";
 import { UserError } from "../lib/user-error.js";
 import { SESSIONS_DIR } from "../workspace/workspace-files.js";
 import { assertSessionId } from "./session-id.js";
 import { parseSessionText } from "./session-format.js";
-import { branchTurns, entriesOnBranch, turnCount, turnTree } from "./session-branches.js";
+import { branchTurns, entriesOnBranch, hasTurn, type TurnTree, turnTree } from "./session-branches.js";
 import { type IndexedSession, SESSION_EXT as EXT, SessionIndex, summarize } from "./session-index.js";
 
 /** Deleted sessions go here, never straight away: `<id>--<ms>.jsonl`, restorable as they were. */
 const TRASH_DIR = ".trash";
 const TRASH_NAME = /^([A-Za-z0-9][A-Za-z0-9_-]{0,63})--(\d{13})\.jsonl$/;
+
+/** The 400 for a turn id the session does not have. */
+export function noSuchTurn(id: string, turn: number, tree: TurnTree): string {
+  const ids = tree.order.length > 12 ? `${tree.order.slice(0, 12).join(", ")}, ...` : tree.order.join(", ");
+  return `Session ${id} has no turn ${turn} (its turns: ${ids || "none yet"}).`;
+}
 
 const HEADER = (): SessionEntry => ({ type: "header", ts: new Date().toISOString(), v: 2 });
 
@@ -98,19 +104,18 @@ export class SessionStore {
    * One branch of the session: its entries, version 2 (older lines migrated), and its turns. The
    * current branch unless `leaf` names the turn it should end at. `running`: a turn runs in it now.
    */
-  async read(id: string, { running = false, leaf }: { running?: boolean; leaf?: number } = {}): Promise<SessionDetail> {
+  async read(id: string, { running = false, queue = [], leaf }: { running?: boolean; queue?: QueueItem[]; leaf?: number } = {}): Promise<SessionDetail> {
     const { text, mtime } = await this.readText(id);
     const parsed = parseSessionText(text);
     const tree = turnTree(parsed.entries);
-    if (leaf !== undefined && (!Number.isInteger(leaf) || leaf < 0 || leaf > turnCount(tree))) {
-      throw new UserError(400, `Session ${id} has no turn ${leaf} (it has ${turnCount(tree)}).`);
-    }
+    if (leaf !== undefined && leaf !== 0 && !hasTurn(tree, leaf)) throw new UserError(400, noSuchTurn(id, leaf, tree));
     const end = leaf ?? tree.leaf;
     return {
       ...summarize(id, parsed.entries, mtime),
       entries: entriesOnBranch(parsed.entries, tree, end),
       branch: branchTurns(tree, end),
       running,
+      queue,
       ...(parsed.tornLastLine ? { recovered_torn_line: true } : {}),
     };
   }

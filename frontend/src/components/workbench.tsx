@@ -1,5 +1,5 @@
 "use client";
-import type { HealthReply, SessionSummary, SkillsReply, UiEvent, WorkspaceFile } from "@mini-openclaw/protocol";
+import { type HealthReply, type SessionSummary, type SkillsReply, uiEventSchema, type WorkspaceFile } from "@mini-openclaw/protocol";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Group, Panel, Separator } from "react-resizable-panels";
 import { api } from "@/lib/api";
@@ -58,6 +58,7 @@ export function Workbench() {
     // chat.open is stable.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [reviewed, chat.streaming, chat.sessionId]);
+  const { noticeTurn, setQueue } = chat;
   const toasts = useToasts();
   const showToast = toasts.show;
   const compact = useCallback(async () => {
@@ -84,11 +85,18 @@ export function Workbench() {
   useEffect(() => {
     const source = new EventSource("/api/events");
     source.onmessage = (message) => {
-      const event = JSON.parse(message.data) as UiEvent;
+      const parsed = uiEventSchema.safeParse(JSON.parse(message.data as string));
+      if (!parsed.success) return;
+      const event = parsed.data;
       if (event.type === "refresh") {
         refreshLists();
         if (event.target === "agents") setAgentsRefresh((n) => n + 1);
-      } else if (event.type === "review") {
+      } else if (event.type === "turn") {
+        // A turn started or ended anywhere: the list shows it; the open session's is followed live.
+        api.sessions().then(setSessions, () => {});
+        if (event.running) noticeTurn(event.session_id);
+      } else if (event.type === "queue") setQueue(event.session_id, event.items);
+      else if (event.type === "review") {
         setAgentsRefresh((n) => n + 1);
         setReviewed({ sessionId: event.session_id, at: Date.now() });
       }
@@ -96,7 +104,7 @@ export function Workbench() {
       else if (event.type === "toast") showToast(event.message, event.level);
     };
     return () => source.close();
-  }, [refreshLists, showToast]);
+  }, [refreshLists, showToast, noticeTurn, setQueue]);
 
   const openFile = (path: string) => {
     setOpenPath(path);
@@ -201,7 +209,7 @@ export function Workbench() {
         <ResizeHandle />
         <Panel id="stage-panel" defaultSize="48" minSize="30">
           <CitationContext.Provider value={openAt}>
-          <Stage turnActions={turnActions} highlight={highlight} sessionKey={chat.sessionId ?? "new"} title={title} turns={chat.turns} streaming={chat.streaming || chat.runningElsewhere} loadError={chat.loadError} skills={skills?.skills ?? []} onSend={chat.send} onStop={chat.stop} onCompact={chat.sessionId ? compact : undefined} toolsOff={chat.toolsOff} onChatWithoutTools={chat.chatWithoutTools} />
+          <Stage turnActions={turnActions} highlight={highlight} sessionKey={chat.sessionId ?? "new"} title={title} turns={chat.turns} streaming={chat.streaming} loadError={chat.loadError} skills={skills?.skills ?? []} onSend={chat.send} onStop={chat.stop} onSteer={(text) => void chat.queueMessage(text, "steer").catch(failed)} queue={chat.queue} onRemoveQueued={(id) => void chat.removeQueued(id)} restored={chat.restored} onCompact={chat.sessionId ? compact : undefined} toolsOff={chat.toolsOff} onChatWithoutTools={chat.chatWithoutTools} />
           </CitationContext.Provider>
         </Panel>
         <ResizeHandle />

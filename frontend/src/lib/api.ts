@@ -3,6 +3,7 @@ import type {
   AgentsReply,
   ApprovalDecision,
   ApprovalsReply,
+  ChatQueuedReply,
   CompactReply,
   FileReply,
   HealthReply,
@@ -14,6 +15,7 @@ import type {
   ModelSettingsUpdate,
   ModelTestReply,
   PromptReply,
+  QueueItem,
   SessionDeleteReply,
   SessionDetail,
   SessionSearchReply,
@@ -21,6 +23,7 @@ import type {
   SessionUpdate,
   SkillInstallReply,
   SkillsReply,
+  StopReply,
   WorkspaceFile,
 } from "@mini-openclaw/protocol";
 
@@ -70,7 +73,11 @@ export const api = {
   restoreSession: (id: string, trash: string) => request<{ id: string }>(`/api/sessions/${encodeURIComponent(id)}/restore`, json({ trash })),
   searchSessions: (query: string, signal?: AbortSignal) =>
     request<SessionSearchReply>(`/api/sessions/search?q=${encodeURIComponent(query)}`, { signal }),
-  stopSession: (id: string) => request<{ id: string }>(`/api/sessions/${encodeURIComponent(id)}/stop`, json({})),
+  stopSession: (id: string) => request<StopReply>(`/api/sessions/${encodeURIComponent(id)}/stop`, json({})),
+  /** A message behind the session's running turn: a follow-up (the next turn) or a steer (into this one). */
+  queueMessage: (id: string, message: string, mode: QueueItem["mode"], tools = true) =>
+    request<ChatQueuedReply>("/api/chat", json({ message, session_id: id, stream: true, queue: mode, ...(tools ? {} : { tools: false }) })),
+  dequeue: (id: string, queued: string) => request<null>(`/api/sessions/${encodeURIComponent(id)}/queue/${encodeURIComponent(queued)}`, { method: "DELETE" }),
   forkSession: (id: string, turn: number) => request<SessionSummary>(`/api/sessions/${encodeURIComponent(id)}/fork`, json({ turn })),
   importSession: (exported: unknown) => request<SessionSummary>("/api/sessions/import", json(exported)),
   exportUrl: (id: string, format: "md" | "json") => `/api/sessions/${encodeURIComponent(id)}/export?format=${format}`,

@@ -34,6 +34,8 @@ export type Block =
   | { kind: "skill"; name: string; location: string; allowedTools?: string[]; allowedCommands?: string[] }
   | { kind: "error"; message: string; code: string }
   | { kind: "prefix"; changed: string[] }
+  /** The user's message into the running turn (a steer): the model went on from it. */
+  | { kind: "steer"; text: string }
   /** The reviewer's look at this turn: `advice` went to the agent's next turn, `record` to no model. */
   | { kind: "review"; advice: string; record: string }
   /** Earlier turns were summarized for the model (they stay on screen and in the file). */
@@ -155,6 +157,8 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
       return { ...turn, blocks: turn.blocks.map((b) => (b.kind === "tool" && b.id === event.call_id ? { ...b, approval: { ...b.approval, request: event } } : b)) };
     case "approval":
       return { ...turn, blocks: turn.blocks.map((b) => (b.kind === "tool" && b.id === event.call_id ? { ...b, approval: { ...b.approval, decision: event } } : b)) };
+    case "steer":
+      return { ...turn, blocks: [...turn.blocks, { kind: "steer", text: event.content }] };
     case "compaction":
       return { ...turn, blocks: [...turn.blocks, { kind: "compaction", turns: event.turns, summary: event.summary, skills: event.skills, forced: event.forced }] };
     case "usage": {

@@ -1,14 +1,13 @@
-import type { ChatErrorCode, ChatEvent, ChatReply, ChatRequest } from "@mini-openclaw/protocol";
-import type { FastifyInstance } from "fastify";
+import type { ChatErrorCode, ChatQueuedReply, ChatReply, ChatRequest, StopReply } from "@mini-openclaw/protocol";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import { CLIENT_GONE_REASON } from "../../agent/model-errors.js";
-import { type ChatDeps, prepareTurn } from "../../chat/chat-turn.js";
+import { type ChatDeps, checkMessage, prepareTurn } from "../../chat/chat-turn.js";
 import { compactSessionNow } from "../../chat/compact-command.js";
 import { UserError } from "../../lib/user-error.js";
 import { assertSessionId } from "../../sessions/session-id.js";
-import { openSse } from "../sse.js";
-
-/** The user pressed Stop (the model-error mapping says "The turn was stopped."). */
-const STOPPED_REASON = "stopped_by_user";
+import { parseEventId } from "../../turns/event-ids.js";
+import type { LiveTurn } from "../../turns/live-turn.js";
+import { openSse, type SseStream } from "../sse.js";
 
 const bodySchema = {
   type: "object",
@@ -19,6 +18,7 @@ const bodySchema = {
     stream: { type: "boolean" },
     tools: { type: "boolean" },
     parent_turn: { type: "integer", minimum: 0 },
+    queue: { type: "string", enum: ["follow_up", "steer"] },
   },
 } as const;
 
@@ -44,7 +44,42 @@ const compactBodySchema = {
   additionalProperties: false,
 } as const;
 
+const streamQuerySchema = { type: "object", properties: { after: { type: "string", maxLength: 40 } } } as const;
+
+/**
+ * Chat: `POST /api/chat` starts a turn that belongs to the workbench (the request only reads it), or
+ * queues the message behind a running one; `GET /api/sessions/:id/stream` reattaches to a running turn;
+ * Stop and the queue's removal.
+ */
 export async function chatRoutes(app: FastifyInstance, deps: ChatDeps) {
+  const { turns, sessions } = deps;
+  const readers = new Set<SseStream>();
+  // Turns end (stopped, written to their last event) before the server does; readers go with them.
+  app.addHook("preClose", async () => {
+    await turns.shutdown();
+    for (const reader of readers) reader.end();
+  });
+
+  /** Streams the turn's events after `afterId` (all when null) to this response, then ends it with the turn. */
+  const attach = (reply: FastifyReply, live: LiveTurn, afterId: number | null) => {
+    reply.hijack();
+    let leave = () => {};
+    // A reader that goes away leaves; the turn goes on.
+    const sse = openSse(reply.raw, () => {
+      leave();
+      readers.delete(sse);
+    });
+    readers.add(sse);
+    leave = live.subscribe(
+      afterId,
+      ({ id, event }) => sse.send(event, id),
+      () => {
+        readers.delete(sse);
+        sse.end();
+      },
+    );
+  };
+
   // Summarizes the session's turns now (all of them unless `keep_turns` says how many to keep verbatim).
   app.post<{ Params: { id: string }; Body: { keep_turns?: number } | null }>(
     "/api/sessions/:id/compact",
@@ -59,51 +94,75 @@ export async function chatRoutes(app: FastifyInstance, deps: ChatDeps) {
   );
 
   app.post<{ Body: ChatRequest }>("/api/chat", { schema: { body: bodySchema } }, async (request, reply) => {
-    const turn = await prepareTurn(deps, request.body);
-
-    if (request.body.stream === false) {
-      const events: ChatEvent[] = [];
-      const controller = new AbortController();
-      reply.raw.on("close", () => {
-        if (!reply.raw.writableEnded) controller.abort(CLIENT_GONE_REASON);
-      });
-      await turn.run((event) => events.push(event), controller.signal);
-      const last = events[events.length - 1];
-      if (last?.type === "error") {
-        return reply.code(STATUS_FOR[last.code]).send({ error: last.message, code: last.code, session_id: turn.sessionId, events });
+    const body = request.body;
+    if (body.queue !== undefined && body.session_id) {
+      const id = assertSessionId(body.session_id);
+      checkMessage(deps.config, body.message);
+      if (!(await sessions.exists(id))) throw new UserError(404, `Unknown session: ${id}.`);
+      if (turns.busy.has(id)) {
+        if (body.parent_turn !== undefined) throw new UserError(400, "A queued message follows the running turn; it cannot also name 'parent_turn'.");
+        const item = turns.enqueue(id, body.message, body.queue, body.tools !== false);
+        const queued: ChatQueuedReply = { queued: item.id, session_id: id, mode: item.mode };
+        return reply.code(202).send(queued);
       }
-      const answer: ChatReply = { session_id: turn.sessionId, content: last?.type === "final" ? last.content : "", events };
-      return answer;
+      // Nothing runs there: the message is the next turn now.
     }
-
-    reply.hijack();
-    const controller = new AbortController();
-    // A client gone stops the turn, unless the turn waits for an approval: the user may be reloading
-    // the page or deciding from another tab, so the turn goes on without this stream (its events are
-    // still recorded in the session) until a decision, the approval's timeout, or Stop.
-    const sse = openSse(reply.raw, () => {
-      if (deps.approvals.waiting(turn.sessionId)) request.log.info({ sessionId: turn.sessionId }, "client gone while an approval waits: the turn goes on");
-      else controller.abort(CLIENT_GONE_REASON);
-    });
-    deps.stops.set(turn.sessionId, () => controller.abort(STOPPED_REASON));
-    try {
-      await turn.run(sse.send, controller.signal);
-    } catch (err) {
-      request.log.error({ err }, "chat turn crashed");
-      sse.send({ type: "error", code: "internal", message: "The turn failed unexpectedly; the details are in the server log." });
-    } finally {
-      deps.stops.delete(turn.sessionId);
-      turn.release();
-      sse.end();
+    const live = turns.start(await prepareTurn(deps, body));
+    if (body.stream !== false) return attach(reply, live, null);
+    // Not streamed: the reply waits for the turn's end; a client that leaves first leaves the turn running.
+    await live.done;
+    const events = live.events.map((e) => e.event);
+    const last = events[events.length - 1];
+    if (last?.type === "error") {
+      return reply.code(STATUS_FOR[last.code]).send({ error: last.message, code: last.code, session_id: live.sessionId, events });
     }
+    const answer: ChatReply = { session_id: live.sessionId, content: last?.type === "final" ? last.content : "", events };
+    return answer;
   });
 
-  // Stop, whichever page asks: the turn of this session ends as if its own client had pressed Stop.
-  app.post<{ Params: { id: string } }>("/api/sessions/:id/stop", async (request) => {
+  // Reattach, or watch from another tab: the running turn from its start, or after the event a client last had.
+  app.get<{ Params: { id: string }; Querystring: { after?: string } }>(
+    "/api/sessions/:id/stream",
+    { schema: { querystring: streamQuerySchema } },
+    async (request, reply) => {
+      const id = assertSessionId(request.params.id);
+      if (!turns.busy.has(id) && !(await sessions.exists(id))) throw new UserError(404, `Unknown session: ${id}.`);
+      const header = request.headers["last-event-id"];
+      const raw = request.query.after ?? (typeof header === "string" ? header : undefined);
+      const afterId = raw === undefined || raw === "" ? null : parseEventId(raw.trim());
+      if (raw !== undefined && raw !== "" && afterId === null) throw new UserError(400, `"${raw.slice(0, 40)}" is not an event id: ids are the positive integers of the stream's id: lines.`);
+      const live = turns.running(id);
+      if (!live) return reply.code(204).send();
+      if (afterId !== null && !live.has(afterId) && !(await storedIdOf(id, afterId))) {
+        throw new UserError(400, `Event ${afterId} is not one of session ${id}'s events; reattach without an id to get the running turn from its start.`);
+      }
+      return attach(reply, live, afterId);
+    },
+  );
+
+  /** The id is one this session stored (an event of an earlier turn, or of this one written already). */
+  const storedIdOf = async (id: string, eventId: number): Promise<boolean> => {
+    for (const entry of await sessions.entries(id)) {
+      if (entry.type === "event" && entry.id !== undefined && eventId <= entry.id && eventId >= (entry.first_id ?? entry.id)) return true;
+    }
+    return false;
+  };
+
+  // Stop, whichever page asks: the turn of this session ends as stopped; its queue comes back.
+  app.post<{ Params: { id: string } }>("/api/sessions/:id/stop", async (request): Promise<StopReply> => {
     const id = assertSessionId(request.params.id);
-    const stop = deps.stops.get(id);
-    if (!stop) throw new UserError(409, `No turn is running in session ${id}.`);
-    stop();
-    return { id, stopping: true };
+    const handedBack = turns.stop(id);
+    if (!handedBack) {
+      if (!(await sessions.exists(id))) throw new UserError(404, `Unknown session: ${id}.`);
+      throw new UserError(409, `No turn is running in session ${id}.`);
+    }
+    return { id, stopping: true, queue: handedBack };
+  });
+
+  app.delete<{ Params: { id: string; qid: string } }>("/api/sessions/:id/queue/:qid", async (request, reply) => {
+    const id = assertSessionId(request.params.id);
+    if (!turns.busy.has(id) && !(await sessions.exists(id))) throw new UserError(404, `Unknown session: ${id}.`);
+    if (!turns.dequeue(id, request.params.qid)) throw new UserError(404, `Session ${id} has no queued message ${request.params.qid.slice(0, 80)}.`);
+    return reply.code(204).send();
   });
 }

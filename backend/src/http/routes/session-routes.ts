@@ -4,9 +4,10 @@ import { UserError } from "../../lib/user-error.js";
 import { searchSessions, snippetFor } from "../../sessions/search-sessions.js";
 import { exportJson, exportMarkdown, importedEntries } from "../../sessions/session-export.js";
 import { assertSessionId, newSessionId } from "../../sessions/session-id.js";
-import { forkEntries, newestContinuation, turnCount, turnTree } from "../../sessions/session-branches.js";
+import { forkEntries, hasTurn, newestContinuation, turnTree } from "../../sessions/session-branches.js";
 import { turnTexts } from "../../sessions/session-index.js";
-import type { SessionStore } from "../../sessions/session-store.js";
+import { noSuchTurn, type SessionStore } from "../../sessions/session-store.js";
+import type { TurnRegistry } from "../../turns/turn-registry.js";
 
 const updateSchema = {
   type: "object",
@@ -25,13 +26,13 @@ const updateSchema = {
 
 /**
  * Sessions: list, read, search, rename, pin, delete (to the trash) and restore, export and import.
- * `busy`: sessions with a turn running now; nothing changes or leaves such a session until it ends.
+ * `turns`: the running turns; nothing changes or leaves a session until its turn ends.
  */
-export async function sessionRoutes(app: FastifyInstance, { sessions, busy }: { sessions: SessionStore; busy: ReadonlySet<string> }) {
+export async function sessionRoutes(app: FastifyInstance, { sessions, turns }: { sessions: SessionStore; turns: TurnRegistry }) {
   /** The session's id, checked to exist and to have no turn running. */
   const idle = async (raw: string): Promise<string> => {
     const id = assertSessionId(raw);
-    if (busy.has(id)) throw new UserError(409, `Session ${id} has a turn running; wait for it to end or stop it first.`);
+    if (turns.busy.has(id)) throw new UserError(409, `Session ${id} has a turn running; wait for it to end or stop it first.`);
     if (!(await sessions.exists(id))) throw new UserError(404, `Unknown session: ${id}`);
     return id;
   };
@@ -40,7 +41,7 @@ export async function sessionRoutes(app: FastifyInstance, { sessions, busy }: { 
 
   app.get<{ Params: { id: string } }>("/api/sessions/:id", async (request): Promise<SessionDetail> => {
     const id = assertSessionId(request.params.id);
-    return sessions.read(id, { running: busy.has(id) });
+    return sessions.read(id, { running: turns.running(id) !== undefined, queue: turns.queued(id) });
   });
 
   app.get<{ Querystring: { q: string } }>(
@@ -54,7 +55,7 @@ export async function sessionRoutes(app: FastifyInstance, { sessions, busy }: { 
         hits.map(async (hit) => {
           if (hit.turn === 0) return { ...hit, snippet: "" };
           const entries = await sessions.entries(hit.id).catch(() => []);
-          return { ...hit, snippet: snippetFor(turnTexts(entries)[hit.turn - 1] ?? "", request.query.q) };
+          return { ...hit, snippet: snippetFor(turnTexts(entries).get(hit.turn) ?? "", request.query.q) };
         }),
       );
       return { query: request.query.q, results, searched: indexed.length };
@@ -69,15 +70,15 @@ export async function sessionRoutes(app: FastifyInstance, { sessions, busy }: { 
       throw new UserError(400, "Nothing to change: send `title` (a string, or null), `pinned` (true or false), `branch` (a turn number) or `edit` ({ turn, content }).");
     }
     if (edit !== undefined) {
-      const count = turnCount(turnTree(await sessions.entries(id)));
-      if (edit.turn > count) throw new UserError(400, `Session ${id} has no turn ${edit.turn} (it has ${count}).`);
+      const tree = turnTree(await sessions.entries(id));
+      if (!hasTurn(tree, edit.turn)) throw new UserError(400, noSuchTurn(id, edit.turn, tree));
       if (edit.content.trim() === "") throw new UserError(400, "An edited message cannot be empty.");
     }
     const clean = typeof title === "string" ? title.replace(/\s+/g, " ").trim() : title;
     let leaf: number | undefined;
     if (branch !== undefined) {
       const tree = turnTree(await sessions.entries(id));
-      if (branch > turnCount(tree)) throw new UserError(400, `Session ${id} has no turn ${branch} (it has ${turnCount(tree)}).`);
+      if (!hasTurn(tree, branch)) throw new UserError(400, noSuchTurn(id, branch, tree));
       leaf = newestContinuation(tree, branch);
     }
     await sessions.append(id, {

@@ -1,5 +1,5 @@
 "use client";
-import { Sparkles, TriangleAlert } from "lucide-react";
+import { CornerDownRight, Sparkles, TriangleAlert } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import type { Block } from "@/lib/turn-model";
 import { assertNever } from "@/lib/utils";
@@ -64,6 +64,15 @@ export function BlockList({ blocks, streaming }: { blocks: Block[]; streaming: b
               >
                 {block.code !== "aborted" && <TriangleAlert className="mt-0.5 size-4 shrink-0" />}
                 <span>{block.message}</span>
+              </div>
+            );
+          case "steer":
+            return (
+              <div key={index} data-testid="steer-message" className="flex justify-end">
+                <div className="flex max-w-[85%] items-start gap-1.5 rounded-2xl rounded-tr-sm border border-klein/30 bg-klein-50 px-3 py-1.5 text-[14px] text-zinc-800">
+                  <CornerDownRight aria-label="You steered the turn" className="mt-1 size-3.5 shrink-0 text-klein" />
+                  <span className="whitespace-pre-wrap">{block.text}</span>
+                </div>
               </div>
             );
           case "review":

@@ -1,7 +1,7 @@
 "use client";
-import type { SkillInfo } from "@mini-openclaw/protocol";
-import { ArrowUp, Sparkles, Square } from "lucide-react";
-import { type KeyboardEvent, useState } from "react";
+import type { QueueItem, SkillInfo } from "@mini-openclaw/protocol";
+import { ArrowUp, CornerDownRight, ListPlus, Pencil, Sparkles, Square, X } from "lucide-react";
+import { type KeyboardEvent, useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
 
@@ -9,16 +9,29 @@ interface ComposerProps {
   streaming: boolean;
   disabled?: boolean;
   skills: SkillInfo[];
+  /** Sends; while a turn runs, queues a follow-up. */
   onSend: (text: string) => void;
+  /** While a turn runs: hands the message to it at its next step. */
+  onSteer?: (text: string) => void;
   onStop: () => void;
+  /** Messages waiting behind the running turn. */
+  queue?: QueueItem[];
+  onRemoveQueued?: (id: string) => void;
+  /** Text to put back in the box (Stop handed the queue back); a new object each time. */
+  restored?: { text: string } | null;
 }
 
 /**
- * Enter sends, Shift+Enter adds a line; while a turn streams the button stops it. Typing `/` lists
- * the skills: arrows move, Tab or Enter picks, Escape closes.
+ * Enter sends, Shift+Enter adds a line. While a turn runs, Enter queues a follow-up (it runs when the
+ * turn ends), Steer hands the message to the running turn, and the queue shows under the box (edit
+ * puts a message back here, x removes it); Stop ends the turn and gives the queue back. Typing `/`
+ * lists the skills: arrows move, Tab or Enter picks, Escape closes.
  */
-export function Composer({ streaming, disabled, skills, onSend, onStop }: ComposerProps) {
+export function Composer({ streaming, disabled, skills, onSend, onSteer, onStop, queue = [], onRemoveQueued, restored }: ComposerProps) {
   const [text, setText] = useState("");
+  useEffect(() => {
+    if (restored) setText((current) => (current.trim() ? `${restored.text}\n\n${current}` : restored.text));
+  }, [restored]);
   const [highlight, setHighlight] = useState(0);
   const [dismissed, setDismissed] = useState(false);
   const slash = /^\/([A-Za-z0-9_.-]*)$/.exec(text);
@@ -27,10 +40,11 @@ export function Composer({ streaming, disabled, skills, onSend, onStop }: Compos
     setText(`/${skill.name} `);
     setHighlight(0);
   };
-  const send = () => {
+  const send = (steer = false) => {
     const message = text.trim();
-    if (!message || streaming || disabled) return;
-    onSend(message);
+    if (!message || disabled) return;
+    if (steer && onSteer) onSteer(message);
+    else onSend(message);
     setText("");
   };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -85,6 +99,7 @@ export function Composer({ streaming, disabled, skills, onSend, onStop }: Compos
       <div className="flex items-end gap-2 rounded-xl border border-zinc-200 bg-white p-2 shadow-sm focus-within:border-klein/50 focus-within:ring-2 focus-within:ring-klein/10">
         <textarea
           data-testid="composer"
+          aria-label="Message"
           value={text}
           onChange={(e) => {
             setText(e.target.value);
@@ -92,19 +107,60 @@ export function Composer({ streaming, disabled, skills, onSend, onStop }: Compos
           }}
           onKeyDown={onKeyDown}
           rows={Math.min(8, Math.max(1, text.split("\n").length))}
-          placeholder="Ask the agent… (Enter to send, Shift+Enter for a new line, / for skills)"
+          placeholder={streaming ? "Queue a follow-up (Enter), or steer the running turn…" : "Ask the agent… (Enter to send, Shift+Enter for a new line, / for skills)"}
           className="max-h-48 min-h-[36px] flex-1 resize-none bg-transparent px-1.5 py-1.5 text-[14.5px] outline-none placeholder:text-zinc-400"
         />
+        {streaming && onSteer && (
+          <>
+            <Button variant="ghost" size="sm" onClick={() => send(true)} disabled={!text.trim()} data-testid="steer" title="Send into the running turn: the agent reads it at its next step">
+              <CornerDownRight /> Steer
+            </Button>
+            <Button variant="ghost" size="sm" onClick={() => send(false)} disabled={!text.trim()} data-testid="follow-up" title="Run as the next turn when this one ends (Enter)">
+              <ListPlus /> Follow up
+            </Button>
+          </>
+        )}
         {streaming ? (
           <Button variant="danger" size="icon" onClick={onStop} aria-label="Stop" data-testid="stop">
             <Square className="fill-current" />
           </Button>
         ) : (
-          <Button size="icon" onClick={send} disabled={!text.trim() || disabled} aria-label="Send" data-testid="send">
+          <Button size="icon" onClick={() => send(false)} disabled={!text.trim() || disabled} aria-label="Send" data-testid="send">
             <ArrowUp />
           </Button>
         )}
       </div>
+      {queue.length > 0 && (
+        <ul data-testid="queue" aria-label="Queued messages" className="mt-2 space-y-1">
+          {queue.map((item) => (
+            <li key={item.id} data-testid="queue-item" data-mode={item.mode} className="flex items-center gap-2 rounded-lg border border-zinc-200 bg-zinc-50 px-2.5 py-1 text-[13px] text-zinc-700">
+              <span className="shrink-0 text-[10.5px] font-medium uppercase tracking-wide text-zinc-400">{item.mode === "steer" ? "steer" : "next"}</span>
+              <span className="min-w-0 flex-1 truncate">{item.message}</span>
+              <button
+                type="button"
+                aria-label={`Edit queued message: ${item.message.slice(0, 40)}`}
+                data-testid="queue-edit"
+                className="rounded p-0.5 text-zinc-400 hover:bg-zinc-200 hover:text-zinc-700"
+                onClick={() => {
+                  onRemoveQueued?.(item.id);
+                  setText((current) => (current.trim() ? `${current}\n\n${item.message}` : item.message));
+                }}
+              >
+                <Pencil className="size-3.5" />
+              </button>
+              <button
+                type="button"
+                aria-label={`Remove queued message: ${item.message.slice(0, 40)}`}
+                data-testid="queue-remove"
+                className="rounded p-0.5 text-zinc-400 hover:bg-zinc-200 hover:text-zinc-700"
+                onClick={() => onRemoveQueued?.(item.id)}
+              >
+                <X className="size-3.5" />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { Layers, MessageSquare } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { Pane, PaneHeader } from "@/components/ui/pane";
-import type { SkillInfo } from "@mini-openclaw/protocol";
+import type { QueueItem, SkillInfo } from "@mini-openclaw/protocol";
 import type { Turn } from "@/lib/turn-model";
 import { Composer } from "./composer";
 import type { TurnActions } from "./turn-controls";
@@ -22,6 +22,12 @@ interface StageProps {
   skills: SkillInfo[];
   onSend: (text: string) => void;
   onStop: () => void;
+  /** While a turn runs: queue a steer into it. */
+  onSteer?: (text: string) => void;
+  queue?: QueueItem[];
+  onRemoveQueued?: (id: string) => void;
+  /** Messages Stop handed back, for the composer. */
+  restored?: { text: string } | null;
   /** Summarize this session's turns for the model now; absent for a session not started yet. */
   onCompact?: () => void;
   /** The session chats without tools. */
@@ -35,7 +41,7 @@ interface StageProps {
 }
 
 /** The conversation, streamed: it follows the newest output unless the reader scrolled up. */
-export function Stage({ sessionKey, title, turns, streaming, loadError, skills, onSend, onStop, onCompact, toolsOff, onChatWithoutTools, highlight, turnActions }: StageProps) {
+export function Stage({ sessionKey, title, turns, streaming, loadError, skills, onSend, onStop, onSteer, queue, onRemoveQueued, restored, onCompact, toolsOff, onChatWithoutTools, highlight, turnActions }: StageProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
@@ -155,7 +161,7 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
           )}
         </div>
       </div>
-      <Composer streaming={streaming} skills={skills} onSend={onSend} onStop={onStop} />
+      <Composer streaming={streaming} skills={skills} onSend={onSend} onStop={onStop} onSteer={onSteer} queue={queue} onRemoveQueued={onRemoveQueued} restored={restored} />
     </Pane>
   );
 }
