@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { lastMessage, type ModelReply, type ModelScript, startScriptedModelServer } from "../test-support/scripted-model-server.js";
 import { startServerProcess } from "../test-support/server-process.js";
-import { postJson, sseFrames } from "../test-support/workbench-harness.js";
+import { postJson } from "../test-support/workbench-harness.js";
 
 const PAIRS = Number(process.env.PAIRS ?? 10);
 /** Milliseconds between streamed chunks: 0 floods (a local model on a GPU, the worst case); 2 is 500 tokens/s. */
@@ -65,15 +65,33 @@ async function bareTurn(steps: ModelReply[]) {
   return { firstAfterModel: first - (request.firstTokenAt ?? first), total: performance.now() - t0 };
 }
 
-/** Reads a stream to its end, noting when each event id arrived. */
-async function readStream(response: Response, arrivals: Map<number, number>) {
+/**
+ * Reads a stream to its end, noting when each event id arrived. A plain frame splitter (no schema
+ * check): ten readers in this one process stand for ten browser tabs, each with its own.
+ */
+async function readStream(response: Response, arrivals: Map<number, number>, onFirst?: (id: number, type: string) => void) {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
   let first = 0;
   let events = 0;
-  for await (const frame of sseFrames(response)) {
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
     const at = performance.now();
-    events++;
-    if (!first && frame.event.type === "token") first = at;
-    if (frame.id !== null) arrivals.set(frame.id, at);
+    buffer += decoder.decode(value, { stream: true });
+    let boundary: number;
+    while ((boundary = buffer.indexOf("\n\n")) >= 0) {
+      const frame = buffer.slice(0, boundary);
+      buffer = buffer.slice(boundary + 2);
+      if (!frame.startsWith("id: ")) continue;
+      const newline = frame.indexOf("\n");
+      const id = Number(frame.slice(4, newline));
+      events++;
+      arrivals.set(id, at);
+      if (!first && frame.includes('"type":"token"')) first = at;
+      if (events === 1) onFirst?.(id, frame.slice(newline + 7));
+    }
   }
   return { first, events };
 }
@@ -87,32 +105,23 @@ async function workbenchTurn(script: ModelScript, readers: number) {
   const arrivals = [new Map<number, number>()];
   const attachWaits: number[] = [];
   // The POST's own reader; the others attach once its session event names the session.
-  const frames = sseFrames(response);
-  const firstFrame = await frames.next();
-  const session = firstFrame.value?.event;
-  if (!session || session.type !== "session") throw new Error("no session event");
-  arrivals[0].set(firstFrame.value!.id!, performance.now());
-  const own = (async () => {
-    let first = 0;
-    let events = 1;
-    for await (const frame of frames) {
-      const at = performance.now();
-      events++;
-      if (!first && frame.event.type === "token") first = at;
-      if (frame.id !== null) arrivals[0].set(frame.id, at);
-    }
-    return { first, events };
-  })();
-  const others = Array.from({ length: readers - 1 }, async () => {
-    const mine = new Map<number, number>();
-    arrivals.push(mine);
-    const asked = performance.now();
-    const attached = await fetch(`${wb.url}/api/sessions/${session.session_id}/stream`);
-    const result = await readStream(attached, mine);
-    attachWaits.push(Math.min(...mine.values()) - asked);
-    return result;
+  let others: Array<Promise<unknown>> = [];
+  const own = readStream(response, arrivals[0], (_id, data) => {
+    const session = JSON.parse(data) as { type: string; session_id: string };
+    if (session.type !== "session") throw new Error("no session event");
+    others = Array.from({ length: readers - 1 }, async () => {
+      const mine = new Map<number, number>();
+      arrivals.push(mine);
+      const asked = performance.now();
+      const attached = await fetch(`${wb.url}/api/sessions/${session.session_id}/stream`);
+      let firstAt = 0;
+      const result = await readStream(attached, mine, () => (firstAt = performance.now()));
+      attachWaits.push(firstAt - asked);
+      return result;
+    });
   });
-  const [mainReader] = await Promise.all([own, ...others]);
+  const mainReader = await own;
+  await Promise.all(others);
   const request = wb.model.requests[wb.model.requests.length - 1];
   const startup = wb.model.requests[before].at - t0Wall;
   // How far behind the first reader each other reader got each event.

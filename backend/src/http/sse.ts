@@ -3,9 +3,15 @@ import type { ChatEvent, UiEvent } from "@mini-openclaw/protocol";
 
 const HEARTBEAT_MS = 15_000;
 
+/** One SSE frame; with `id`, an `id:` line a reconnecting client sends back as `Last-Event-ID`. */
+export function sseFrame(event: ChatEvent | UiEvent, id?: number): string {
+  return `${id !== undefined ? `id: ${id}\n` : ""}data: ${JSON.stringify(event)}\n\n`;
+}
+
 export interface SseStream {
-  /** One frame; with `id`, an `id:` line a reconnecting client sends back as `Last-Event-ID`. */
-  send(event: ChatEvent | UiEvent, id?: number): void;
+  send(event: ChatEvent | UiEvent): void;
+  /** A frame made already (`sseFrame`): a turn's readers share one per event. */
+  sendFrame(frame: string): void;
   end(): void;
   /** Aborted when the client goes away before the stream ends. */
   signal: AbortSignal;
@@ -55,19 +61,20 @@ export function openSse(res: ServerResponse, onClientGone: (controller: AbortCon
     if (pending && !res.destroyed) res.write(pending);
     pending = "";
   };
+  const sendFrame = (frame: string) => {
+    if (ended || res.destroyed) return;
+    if (burst) {
+      pending += frame;
+      return;
+    }
+    res.write(frame);
+    burst = true;
+    setImmediate(flush);
+  };
   return {
     signal: controller.signal,
-    send(event, id) {
-      if (ended || res.destroyed) return;
-      const frame = `${id !== undefined ? `id: ${id}\n` : ""}data: ${JSON.stringify(event)}\n\n`;
-      if (burst) {
-        pending += frame;
-        return;
-      }
-      res.write(frame);
-      burst = true;
-      setImmediate(flush);
-    },
+    send: (event) => sendFrame(sseFrame(event)),
+    sendFrame,
     end() {
       if (ended) return;
       ended = true;

@@ -1,6 +1,12 @@
 import type { ChatEvent, NumberedEvent } from "@mini-openclaw/protocol";
+import { sseFrame } from "../http/sse.js";
 
-export type TurnListener = (event: NumberedEvent) => void;
+/** An event as it went out, with its SSE frame made once for every reader. */
+export interface SentEvent extends NumberedEvent {
+  frame: string;
+}
+
+export type TurnListener = (event: SentEvent) => void;
 
 /**
  * A turn as it runs, apart from whoever started it: every event it sent, numbered, kept until it
@@ -8,7 +14,7 @@ export type TurnListener = (event: NumberedEvent) => void;
  * `AbortController` is the only way to end it early (Stop, the server shutting down).
  */
 export class LiveTurn {
-  readonly events: NumberedEvent[] = [];
+  readonly events: SentEvent[] = [];
   readonly controller = new AbortController();
   private readonly listeners = new Set<{ onEvent: TurnListener; onEnd: () => void }>();
   private finished = false;
@@ -31,7 +37,7 @@ export class LiveTurn {
 
   /** Numbers the event (unless it was numbered already), keeps it, and hands it to every reader; returns its id. */
   emit(event: ChatEvent, id = this.nextId()): number {
-    const numbered = { id, event };
+    const numbered = { id, event, frame: sseFrame(event, id) };
     this.events.push(numbered);
     for (const listener of this.listeners) listener.onEvent(numbered);
     return numbered.id;

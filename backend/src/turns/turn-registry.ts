@@ -8,6 +8,9 @@ import { LiveTurn } from "./live-turn.js";
 import { TurnQueue } from "./turn-queue.js";
 
 
+/** How long shutdown waits for the stopped turns to write their last event. */
+const SHUTDOWN_WAIT_MS = 10_000;
+
 /** What a running turn asks at each step boundary: did the user steer, and with what. */
 export interface Steering {
   pending(): boolean;
@@ -149,7 +152,9 @@ export class TurnRegistry {
       this.queue.clear(turn.sessionId);
       turn.controller.abort(SHUTDOWN_REASON);
     }
-    await Promise.all(turns.map((turn) => turn.done));
+    // A turn that does not wind down (a tool deaf to its abort) must not hold the server open for ever.
+    const limit = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_WAIT_MS).unref());
+    await Promise.race([Promise.all(turns.map((turn) => turn.done)), limit]);
   }
 
   private publishQueue(sessionId: string): void {

@@ -72,7 +72,7 @@ export async function chatRoutes(app: FastifyInstance, deps: ChatDeps) {
     readers.add(sse);
     leave = live.subscribe(
       afterId,
-      ({ id, event }) => sse.send(event, id),
+      ({ frame }) => sse.sendFrame(frame),
       () => {
         readers.delete(sse);
         sse.end();
