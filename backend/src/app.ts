@@ -111,7 +111,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(uiEventRoutes, { watcher, bus: ui });
   await app.register(chatRoutes, chat);
   await app.register(fileRoutes, { config });
-  await app.register(sessionRoutes, { sessions, turns });
+  await app.register(sessionRoutes, { sessions, turns, messageChars: config.limits.messageChars });
   await app.register(workspaceRoutes, { config, prompts });
   await app.register(skillRoutes, { config });
   await app.register(approvalRoutes, { config, gate: approvals });

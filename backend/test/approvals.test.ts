@@ -2,7 +2,7 @@
  * Approvals through the real workbench, with the sandbox: a governed call pauses its turn until the
  * user decides (over HTTP, from the page's own origin), a rule decides, the clock runs out or Stop.
  */
-import { access, writeFile } from "node:fs/promises";
+import { access, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ApprovalRequestEvent, ApprovalsReply, ChatEvent } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
@@ -108,18 +108,41 @@ describe.skipIf(!sandboxExpected().available)("approvals", () => {
     expect(await exists(join(wb.dataRoot, "workspace/sneaky"))).toBe(false);
   });
 
+  it("a broken APPROVALS.json fails closed: every call asks, even `ls`; the file stays as written; health names it", async () => {
+    for (const [broken, says] of [
+      ['{ "version": 1, "tools": { "terminal": ', /not valid JSON/],
+      [policy({ terminal: { mode: "sometimes", allow: ["ls"], deny: [] } }), /tools\.terminal\.mode/],
+    ] as const) {
+      wb = await startWorkbench({ env: { APPROVALS: "on" }, script: callsThenAnswer([{ name: "terminal", args: { command: "ls" } }]) });
+      await writeFile(join(wb.dataRoot, "APPROVALS.json"), broken);
+      const turn = await startTurn(wb, "list", (e) => isRequest(e) || e.type === "tool_result");
+      expect(turn.seen.at(-1)).toMatchObject({ type: "approval_request", subject: "ls" });
+      const health = (await (await fetch(`${wb.url}/api/health`)).json()) as { approvals: { problem: string | null } };
+      expect(health.approvals.problem).toMatch(/^APPROVALS\.json/);
+      expect(health.approvals.problem).toMatch(says);
+      expect(((await (await fetch(`${wb.url}/api/approvals`)).json()) as ApprovalsReply).problem).toMatch(says);
+      expect(await readFile(join(wb.dataRoot, "APPROVALS.json"), "utf8")).toBe(broken);
+      const sessionId = turn.seen[0].type === "session" ? turn.seen[0].session_id : "";
+      await postJson(`${wb.url}/api/sessions/${sessionId}/stop`, {});
+      await turn.rest();
+      await wb.close();
+      wb = undefined;
+    }
+  });
+
   it("Always allow adds the rule to APPROVALS.json; the next matching call runs without asking", async () => {
     wb = await startWorkbench({
       env: { APPROVALS: "on" },
-      script: callsThenAnswer([{ name: "terminal", args: { command: "date -u" } }, { name: "terminal", args: { command: "date -u +%Y" } }]),
+      script: callsThenAnswer([{ name: "terminal", args: { command: "expr 1 + 1" } }, { name: "terminal", args: { command: "expr 2 + 2" } }]),
     });
-    const turn = await startTurn(wb, "what day", isRequest);
-    await decide(wb, (turn.seen.at(-1) as ApprovalRequestEvent).id, { decision: "always", rule: "date" });
+    const turn = await startTurn(wb, "add", isRequest);
+    expect((turn.seen.at(-1) as ApprovalRequestEvent).proposal).toBe("expr");
+    await decide(wb, (turn.seen.at(-1) as ApprovalRequestEvent).id, { decision: "always", rule: "expr" });
     const events = await turn.rest();
     expect(events.filter(isRequest)).toHaveLength(1);
     expect(events.filter((e) => e.type === "tool_result").map((e) => e.type === "tool_result" && e.ok)).toEqual([true, true]);
     const reply = (await (await fetch(`${wb.url}/api/approvals`)).json()) as ApprovalsReply;
-    expect(reply.policy.tools.terminal.allow).toContain("date");
+    expect(reply.policy.tools.terminal.allow).toContain("expr");
   });
 
   it("a pending approval is in the session while it waits (a reload shows it) and times out to a denial", async () => {
@@ -241,13 +264,16 @@ describe.skipIf(!sandboxExpected().available || !runningAsRoot)("tools with netw
         const code = [
           "import json, urllib.request",
           "def call(method, path, body):",
-          `    req = urllib.request.Request("${url}" + path, data=json.dumps(body).encode(), method=method, headers={"content-type": "application/json", "origin": "${url}"})`,
+          `    req = urllib.request.Request("${url}" + path, data=None if body is None else json.dumps(body).encode(), method=method, headers={"content-type": "application/json", "origin": "${url}"})`,
           "    try:",
           "        return urllib.request.urlopen(req, timeout=5).status",
           "    except urllib.error.HTTPError as e:",
           "        return e.code",
           'print("model", call("PUT", "/api/model", {"base_url": "http://attacker.invalid/v1", "model": "x"}))',
           'print("file", call("POST", "/api/files", {"path": "memory/MEMORY.md", "content": "owned"}))',
+          // Reads too: the pending calls of every session are not the sandbox's to see.
+          'print("approvals", call("GET", "/api/approvals", None))',
+          'print("health", call("GET", "/api/health", None))',
         ].join("\n");
         return { toolCalls: [{ name: "python_repl", args: { code } }] };
       },
@@ -255,7 +281,7 @@ describe.skipIf(!sandboxExpected().available || !runningAsRoot)("tools with netw
     url = wb.url;
     const turn = await startTurn(wb, "change your settings", (e) => e.type === "final");
     const result = turn.seen.find((e) => e.type === "tool_result");
-    expect(result?.type === "tool_result" && result.output).toMatch(/model 403\s+file 403/);
+    expect(result?.type === "tool_result" && result.output).toMatch(/model 403\s+file 403\s+approvals 403\s+health 403/);
     const model = (await (await fetch(`${wb.url}/api/model`)).json()) as { base_url: string | null };
     expect(model.base_url).not.toContain("attacker");
     expect(await import("node:fs/promises").then((fs) => fs.readFile(join(wb!.dataRoot, "memory/MEMORY.md"), "utf8"))).not.toBe("owned");

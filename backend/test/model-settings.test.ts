@@ -66,7 +66,10 @@ describe("the model settings", () => {
   it("refuse bad input and a page of another origin, and leave settings the environment sets alone", async () => {
     const keyFile = await withKeyFile();
     wb = await startWorkbench({ keyFile });
-    for (const body of [{ model: "" }, { base_url: "ftp://x", model: "m" }, { base_url: "not a url", model: "m" }, { model: "m", api_key: "a\nb" }, { model: "two words" }]) {
+    for (const body of [{ model: "" }, { base_url: "ftp://x", model: "m" }, { base_url: "not a url", model: "m" }, { model: "m", api_key: "a\nb" }, { model: "two words" },
+      // Control characters in any field (a newline in base_url would be a second line of KEY.md).
+      { base_url: "http://127.0.0.1:9/v1\nOPENAI_API_KEY=x", model: "m" }, { base_url: "http://127.0.0.1:9/v1\r", model: "m" }, { model: "m\u0000" },
+      { model: "m", api_key: "k\u001b" }, { model: "m", embedding: { model: "e", base_url: "http://127.0.0.1:9/v1\n" } }]) {
       expect((await send("PUT", `${wb.url}/api/model`, body)).status).toBe(400);
     }
     const foreign = await send("PUT", `${wb.url}/api/model`, { base_url: "http://127.0.0.1:9/v1", model: "m" }, { origin: "http://evil.example" });

@@ -153,6 +153,17 @@ describe("export and import", () => {
     }
     expect((await list(wb)).length).toBe(before);
   });
+
+  it("an import holds its messages to chat's limit: a 20 MB message is a 413 with the reason, and no session is made", async () => {
+    wb = await startWorkbench();
+    const before = (await list(wb)).length;
+    const ts = new Date().toISOString();
+    const body = { format: "mini-openclaw-session", version: 2, id: "x", title: "big", exported_at: ts, entries: [{ type: "user", ts, content: "x".repeat(20 * 1024 * 1024) }] };
+    const response = await postJson(`${wb.url}/api/sessions/import`, body);
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: string }).error).toMatch(/Entry 1 is a message of 20971520 characters, over the 100000/);
+    expect((await list(wb)).length).toBe(before);
+  });
 });
 
 describe("while a turn runs", () => {

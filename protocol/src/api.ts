@@ -272,6 +272,8 @@ export interface HealthReply {
   python: { available: boolean; hint?: string };
   /** Knowledge search: hybrid, or BM25 alone while the embedding endpoint fails. */
   knowledge: { documents: number; chunks: number; mode: "hybrid" | "bm25"; embedder: string; error?: string };
+  /** Why APPROVALS.json is not used as written (it names the file and the error): then every call asks. */
+  approvals: { problem: string | null };
   uptime_s: number;
 }
 
@@ -327,7 +329,7 @@ export interface ToolApprovalPolicy {
 export interface ApprovalsReply {
   pending: Array<ApprovalRequestEvent & { session_id: string }>;
   policy: { version: 1; timeout_seconds: number; tools: Record<GatedTool, ToolApprovalPolicy> };
-  /** Why APPROVALS.json was not used as written (the defaults apply). */
+  /** Why APPROVALS.json was not used as written (then every call asks until it is fixed). */
   problem: string | null;
   /** `APPROVALS=off` in the environment: nothing asks. */
   off: boolean;

@@ -12,31 +12,46 @@ const MAX_BYTES = 256 * 1024;
 
 export interface LoadedPolicy {
   policy: ApprovalPolicy;
-  /** Why the file was not used as written; the defaults (which ask) stand in, never "off". */
+  /** Why the file was not used as written; then every call asks (`FAIL_CLOSED`), never "off". */
   problem: string | null;
 }
 
+/**
+ * What stands in for a broken file: every governed call asks, even one the defaults would run
+ * (a typo must not widen what runs unasked); the defaults' deny rules still refuse.
+ */
+const asks = (rules: ApprovalPolicy["tools"][GatedTool]) => ({ mode: "ask" as const, allow: [], deny: rules.deny });
+export const FAIL_CLOSED: ApprovalPolicy = {
+  ...DEFAULT_POLICY,
+  tools: {
+    terminal: asks(DEFAULT_POLICY.tools.terminal),
+    python_repl: asks(DEFAULT_POLICY.tools.python_repl),
+    fetch_url: asks(DEFAULT_POLICY.tools.fetch_url),
+    delegate: asks(DEFAULT_POLICY.tools.delegate),
+  },
+};
+
 const render = (policy: ApprovalPolicy) => `${JSON.stringify(policy, null, 2)}\n`;
 
-/** The policy in force: the file, or the defaults when it is missing or broken (failing closed: they ask). */
+/** The policy in force: the file; the defaults when it is missing; when it is broken, every call asks (the file is left as it is). */
 export async function loadPolicy(dataRoot: string): Promise<LoadedPolicy> {
   let text: string;
   try {
     text = (await readConfinedText(dataRoot, APPROVALS_FILE, MAX_BYTES)).content;
   } catch (err) {
     if (isUnreadable(err) && err.reason === "missing") return { policy: DEFAULT_POLICY, problem: null };
-    return { policy: DEFAULT_POLICY, problem: `${APPROVALS_FILE} cannot be read (${(err as Error).message}); the default policy applies` };
+    return { policy: FAIL_CLOSED, problem: `${APPROVALS_FILE} cannot be read (${(err as Error).message}); every call asks until it is fixed` };
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    return { policy: DEFAULT_POLICY, problem: `${APPROVALS_FILE} is not valid JSON (${(err as Error).message}); the default policy applies` };
+    return { policy: FAIL_CLOSED, problem: `${APPROVALS_FILE} is not valid JSON (${(err as Error).message}); every call asks until it is fixed` };
   }
   const parsed = policySchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { policy: DEFAULT_POLICY, problem: `${APPROVALS_FILE}: ${issue.path.join(".")} ${issue.message}; the default policy applies` };
+    return { policy: FAIL_CLOSED, problem: `${APPROVALS_FILE}: ${issue.path.join(".")} ${issue.message}; every call asks until it is fixed` };
   }
   return { policy: parsed.data, problem: null };
 }

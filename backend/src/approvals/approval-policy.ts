@@ -5,6 +5,8 @@
  */
 import type { GatedTool } from "@mini-openclaw/protocol";
 import { z } from "zod";
+import { plainCommands, type Word } from "../shell/plain-commands.js";
+import { runsCodeOrCommands, unsafeForm } from "../shell/unsafe-forms.js";
 
 export const GATED_TOOLS: readonly GatedTool[] = ["terminal", "python_repl", "fetch_url", "delegate"];
 
@@ -39,7 +41,14 @@ export const DEFAULT_POLICY: ApprovalPolicy = {
   tools: {
     terminal: {
       mode: "ask-unlisted",
-      allow: ["ls", "pwd", "cat", "head", "tail", "wc", "grep", "rg", "find", "echo", "git status", "git log", "git diff", "git show"],
+      // Commands that only read. A rule admits a command's plain forms only: never `find -delete`,
+      // `git log --output=x`, `sed -i`, `sort -o` or a redirection into a file (shell/unsafe-forms.ts).
+      allow: [
+        "ls", "pwd", "cd", "cat", "head", "tail", "wc", "grep", "rg", "find", "echo", "printf", "sort", "uniq", "cut", "tr", "nl", "sed",
+        "stat", "file", "du", "df", "tree", "which", "basename", "dirname", "realpath", "readlink", "date", "true", "false", "test",
+        "diff", "cmp", "comm", "seq", "jq", "md5sum", "sha1sum", "sha256sum", "tac", "rev", "paste", "column", "fold", "od", "xxd",
+        "base64", "whoami", "id", "uname", "git status", "git log", "git diff", "git show",
+      ],
       deny: ["rm -rf", "rm -fr", "git push --force", "git push -f", "git reset --hard", "sudo", "mkfs", "dd if=", "chmod -R 777", "> /dev/sd"],
     },
     python_repl: { mode: "ask-unlisted", allow: [], deny: ["shutil.rmtree", "os.system("] },
@@ -64,16 +73,29 @@ export function subjectOf(tool: GatedTool, input: Record<string, unknown>): stri
 
 const collapse = (text: string) => text.replace(/\s+/g, " ").trim();
 
-/** `*` any run of characters, `?` one; everything else literal. */
-function globRegExp(glob: string): RegExp {
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
-  return new RegExp(`^${body}$`, "s");
+/**
+ * `*` any run of characters, `?` one; everything else literal. For commands and code they never
+ * cross a newline: a rule for one line is never a rule for the lines after it.
+ */
+function globRegExp(glob: string, crossLines: boolean): RegExp {
+  const any = crossLines ? "[\\s\\S]" : "[^\\n]";
+  const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, `${any}*`).replace(/\?/g, any);
+  return new RegExp(`^${body}$`);
 }
 const isGlob = (pattern: string) => /[*?]/.test(pattern);
 
-/** A shell command's simple commands: split at `;`, `&&`, `||`, `|`, `&` and newlines. */
-function segments(command: string): string[] {
-  return command.split(/\|\||&&|[;|&\n]/).map(collapse).filter(Boolean);
+/**
+ * Whether an allow rule admits one simple command: a glob over its words, or its first words
+ * (`git status` admits `git status -s`, never `git statusx` or `git push`). A form that does more
+ * than the rule shows (a wrapper, inline code, a writing flag) is admitted only by a rule naming
+ * every word of it.
+ */
+function admitsCommand(rule: string, argv: Word[]): boolean {
+  const values = argv.map((w) => w.value);
+  if (isGlob(rule)) return globRegExp(rule.trim(), false).test(values.join(" ")) && unsafeForm(argv) === null;
+  const words = rule.trim().split(/\s+/);
+  if (!words.every((word, i) => values[i] === word)) return false;
+  return values.length === words.length || unsafeForm(argv) === null;
 }
 
 /** `git status` allows `git status` and `git status -s`, never `git statusx` or `git push`. */
@@ -101,11 +123,28 @@ function allowed(tool: GatedTool, subject: string, rule: string): boolean {
     const host = hostOf(subject);
     return host !== null && hostMatches(host, rule);
   }
-  if (tool === "terminal") {
-    // Every simple command of the line must be allowed: `ls; rm x` is not `ls`.
-    return segments(subject).every((part) => (isGlob(rule) ? globRegExp(rule).test(part) : startsWithWords(part, rule)));
+  // Code is matched whole: `print("hello")` is not `print("hello")` and whatever follows it.
+  if (tool === "python_repl") return isGlob(rule) ? globRegExp(rule.trim(), false).test(subject.trim()) : rule.trim() === subject.trim();
+  return isGlob(rule) ? globRegExp(rule, true).test(collapse(subject)) : startsWithWords(collapse(subject), rule);
+}
+
+/**
+ * The allow rules that let a shell command run unasked, or null: a rule naming the whole command
+ * line, or else the command is plain (shell/plain-commands.ts) and each of its simple commands is
+ * admitted by some rule.
+ */
+function terminalAllowedBy(command: string, allow: string[]): string[] | null {
+  const whole = allow.find((rule) => rule.trim() === command.trim());
+  if (whole !== undefined) return [whole];
+  const parsed = plainCommands(command);
+  if (!parsed.plain) return null;
+  const used: string[] = [];
+  for (const argv of parsed.commands) {
+    const rule = allow.find((r) => admitsCommand(r, argv));
+    if (rule === undefined) return null;
+    if (!used.includes(rule)) used.push(rule);
   }
-  return isGlob(rule) ? globRegExp(rule).test(collapse(subject)) : startsWithWords(collapse(subject), rule);
+  return used;
 }
 
 /** A deny rule matches anywhere in the subject (`sudo rm -rf /` holds `rm -rf`); hosts as for allow. */
@@ -114,7 +153,7 @@ function denied(tool: GatedTool, subject: string, rule: string): boolean {
     const host = hostOf(subject);
     return host !== null && hostMatches(host, rule);
   }
-  if (isGlob(rule)) return globRegExp(`*${rule}*`).test(collapse(subject));
+  if (isGlob(rule)) return globRegExp(`*${rule}*`, true).test(collapse(subject));
   return collapse(subject).includes(collapse(rule));
 }
 
@@ -133,18 +172,32 @@ export function decide(policy: ApprovalPolicy, tool: GatedTool, input: Record<st
   const refusedBy = deny.find((rule) => denied(tool, subject, rule));
   if (refusedBy !== undefined) return { action: "deny", rule: refusedBy, why: `it matches the deny rule "${refusedBy}"` };
   if (mode === "ask") return { action: "ask" };
+  if (tool === "terminal") {
+    const rules = terminalAllowedBy(subject, allow);
+    return rules ? { action: "run", rule: rules.join(", ") } : { action: "ask" };
+  }
   const allowedBy = allow.find((rule) => allowed(tool, subject, rule));
   return allowedBy !== undefined ? { action: "run", rule: allowedBy } : { action: "ask" };
 }
 
-/** The allow rule "Always allow" proposes: the command's first words, the host, the role, the exact code. */
+/**
+ * The allow rule "Always allow" proposes: the command's first words, the host, the role, the exact
+ * code. Whenever first words would cover what the user did not see (`bash -c '…'`, `python3 -c`,
+ * a writing flag, several commands, anything not plain), the exact command.
+ */
 export function proposeRule(tool: GatedTool, input: Record<string, unknown>): string {
   const subject = subjectOf(tool, input);
   switch (tool) {
     case "terminal": {
-      const words = (segments(subject)[0] ?? "").split(" ");
-      // `git status -s` → `git status`; `python3 x.py` → `python3 x.py`; `ls -la` → `ls`.
-      const keep = words.length > 1 && !words[1].startsWith("-") ? 2 : 1;
+      const parsed = plainCommands(subject);
+      if (!parsed.plain || parsed.commands.length !== 1) return subject.trim();
+      const argv = parsed.commands[0];
+      if (runsCodeOrCommands(argv) || unsafeForm(argv) !== null) return subject.trim();
+      const words = argv.map((w) => w.value);
+      if (words.some((w) => /\s|[*?]/.test(w))) return subject.trim();
+      // `git status -s` → `git status`; `python3 x.py` → `python3 x.py`; `ls -la` → `ls`; `expr 1 + 1` → `expr`.
+      const subcommandOrScript = /^[a-z][a-z0-9-]*$|\.(py|sh|js|mjs|ts|rb|pl)$/;
+      const keep = words.length > 1 && subcommandOrScript.test(words[1]) ? 2 : 1;
       return words.slice(0, keep).join(" ");
     }
     case "fetch_url":
@@ -152,6 +205,7 @@ export function proposeRule(tool: GatedTool, input: Record<string, unknown>): st
     case "delegate":
       return `${String(input.agent ?? "")}:*`;
     case "python_repl":
-      return collapse(subject).replace(/[*?]/g, "?");
+      // The code itself; a `*` or `?` in it stands for itself as one any-character (never a newline).
+      return subject.trim().replace(/[*?]/g, "?");
   }
 }

@@ -40,14 +40,14 @@ export function registerLocalGuard(app: FastifyInstance, options: LocalGuardOpti
     if (!allowedHosts.has(hostname)) {
       return refuse(reply, `Host "${host.slice(0, 100)}" is not allowed: this workbench answers only on local names (127.0.0.1, localhost).`);
     }
-    if (SAFE_METHODS.has(request.method)) return;
-
-    // With SANDBOX_NETWORK=on, tool processes share the host's network and could call this API
-    // (approve their own calls, point the model at another server) with any Origin they like.
+    // With SANDBOX_NETWORK=on, tool processes share the host's network and could call this API with
+    // any Origin they like: approve their own calls, point the model elsewhere, or just read what
+    // waits for approval in every session. Nothing is served to them, reads included.
     if (options.sandboxUid !== null && request.socket.remotePort && request.socket.localPort) {
       const uid = await loopbackPeerUid(request.socket.remotePort, request.socket.localPort);
       if (uid === options.sandboxUid) return refuse(reply, "Requests from the tool sandbox to the workbench are refused.");
     }
+    if (SAFE_METHODS.has(request.method)) return;
 
     const origin = request.headers.origin;
     const fetchSite = request.headers["sec-fetch-site"];

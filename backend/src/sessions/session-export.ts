@@ -13,7 +13,7 @@ export function exportJson(session: SessionDetail): SessionExport {
 }
 
 /** Entries of an export, validated line by line; the reason names the first entry that is not one. */
-export function importedEntries(body: unknown): { title: string; entries: SessionEntry[] } {
+export function importedEntries(body: unknown, messageChars: number): { title: string; entries: SessionEntry[] } {
   const value = body as Partial<SessionExport> | null;
   if (typeof value !== "object" || value === null || value.format !== "mini-openclaw-session") {
     throw new UserError(400, 'Not a session export: expected a JSON object with "format": "mini-openclaw-session".');
@@ -25,6 +25,9 @@ export function importedEntries(body: unknown): { title: string; entries: Sessio
   value.entries.forEach((raw, i) => {
     const parsed = sessionEntrySchema.safeParse(raw);
     if (!parsed.success) throw new UserError(400, `Entry ${i + 1} is not a valid session entry: ${parsed.error.issues[0]?.message ?? "invalid"}.`);
+    // The limits chat applies: what could not have been sent is not taken in by the back door.
+    const message = parsed.data.type === "user" ? Math.max(parsed.data.content.length, parsed.data.model_content?.length ?? 0) : 0;
+    if (message > messageChars) throw new UserError(413, `Entry ${i + 1} is a message of ${message} characters, over the ${messageChars} that chat takes.`);
     if (parsed.data.type !== "header") entries.push(parsed.data as SessionEntry);
   });
   return { title: typeof value.title === "string" ? value.title.slice(0, 200) : "", entries };

@@ -4,6 +4,7 @@
  * core tools that serve each. A name with no core equivalent is a warning; it never turns the list
  * into "nothing allowed".
  */
+import { plainCommands } from "../shell/plain-commands.js";
 import { isToolName } from "../tools/core-tool-names.js";
 
 export interface ToolAllowance {
@@ -96,13 +97,15 @@ export function parseAllowedTools(value: unknown): { allowance: ToolAllowance | 
   return { allowance: { tools: [...tools], commands: tools.has("terminal") && !anyCommand ? [...commands] : null }, warnings };
 }
 
-/** Shell syntax that would run more than the one command a prefix admits. */
-const CHAINING = /[;&|`\n\r]|\$\(|>\(|<\(/;
-
-/** Whether `command` is one the allowance's command prefixes admit (null: any). */
+/**
+ * Whether `command` is one the allowance's command prefixes admit (null: any): one plain command
+ * (shell/plain-commands.ts: no chaining, substitution or redirection into a file) whose first words
+ * are a prefix's.
+ */
 export function commandAllowed(command: string, prefixes: string[] | null): boolean {
   if (prefixes === null) return true;
-  const trimmed = command.trim();
-  if (CHAINING.test(trimmed)) return false;
-  return prefixes.some((p) => trimmed === p || trimmed.startsWith(`${p} `));
+  const parsed = plainCommands(command);
+  if (!parsed.plain || parsed.commands.length !== 1) return false;
+  const words = parsed.commands[0].map((w) => w.value);
+  return prefixes.some((p) => p.trim().split(/\s+/).every((word, i) => words[i] === word));
 }

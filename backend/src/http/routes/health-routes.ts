@@ -4,6 +4,7 @@ import { type Config, isModelConfigured } from "../../config/config.js";
 import { modelNotConfiguredMessage } from "../../chat/chat-turn.js";
 import type { KnowledgeBase } from "../../knowledge/knowledge-base.js";
 import type { SandboxStatus } from "../../sandbox/sandbox.js";
+import { loadPolicy } from "../../approvals/approval-file.js";
 
 const started = Date.now();
 
@@ -38,6 +39,7 @@ export async function healthRoutes(app: FastifyInstance, { config, version, sand
       },
       knowledge: (({ documents, chunks, mode, embedder }) => ({ documents, chunks, mode, embedder: embedder.label, ...(embedder.error ? { error: embedder.error } : {}) }))(knowledge.status()),
       python: pythonPath ? { available: true } : { available: false, hint: "Install python3 (apt-get install python3) for python_repl." },
+      approvals: { problem: (await loadPolicy(config.dataRoot)).problem },
       uptime_s: Math.round((Date.now() - started) / 1000),
     };
   });

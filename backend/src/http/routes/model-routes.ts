@@ -8,21 +8,24 @@ import type { KnowledgeBase } from "../../knowledge/knowledge-base.js";
 import { UserError } from "../../lib/user-error.js";
 import type { UiEventBus } from "../../ui-events/ui-event-bus.js";
 
+/** No control characters in any setting: they end up in KEY.md's lines and in HTTP requests. */
+const PRINTABLE = "^[^\\u0000-\\u001f\\u007f]*$";
+
 const settingsSchema = {
   type: "object",
   required: ["model"],
   additionalProperties: false,
   properties: {
-    base_url: { type: ["string", "null"], maxLength: 500 },
-    model: { type: "string", minLength: 1, maxLength: 200, pattern: "^\\S+$" },
-    api_key: { type: "string", maxLength: 2000, pattern: "^[^\\r\\n]*$" },
+    base_url: { type: ["string", "null"], maxLength: 500, pattern: PRINTABLE },
+    model: { type: "string", minLength: 1, maxLength: 200, pattern: "^[^\\s\\u0000-\\u001f\\u007f]+$" },
+    api_key: { type: "string", maxLength: 2000, pattern: PRINTABLE },
     embedding: {
       type: "object",
       additionalProperties: false,
       properties: {
-        model: { type: ["string", "null"], maxLength: 200, pattern: "^\\S*$" },
-        base_url: { type: ["string", "null"], maxLength: 500 },
-        api_key: { type: "string", maxLength: 2000, pattern: "^[^\\r\\n]*$" },
+        model: { type: ["string", "null"], maxLength: 200, pattern: "^[^\\s\\u0000-\\u001f\\u007f]*$" },
+        base_url: { type: ["string", "null"], maxLength: 500, pattern: PRINTABLE },
+        api_key: { type: "string", maxLength: 2000, pattern: PRINTABLE },
       },
     },
   },

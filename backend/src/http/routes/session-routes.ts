@@ -28,7 +28,7 @@ const updateSchema = {
  * Sessions: list, read, search, rename, pin, delete (to the trash) and restore, export and import.
  * `turns`: the running turns; nothing changes or leaves a session until its turn ends.
  */
-export async function sessionRoutes(app: FastifyInstance, { sessions, turns }: { sessions: SessionStore; turns: TurnRegistry }) {
+export async function sessionRoutes(app: FastifyInstance, { sessions, turns, messageChars }: { sessions: SessionStore; turns: TurnRegistry; messageChars: number }) {
   /** The session's id, checked to exist and to have no turn running. */
   const idle = async (raw: string): Promise<string> => {
     const id = assertSessionId(raw);
@@ -135,7 +135,7 @@ export async function sessionRoutes(app: FastifyInstance, { sessions, turns }: {
   );
 
   app.post("/api/sessions/import", { bodyLimit: 64 * 1024 * 1024 }, async (request, reply): Promise<SessionSummary> => {
-    const { entries } = importedEntries(request.body);
+    const { entries } = importedEntries(request.body, messageChars);
     const id = newSessionId();
     await sessions.write(id, entries);
     return reply.code(201).send(await sessions.summary(id));
