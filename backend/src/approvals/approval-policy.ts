@@ -196,8 +196,7 @@ export function proposeRule(tool: GatedTool, input: Record<string, unknown>): st
       const words = argv.map((w) => w.value);
       if (words.some((w) => /\s|[*?]/.test(w))) return subject.trim();
       // `git status -s` → `git status`; `python3 x.py` → `python3 x.py`; `ls -la` → `ls`; `expr 1 + 1` → `expr`.
-      const subcommandOrScript = /^[a-z][a-z0-9-]*$|\.(py|sh|js|mjs|ts|rb|pl)$/;
-      const keep = words.length > 1 && subcommandOrScript.test(words[1]) ? 2 : 1;
+      const keep = words.length > 1 && !/^[-+0-9]/.test(words[1]) ? 2 : 1;
       return words.slice(0, keep).join(" ");
     }
     case "fetch_url":
