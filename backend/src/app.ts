@@ -8,6 +8,7 @@ import { backendDir } from "./config/project-paths.js";
 import { registerSecurityHeaders } from "./http/content-security-policy.js";
 import { registerErrorHandler } from "./http/error-handler.js";
 import { registerLocalGuard } from "./http/local-guard.js";
+import { createGuardedServer } from "./http/connection-guard.js";
 import { runningAsRoot } from "./lib/running-as-root.js";
 import { chatRoutes } from "./http/routes/chat-routes.js";
 import { fileRoutes } from "./http/routes/file-routes.js";
@@ -60,6 +61,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Room for a file at its size limit, JSON-escaped.
     bodyLimit: Math.max(config.limits.fileBytes, config.limits.messageChars * 4) * 2 + 64 * 1024,
     return503OnClosing: true,
+    // Short header and request timeouts, connections capped below the open-file limit (slow clients).
+    serverFactory: (handler) => createGuardedServer(handler),
     // A number where a string belongs is a client bug to report, not to paper over.
     ajv: { customOptions: { coerceTypes: false } },
   });

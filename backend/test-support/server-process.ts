@@ -22,11 +22,15 @@ export interface ServerProcess {
  * Starts the server with `env` on a free port and resolves once `/api/health` answers. `cleanEnv`:
  * the process gets only PATH and HOME from this one, so nothing else of the test's environment leaks in.
  */
-export async function startServerProcess(env: Record<string, string>, { cleanEnv = false }: { cleanEnv?: boolean } = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  { cleanEnv = false, openFiles }: { cleanEnv?: boolean; /** The process's open-file limit (`ulimit -n`), set with prlimit. */ openFiles?: number } = {},
+): Promise<ServerProcess> {
   if (!existsSync(builtMain)) throw new Error("backend/dist is missing: the backend's test script builds it first");
   const port = await freePort();
   const base = cleanEnv ? { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp" } : process.env;
-  const child = spawn(process.execPath, [builtMain], { env: { ...base, APPROVALS: "off", ...env, PORT: String(port), HOST: "127.0.0.1" }, stdio: ["ignore", "pipe", "pipe"] });
+  const [command, args] = openFiles ? ["prlimit", [`--nofile=${openFiles}:${openFiles}`, "--", process.execPath, builtMain]] : [process.execPath, [builtMain]];
+  const child = spawn(command, args, { env: { ...base, APPROVALS: "off", ...env, PORT: String(port), HOST: "127.0.0.1" }, stdio: ["ignore", "pipe", "pipe"] });
   const output: string[] = [];
   child.stdout!.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));

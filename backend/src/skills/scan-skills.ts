@@ -9,6 +9,14 @@ import { parseSkill } from "./parse-skill.js";
 
 export const MAX_SKILL_BYTES = 256 * 1024;
 const MAX_REFERENCES = 50;
+/**
+ * Skill folders read per scan (in name order); the rest are reported, not read. The agent can write
+ * skills/: 10,000 planted folders must not cost every new session seconds. (The prompt's list has its
+ * own, smaller budget.)
+ */
+export const MAX_SCANNED_SKILLS = 600;
+/** Parsed between two yields to the event loop: frontmatter parsing is synchronous. */
+const PARSE_BATCH = 20;
 
 /** Files beside SKILL.md (references/, templates...), as data-root-relative paths. */
 async function listReferences(dataRoot: string, folder: string): Promise<string[]> {
@@ -52,31 +60,41 @@ export async function scanSkills(dataRoot: string, locationPrefix: string): Prom
   for (const link of visible.filter((e) => e.kind === "symlink")) {
     problems.push({ folder: link.name, location: skillLocation(locationPrefix, link.name), reason: `symlink refused: ${SKILLS_DIR}/${link.name} is a symbolic link` });
   }
-  const folders = visible.filter((e) => e.kind === "dir").map((e) => e.name);
+  const allFolders = visible.filter((e) => e.kind === "dir").map((e) => e.name);
+  const folders = allFolders.slice(0, MAX_SCANNED_SKILLS);
+  if (allFolders.length > folders.length) {
+    const left = allFolders.length - folders.length;
+    problems.push({
+      folder: allFolders[folders.length],
+      location: `${locationPrefix}/${SKILLS_DIR}/`,
+      reason: `${left} more skill folder${left === 1 ? " was" : "s were"} not scanned (from "${allFolders[folders.length]}" on, in name order): a scan reads at most ${MAX_SCANNED_SKILLS}. Remove the folders you do not use.`,
+    });
+  }
 
   // Read every SKILL.md at once (I/O overlaps), then validate in folder order, so results are stable.
   const reads = await Promise.all(folders.map((folder) => readSkillFile(dataRoot, folder)));
   const seen = new Map<string, string>();
-  folders.forEach((folder, i) => {
+  for (const [i, folder] of folders.entries()) {
+    if (i > 0 && i % PARSE_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
     const location = skillLocation(locationPrefix, folder);
     const read = reads[i];
     if ("problem" in read) {
       problems.push({ folder, location, reason: read.problem });
-      return;
+      continue;
     }
     const parsed = parseSkill(read.text, folder);
     if (!parsed.ok) {
       problems.push({ folder, location, reason: parsed.reason });
-      return;
+      continue;
     }
     const other = seen.get(parsed.skill.name);
     if (other !== undefined) {
       problems.push({ folder, location, reason: `another skill (folder "${other}") already has the name "${parsed.skill.name}"` });
-      return;
+      continue;
     }
     seen.set(parsed.skill.name, folder);
     skills.push({ ...parsed.skill, location, references: [] });
-  });
+  }
   await Promise.all(skills.map(async (skill) => (skill.references = await listReferences(dataRoot, skillFolder(skill.location)))));
   skills.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { skills, problems };
