@@ -49,6 +49,8 @@ export interface SandboxConfig {
   memoryBytes: number;
   /** Bytes one call's processes may write in all (files, pipes), and the largest file they may make. */
   maxWriteBytes: number;
+  /** Size of the sandbox's private /tmp (a tmpfs in memory; emptied when a call's sandbox ends). */
+  tmpBytes: number;
   /** Default and longest wall time of one terminal or Python call. */
   timeoutMs: number;
   maxTimeoutMs: number;
@@ -165,6 +167,7 @@ export function loadConfig(
       maxProcesses: intFrom(get("SANDBOX_MAX_PROCESSES"), 256, "SANDBOX_MAX_PROCESSES"),
       memoryBytes: intFrom(get("SANDBOX_MEMORY_MB"), 2048, "SANDBOX_MEMORY_MB") * 1024 * 1024,
       maxWriteBytes: intFrom(get("SANDBOX_MAX_WRITE_MB"), 256, "SANDBOX_MAX_WRITE_MB") * 1024 * 1024,
+      tmpBytes: intFrom(get("SANDBOX_TMP_MB"), 64, "SANDBOX_TMP_MB") * 1024 * 1024,
       timeoutMs: intFrom(get("TOOL_TIMEOUT_MS"), 60_000, "TOOL_TIMEOUT_MS"),
       maxTimeoutMs: 600_000,
       outputChars: intFrom(get("TOOL_OUTPUT_CHARS"), 30_000, "TOOL_OUTPUT_CHARS"),

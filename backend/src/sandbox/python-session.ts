@@ -1,13 +1,21 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { z } from "zod";
 import { backendDir } from "../config/project-paths.js";
 import { killStrays } from "./process-tree.js";
-import { watchWrites } from "./run-process.js";
+import { handOver, overBudgetMessage, watchWrites } from "./run-process.js";
 import { findOnPath, type Sandbox } from "./sandbox.js";
 
-const FRAME = "\x1eMOC-REPL ";
 const driverCode = readFileSync(join(backendDir, "python", "repl_driver.py"), "utf8");
+/** The descriptor the driver answers on (0-2 are the code's, 3 the sandbox's seccomp program). */
+const RESULT_FD = 4;
+/** A result line longer than this is no result (its output is capped far below): the process is stopped. */
+const MAX_RESULT_CHARS = 4 * 1024 * 1024;
+/** How long after an answer the code's last output on stdout is waited for. */
+const OUTPUT_SETTLE_MS = 5;
+const resultSchema = z.object({ id: z.number().int(), ok: z.boolean(), output: z.string() });
 
 export interface PythonRun {
   ok: boolean;
@@ -30,7 +38,8 @@ export function findPython(sandbox: Sandbox, searchPath: string): string | null 
  */
 export class PythonSession {
   private child: ChildProcess | null = null;
-  private stdout = "";
+  /** What came on the result channel and is not a whole line yet. */
+  private results = "";
   private stray = "";
   private nextId = 1;
   private queue: Promise<unknown> = Promise.resolve();
@@ -50,15 +59,22 @@ export class PythonSession {
   }
 
   private start(): ChildProcess {
-    const argv = this.sandbox.argv([this.pythonPath, "-u", "-I", "-c", driverCode]);
+    const argv = this.sandbox.argv([this.pythonPath, "-u", "-I", "-c", driverCode, "--result-fd", String(RESULT_FD), ...(this.sandbox.isolated ? ["--sandboxed"] : [])]);
     const child = spawn(argv[0], argv.slice(1), {
       cwd: this.sandbox.cwd,
       env: this.sandbox.env(),
       detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe", this.sandbox.seccomp ? "pipe" : "ignore", "pipe"],
     });
-    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => this.onStdout(chunk));
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (this.stray += chunk));
+    this.results = "";
+    if (this.sandbox.seccomp) handOver(child, this.sandbox.seccomp);
+    // Everything the code writes, through print or straight to its descriptors, is output, never a result.
+    const keep = (chunk: string) => (this.stray = (this.stray + chunk).slice(-64_000));
+    child.stdout!.setEncoding("utf8").on("data", keep);
+    child.stderr!.setEncoding("utf8").on("data", keep);
+    const results = child.stdio[RESULT_FD] as Readable;
+    results.setEncoding("utf8").on("data", (chunk: string) => this.onResult(child, chunk));
+    results.on("error", () => {});
     child.on("exit", (code, signal) => {
       if (this.child !== child) return;
       this.child = null;
@@ -82,25 +98,40 @@ export class PythonSession {
     return text;
   }
 
-  private onStdout(chunk: string) {
-    this.stdout += chunk;
-    let at: number;
-    while ((at = this.stdout.indexOf(FRAME)) >= 0) {
-      const end = this.stdout.indexOf("\n", at);
-      if (end < 0) return;
-      this.stray += this.stdout.slice(0, at);
-      const reply = JSON.parse(this.stdout.slice(at + FRAME.length, end)) as { id: number; ok: boolean; output: string };
-      this.stdout = this.stdout.slice(end + 1);
-      if (this.pending && this.pending.id === reply.id) {
+  /**
+   * The driver's answers, one JSON line each. Anything else on this channel (a line that is not
+   * JSON, or not an answer, or not the one awaited) is dropped; a line past MAX_RESULT_CHARS stops
+   * the process. Nothing that arrives here can throw out of this handler.
+   */
+  private onResult(child: ChildProcess, chunk: string) {
+    if (this.child !== child) return;
+    this.results += chunk;
+    let end: number;
+    while ((end = this.results.indexOf("\n")) >= 0) {
+      const line = this.results.slice(0, end);
+      this.results = this.results.slice(end + 1);
+      let reply: z.infer<typeof resultSchema> | null = null;
+      try {
+        const parsed = resultSchema.safeParse(JSON.parse(line));
+        reply = parsed.success ? parsed.data : null;
+      } catch {
+        reply = null;
+      }
+      if (reply && this.pending && this.pending.id === reply.id) {
         const waiting = this.pending;
+        const answer = reply;
         this.pending = null;
-        waiting.resolve({ ok: reply.ok, output: this.takeStray() + reply.output, timedOut: false, stateLost: false });
+        // What the code wrote to stdout before it finished is in that pipe already, read in the same or the
+        // next turn of the event loop: take it with this call, not the next.
+        setTimeout(() => waiting.resolve({ ok: answer.ok, output: this.takeStray() + answer.output, timedOut: false, stateLost: false }), OUTPUT_SETTLE_MS);
       }
     }
-    // Output written straight to the file descriptor (os.system, subprocess) is kept, capped.
-    if (!this.stdout.includes("\x1e") && this.stdout.length > 0) {
-      this.stray = (this.stray + this.stdout).slice(-64_000);
-      this.stdout = "";
+    if (this.results.length > MAX_RESULT_CHARS) {
+      this.results = "";
+      this.kill();
+      const waiting = this.pending;
+      this.pending = null;
+      waiting?.resolve({ ok: false, output: `${this.takeStray()}Error: the Python process sent an answer too large to be one; it was stopped and its state lost.`, timedOut: false, stateLost: true });
     }
   }
 
@@ -120,17 +151,22 @@ export class PythonSession {
       };
       const stopWatching =
         limits.maxWriteBytes && child.pid
-          ? watchWrites(child.pid, limits.maxWriteBytes, () => {
-              this.kill();
-              finish({
-                ok: false,
-                output:
-                  `${this.takeStray()}Error: the code wrote more than ${Math.round(limits.maxWriteBytes! / 1048576)} MB, the limit for one call. ` +
-                  "The Python process was stopped and will restart on the next call: its state was lost.",
-                timedOut: false,
-                stateLost: true,
-              });
-            })
+          ? watchWrites(
+              child.pid,
+              limits.maxWriteBytes,
+              (_bytes, what) => {
+                this.kill();
+                finish({
+                  ok: false,
+                  output:
+                    `${this.takeStray()}Error: the code ${overBudgetMessage(limits.maxWriteBytes!, what)}. ` +
+                    "The Python process was stopped and will restart on the next call: its state was lost.",
+                  timedOut: false,
+                  stateLost: true,
+                });
+              },
+              this.sandbox.diskBudget(limits.maxWriteBytes),
+            )
           : () => {};
       const timer = setTimeout(() => {
         this.kill();

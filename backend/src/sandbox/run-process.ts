@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { OutputCap } from "./output-cap.js";
+import { DiskBudget } from "./disk-budget.js";
 import { treeWrittenBytes } from "./process-tree.js";
 
 export interface RunOptions {
@@ -10,6 +11,10 @@ export interface RunOptions {
   maxOutputChars: number;
   /** Bytes the process tree may write in all before it is stopped. */
   maxWriteBytes?: number;
+  /** Counts allocated blocks too, under these folders (with `maxWriteBytes`). */
+  disk?: { dataRoot: string; folders: string[] };
+  /** A seccomp program, handed to the sandbox on descriptor 3 (sandbox-profile.ts SECCOMP_FD). */
+  seccomp?: Buffer | null;
   signal?: AbortSignal;
 }
 
@@ -21,8 +26,10 @@ export interface RunResult {
   totalChars: number;
   timedOut: boolean;
   aborted: boolean;
-  /** Stopped for writing more than `maxWriteBytes`. */
+  /** Stopped for writing, or leaving on disk, more than `maxWriteBytes`. */
   writeLimited: boolean;
+  /** Which count passed the budget, when one did. */
+  writeLimitedBy: "written" | "on disk" | null;
   durationMs: number;
 }
 
@@ -30,22 +37,61 @@ export interface RunResult {
 const DRAIN_MS = 200;
 /** How often a call's written bytes are counted: the budget can be passed by at most this long's writing. */
 export const WRITE_SAMPLE_MS = 50;
+/** How often the disk's free space is looked at while a call runs (one statfs). */
+const DISK_SAMPLE_MS = 10;
 
 /**
- * Calls `onOver` once the tree under `pid` has written more than `maxBytes` since now. Returns a
- * stop function. Counted from /proc, so a burst between two samples overshoots by that much at most.
+ * Calls `onOver` once the tree under `pid` has written more than `maxBytes` since now, or (with a
+ * `disk` budget) has left more than that on disk in allocated blocks. Returns a stop function.
+ * Counted from /proc and statfs every WRITE_SAMPLE_MS, so a burst between two samples overshoots by that much at most.
  */
-export function watchWrites(pid: number, maxBytes: number, onOver: (written: number) => void): () => void {
+export function watchWrites(pid: number, maxBytes: number, onOver: (written: number, what: "written" | "on disk") => void, disk?: DiskBudget): () => void {
   const base = treeWrittenBytes(pid);
+  let stopped = false;
+  let sampling = false;
+  void disk?.start().catch(() => {});
+  const over = (bytes: number, what: "written" | "on disk") => {
+    if (stopped) return;
+    stopped = true;
+    clearInterval(timer);
+    if (diskTimer) clearInterval(diskTimer);
+    onOver(bytes, what);
+  };
   const timer = setInterval(() => {
     const written = treeWrittenBytes(pid) - base;
-    if (written > maxBytes) {
-      clearInterval(timer);
-      onOver(written);
-    }
+    if (written > maxBytes) over(written, "written");
   }, WRITE_SAMPLE_MS);
   timer.unref();
-  return () => clearInterval(timer);
+  // Free space is one statfs: sampled more often, since allocating without writing is fast.
+  const diskTimer = disk
+    ? setInterval(() => {
+        if (sampling || stopped) return;
+        sampling = true;
+        void disk
+          .overBudget()
+          .then((bytes) => bytes !== null && over(bytes, "on disk"), () => {})
+          .finally(() => (sampling = false));
+      }, DISK_SAMPLE_MS)
+    : null;
+  diskTimer?.unref();
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+    if (diskTimer) clearInterval(diskTimer);
+  };
+}
+
+/** The budget's words for the model: what a call may write, or leave on disk. */
+export function overBudgetMessage(maxBytes: number, what: "written" | "on disk"): string {
+  const mb = Math.round(maxBytes / 1048576);
+  return what === "written" ? `wrote more than ${mb} MB, the limit for one call` : `left more than ${mb} MB on disk (allocated blocks), the limit for one call`;
+}
+
+/** Writes what the sandbox reads at start (the seccomp program) on descriptor 3, and closes it. */
+export function handOver(child: import("node:child_process").ChildProcess, bytes: Buffer): void {
+  const pipe = child.stdio[3] as import("node:stream").Writable | null;
+  pipe?.on("error", () => {});
+  pipe?.end(bytes);
 }
 
 /**
@@ -60,11 +106,13 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
       cwd: options.cwd,
       env: options.env,
       detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["ignore", "pipe", "pipe", options.seccomp ? "pipe" : "ignore"],
     });
+    if (options.seccomp) handOver(child, options.seccomp);
     let timedOut = false;
     let aborted = false;
     let writeLimited = false;
+    let writeLimitedBy: RunResult["writeLimitedBy"] = null;
     let settled = false;
     const killGroup = () => {
       try {
@@ -84,13 +132,19 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
     options.signal?.addEventListener("abort", onAbort, { once: true });
     const stopWatching =
       options.maxWriteBytes && child.pid
-        ? watchWrites(child.pid, options.maxWriteBytes, () => {
-            writeLimited = true;
-            killGroup();
-          })
+        ? watchWrites(
+            child.pid,
+            options.maxWriteBytes,
+            (_bytes, what) => {
+              writeLimited = true;
+              writeLimitedBy = what;
+              killGroup();
+            },
+            options.disk ? new DiskBudget(options.disk.dataRoot, options.disk.folders, options.maxWriteBytes) : undefined,
+          )
         : () => {};
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => cap.push(chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => cap.push(chunk));
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => cap.push(chunk));
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => cap.push(chunk));
 
     const finish = (exitCode: number | null, spawnError?: Error) => {
       if (settled) return;
@@ -107,6 +161,7 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
         timedOut,
         aborted,
         writeLimited,
+        writeLimitedBy,
         durationMs: Date.now() - started,
       });
     };
@@ -116,8 +171,8 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
       // A background process that kept our pipes open must not hold the call: stop waiting.
       setTimeout(() => {
         killGroup();
-        child.stdout.destroy();
-        child.stderr.destroy();
+        child.stdout!.destroy();
+        child.stderr!.destroy();
         finish(code);
       }, DRAIN_MS).unref();
     });

@@ -4,7 +4,8 @@
  * - started as an unprivileged uid through setpriv when we are root (plain bwrap as root keeps
  *   every capability), with no new privileges and no capabilities;
  * - new user/pid/ipc/uts/cgroup namespaces, no network unless allowed;
- * - /usr and the few /etc files programs need, read-only; /proc/sys read-only; a private /tmp;
+ * - /usr and the few /etc files programs need, read-only; /proc/sys read-only; a private, sized /tmp;
+ * - a seccomp filter refusing fallocate (so what a call puts on disk is written, and counted);
  * - the data root is a read-only tmpfs holding only the data folders, bound read-write (so
  *   code that shares the default data root, and KEY.md, are not even visible);
  * - an empty environment but for PATH, HOME, LANG: no keys.
@@ -138,6 +139,9 @@ function privilegeDropArgv(drop: NonNullable<ProfileOptions["privilegeDrop"]>, d
 }
 
 /** argv (command first) that runs `program` inside the sandbox with the data root as cwd. */
+/** The descriptor a sandboxed process is started with that holds its seccomp program (sandbox/seccomp-filter.ts). */
+export const SECCOMP_FD = 3;
+
 export interface ProcessLimits {
   /** RLIMIT_NPROC; null where it would count the workbench's own processes too. */
   maxProcesses: number | null;
@@ -145,6 +149,8 @@ export interface ProcessLimits {
   memoryBytes: number;
   /** RLIMIT_FSIZE: the largest file a process may write. */
   maxFileBytes: number;
+  /** The size of /tmp, a tmpfs that counts against the host's memory. */
+  tmpBytes: number;
 }
 
 export function sandboxArgv(options: ProfileOptions, program: string[], limits: ProcessLimits): string[] {
@@ -183,8 +189,13 @@ export function sandboxArgv(options: ProfileOptions, program: string[], limits: 
     "/proc/sys",
     "--dev",
     "/dev",
+    "--size",
+    String(limits.tmpBytes),
     "--tmpfs",
     "/tmp",
+    // fallocate is refused, so allocating without writing cannot pass the write budget.
+    "--seccomp",
+    String(SECCOMP_FD),
     ...dataBinds(options.dataRoot, options.hidden, options.privilegeDrop?.staging ?? null),
     "--chdir",
     options.dataRoot,

@@ -4,7 +4,11 @@ import { delimiter, isAbsolute, join, relative } from "node:path";
 import type { Config } from "../config/config.js";
 import { runningAsRoot } from "../lib/running-as-root.js";
 import { runProcess, type RunResult } from "./run-process.js";
-import { dataMounts, type ProfileOptions, SANDBOX_ENV, sandboxArgv } from "./sandbox-profile.js";
+import { DiskBudget } from "./disk-budget.js";
+import { dataMounts, type ProfileOptions, SANDBOX_ENV, sandboxArgv, WRITABLE_DATA_DIRS } from "./sandbox-profile.js";
+import { fallocateFilter } from "./seccomp-filter.js";
+
+const SECCOMP_PROGRAM = fallocateFilter();
 
 export type SandboxMode = "bubblewrap" | "degraded";
 
@@ -98,6 +102,7 @@ export class Sandbox {
         maxProcesses: this.bwrap.privilegeDrop ? this.config.sandbox.maxProcesses : null,
         memoryBytes: this.config.sandbox.memoryBytes,
         maxFileBytes: this.config.sandbox.maxWriteBytes,
+        tmpBytes: this.config.sandbox.tmpBytes,
       },
     );
   }
@@ -107,8 +112,31 @@ export class Sandbox {
     return { ...SANDBOX_ENV };
   }
 
+  /** What a sandboxed process reads on SECCOMP_FD at start: the seccomp program (nothing when degraded). */
+  get seccomp(): Buffer | null {
+    return this.bwrap ? SECCOMP_PROGRAM : null;
+  }
+
+  /** The folders whose allocated blocks count against a call's write budget: the ones tools can write. */
+  get writableFolders(): string[] {
+    return WRITABLE_DATA_DIRS.map((name) => join(this.config.dataRoot, name));
+  }
+
+  /** A block budget over the writable folders, for a call that may leave `maxBytes` on disk. */
+  diskBudget(maxBytes: number): DiskBudget {
+    return new DiskBudget(this.config.dataRoot, this.writableFolders, maxBytes);
+  }
+
   run(program: string[], limits: { timeoutMs: number; maxOutputChars: number; signal?: AbortSignal }): Promise<RunResult> {
-    return runProcess({ argv: this.argv(program), cwd: this.config.dataRoot, env: this.env(), maxWriteBytes: this.config.sandbox.maxWriteBytes, ...limits });
+    return runProcess({
+      argv: this.argv(program),
+      cwd: this.config.dataRoot,
+      env: this.env(),
+      maxWriteBytes: this.config.sandbox.maxWriteBytes,
+      disk: { dataRoot: this.config.dataRoot, folders: this.writableFolders },
+      seccomp: this.seccomp,
+      ...limits,
+    });
   }
 }
 

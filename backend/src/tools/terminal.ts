@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { overBudgetMessage } from "../sandbox/run-process.js";
 import { DEGRADED_NOTE } from "../sandbox/sandbox.js";
 import { blacklistReason } from "./command-blacklist.js";
 import type { Config } from "../config/config.js";
@@ -40,7 +41,7 @@ export const terminalTool = ({ sandbox, limits }: { sandbox: Sandbox; limits: Co
     lines.push(result.output.length > 0 ? result.output.replace(/\n$/, "") : "(no output)");
     if (result.timedOut) lines.push(`[killed: the command ran past its ${Math.round(timeoutMs / 1000)} s timeout; every process it started was stopped]`);
     else if (result.writeLimited) {
-      lines.push(`[killed: the command wrote more than ${Math.round(limits.maxWriteBytes / 1048576)} MB, the limit for one call; every process it started was stopped]`);
+      lines.push(`[killed: the command ${overBudgetMessage(limits.maxWriteBytes, result.writeLimitedBy ?? "written")}; every process it started was stopped]`);
     } else if (result.aborted) lines.push("[stopped: the turn was cancelled]");
     else lines.push(`[exit code ${result.exitCode}]`);
     return {

@@ -3,6 +3,7 @@
  * attack runs through the real terminal and python_repl tools in the real sandbox.
  */
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxExpected, startToolHarness, type ToolHarness } from "../../test-support/tool-harness.js";
 
@@ -52,7 +53,7 @@ describe.skipIf(!available)("sandbox limits (bubblewrap)", () => {
   it("a terminal command writing 1.25 GB in files each under the size limit is stopped near the per-call budget", async () => {
     const result = await sh("for i in $(seq 1 40); do dd if=/dev/zero of=memory/fill$i bs=1M count=32 status=none; done; echo finished");
     expect(result.ok).toBe(false);
-    expect(result.output).toMatch(/wrote more than 64 MB, the limit for one call/);
+    expect(result.output).toMatch(/wrote more than 64 MB, the limit for one call|left more than 64 MB on disk/);
     expect(result.output).not.toContain("finished");
     // The budget is counted every 50 ms: past it goes at most one interval's writing (page-cache speed).
     expect(diskUsageMb(`${h.dataRoot}/memory`)).toBeLessThan(640);
@@ -62,7 +63,7 @@ describe.skipIf(!available)("sandbox limits (bubblewrap)", () => {
   it("python_repl writing past the budget in many files is stopped, its state said lost", async () => {
     const result = await py("for i in range(100):\n    with open(f'memory/part{i}', 'wb') as f: f.write(b'x' * 8 * 1024 * 1024)");
     expect(result.ok).toBe(false);
-    expect(result.output).toMatch(/wrote more than 64 MB, the limit for one call/);
+    expect(result.output).toMatch(/wrote more than 64 MB, the limit for one call|left more than 64 MB on disk/);
     expect(diskUsageMb(`${h.dataRoot}/memory`)).toBeLessThan(400);
     await sh("rm -f memory/part*");
   });
@@ -91,5 +92,61 @@ describe.skipIf(!available)("sandbox limits (bubblewrap)", () => {
   it("background processes of a terminal call (nohup, setsid, a subshell) are gone when it ends", async () => {
     await sh("nohup sleep 6201 >/dev/null 2>&1 & setsid sleep 6202 & (sleep 6203 &); echo started");
     await expect.poll(() => processesOfSandboxUser().filter((p) => /sleep 620[123]/.test(p)), { timeout: 3000 }).toEqual([]);
+  });
+});
+
+/** Host memory held by tmpfs and shared memory (the sandbox's /tmp is a tmpfs), in MB. */
+function hostShmemMb(): number {
+  const kb = Number(/^Shmem:\s+(\d+) kB$/m.exec(readFileSync("/proc/meminfo", "utf8"))?.[1] ?? 0);
+  return kb / 1024;
+}
+
+describe.skipIf(!available)("limits that count what a call leaves (16 MB budget)", () => {
+  let h: ToolHarness;
+  const sh = (command: string, timeout_s = 60) => h.run("terminal", { command, timeout_s });
+  const py = (code: string, timeout_s = 60) => h.run("python_repl", { code, timeout_s });
+
+  beforeAll(async () => {
+    h = await startToolHarness({ env: { SANDBOX_UID: "65530", SANDBOX_MAX_WRITE_MB: "16", SANDBOX_MEMORY_MB: "1024" } });
+    expect(h.runtime.sandbox.status.mode).toBe("bubblewrap");
+  });
+  afterAll(async () => h?.close());
+
+  it("fallocate 20 × 15 MB (the command, and posix_fallocate from Python) leaves at most 48 MB", async () => {
+    const command = await sh("for i in $(seq 1 20); do fallocate -l 15M memory/fa$i; done; echo finished");
+    expect(command.output).toMatch(/Operation not supported|wrote more than 16 MB/);
+    expect(diskUsageMb(`${h.dataRoot}/memory`)).toBeLessThanOrEqual(48);
+    await sh("rm -f memory/fa*");
+    const python = await py("import os\nfor i in range(20):\n    fd = os.open(f'memory/pf{i}', os.O_CREAT | os.O_WRONLY)\n    os.posix_fallocate(fd, 0, 15 << 20)\n    os.close(fd)");
+    expect(python.ok).toBe(false);
+    expect(python.output).toMatch(/left more than 16 MB on disk|wrote more than 16 MB/);
+    expect(diskUsageMb(`${h.dataRoot}/memory`)).toBeLessThanOrEqual(48);
+    await sh("rm -f memory/pf*");
+  });
+});
+
+describe.skipIf(!available)("the sandbox's /tmp (a write budget larger than it)", () => {
+  let h: ToolHarness;
+  const sh = (command: string, timeout_s = 60) => h.run("terminal", { command, timeout_s });
+  const py = (code: string, timeout_s = 60) => h.run("python_repl", { code, timeout_s });
+
+  beforeAll(async () => {
+    h = await startToolHarness({ env: { SANDBOX_UID: "65529", SANDBOX_MAX_WRITE_MB: "4096", SANDBOX_MEMORY_MB: "1024" } });
+    expect(h.runtime.sandbox.status.mode).toBe("bubblewrap");
+  });
+  afterAll(async () => h?.close());
+
+  it("a call cannot fill /tmp with 1 GB, and the host's memory does not keep what it wrote there", async () => {
+    const before = hostShmemMb();
+    const command = await sh("dd if=/dev/zero of=/tmp/big bs=1M count=1024 status=none; echo dd-exit=$?; du -sm /tmp");
+    expect(command.output).toMatch(/No space left on device/);
+    expect(command.output).toMatch(/dd-exit=1/);
+    const python = await py("try:\n    with open('/tmp/big', 'wb') as f:\n        for i in range(1024):\n            f.write(b'x' * (1 << 20))\nexcept OSError as e:\n    print('refused:', e.strerror)");
+    expect(python.output).toMatch(/refused: No space left on device/);
+    // After the call, /tmp is empty again (the REPL's sandbox outlives the call: it empties it), and the
+    // data folders, bound below /tmp here (the harness's data root is under the host's /tmp), are intact.
+    expect((await py("import os\nos.path.exists('/tmp/big')")).output).toContain("False");
+    expect((await sh("cat memory/MEMORY.md | head -1")).output).toContain("# Memory");
+    expect(hostShmemMb() - before).toBeLessThan(32);
   });
 });
