@@ -1,8 +1,11 @@
 import { defineConfig } from "vitest/config";
+import { LOAD_TESTS } from "./vitest.load.config.js";
 
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    // Run on their own afterwards (vitest.load.config.ts).
+    exclude: LOAD_TESTS,
     setupFiles: ["test-support/no-internet.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,

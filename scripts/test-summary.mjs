@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const reports = ["protocol/test-results/vitest.json", "backend/test-results/vitest.json", "frontend/test-results/vitest.json"]
+const reports = ["protocol/test-results/vitest.json", "backend/test-results/vitest.json", "backend/test-results/vitest-load.json", "frontend/test-results/vitest.json"]
   .map((p) => join(root, p))
   .filter(existsSync);
 

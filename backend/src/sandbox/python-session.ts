@@ -15,7 +15,8 @@ const RESULT_FD = 4;
 const MAX_RESULT_CHARS = 4 * 1024 * 1024;
 /** How long after an answer the code's last output on stdout is waited for. */
 const OUTPUT_SETTLE_MS = 5;
-const resultSchema = z.object({ id: z.number().int(), ok: z.boolean(), output: z.string() });
+/** An answer; in the sandbox the keeper adds how many processes the call left running it stopped, and whether the state was lost. */
+const resultSchema = z.object({ id: z.number().int(), ok: z.boolean(), output: z.string(), stopped: z.number().int().nonnegative().optional(), lost: z.boolean().optional() });
 
 export interface PythonRun {
   ok: boolean;
@@ -31,10 +32,13 @@ export function findPython(sandbox: Sandbox, searchPath: string): string | null 
   return sandbox.isolated ? null : findOnPath("python3", searchPath);
 }
 
+const strayNote = (n: number) => `[stopped ${n} process${n === 1 ? "" : "es"} this call left running: nothing outlives a call]`;
+
 /**
  * One persistent python3 per chat session, under the sandbox: variables survive between calls.
  * A call past its timeout or its write budget kills the whole process (its state is lost, and the
- * next call says so). Processes a call started (subprocess.Popen, os.fork) end with the call.
+ * next call says so). Processes a call started (subprocess.Popen, os.fork) end with the call, and in
+ * the sandbox so do its threads (python/repl_driver.py: the state moves to a fresh copy after each call).
  */
 export class PythonSession {
   private child: ChildProcess | null = null;
@@ -123,7 +127,8 @@ export class PythonSession {
         this.pending = null;
         // What the code wrote to stdout before it finished is in that pipe already, read in the same or the
         // next turn of the event loop: take it with this call, not the next.
-        setTimeout(() => waiting.resolve({ ok: answer.ok, output: this.takeStray() + answer.output, timedOut: false, stateLost: false }), OUTPUT_SETTLE_MS);
+        const note = answer.stopped ? `\n${strayNote(answer.stopped)}` : "";
+        setTimeout(() => waiting.resolve({ ok: answer.ok, output: this.takeStray() + answer.output + note, timedOut: false, stateLost: answer.lost === true }), OUTPUT_SETTLE_MS);
       }
     }
     if (this.results.length > MAX_RESULT_CHARS) {
@@ -188,8 +193,9 @@ export class PythonSession {
       child.stdin!.write(`${JSON.stringify({ id, code, limit: limits.maxOutputChars })}\n`);
     });
     this.pending = null;
-    const stopped = this.child === child && child.pid ? await killStrays(child.pid, { wrapped: this.sandbox.isolated }) : 0;
-    const note = stopped > 0 ? `\n[stopped ${stopped} process${stopped === 1 ? "" : "es"} this call left running: nothing outlives a call]` : "";
+    // In the sandbox the driver's keeper stopped them (and said so in its answer); unconfined, from here.
+    const stopped = !this.sandbox.isolated && this.child === child && child.pid ? await killStrays(child.pid, { wrapped: false }) : 0;
+    const note = stopped > 0 ? `\n${strayNote(stopped)}` : "";
     return { ...result, output: result.output + note, stateLost: result.stateLost || stateLost };
   }
 

@@ -3,7 +3,7 @@
  * attack runs through the real terminal and python_repl tools in the real sandbox.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxExpected, startToolHarness, type ToolHarness } from "../../test-support/tool-harness.js";
 
@@ -87,6 +87,21 @@ describe.skipIf(!available)("sandbox limits (bubblewrap)", () => {
     expect(processesOfSandboxUser().filter((p) => /sleep 610[12]/.test(p))).toEqual([]);
     // The interpreter itself lives on, with its state.
     expect((await py("x = 5\nx + 1")).output).toContain("6");
+  });
+
+  it("a thread a python_repl call started does not run after the call returned: it creates no file, and state is kept", async () => {
+    const started = await py(
+      "import threading, time\n" +
+        "state = 'kept'\n" +
+        "def later():\n    time.sleep(0.5)\n    open('memory/thread-was-here', 'w').write('late')\n" +
+        "threading.Thread(target=later, daemon=False).start()\n" +
+        "'thread started'",
+    );
+    expect(started.output).toContain("thread started");
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(existsSync(`${h.dataRoot}/memory/thread-was-here`)).toBe(false);
+    expect((await py("state")).output).toContain("'kept'");
+    expect((await py("import threading\nthreading.active_count()")).output.trim()).toBe("1");
   });
 
   it("background processes of a terminal call (nohup, setsid, a subshell) are gone when it ends", async () => {
