@@ -5,9 +5,10 @@
  * as its own process (the built dist/, as users run it), so the reading client here does not share
  * its event loop, as a browser does not.
  * Each case runs with 1 reader (the POST's own stream) and with 10 (the POST plus 9 tabs attached
- * through `GET /api/sessions/:id/stream` as soon as the session is known): the turn's time is until
- * every reader has its `final`. Also reported: how long a reattaching reader waits for its first
- * (replayed) event, and how far behind the first reader each reader gets each event (p99).
+ * through `GET /api/sessions/:id/stream` as soon as the session is known, from a process of their
+ * own, as browser tabs would be): the turn's time is until every reader has its `final`. Also
+ * reported: how long a reattaching reader waits for its first (replayed) event, and how far behind
+ * the first reader each reader gets each event (p99, on the machine's clock shared by both processes).
  * Run: pnpm --filter ./backend bench:turn   (PACE_MS=n: one pacing only; PAIRS=n pairs per case; READERS=n one reader count)
  */
 import { ChatOpenAI } from "@langchain/openai";
@@ -15,6 +16,8 @@ import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import { lastMessage, type ModelReply, type ModelScript, startScriptedModelServer } from "../test-support/scripted-model-server.js";
 import { startServerProcess } from "../test-support/server-process.js";
 import { postJson } from "../test-support/workbench-harness.js";
@@ -50,6 +53,50 @@ const server = await startServerProcess({
   LOG_LEVEL: "silent",
 });
 const wb = { url: server.url, model };
+
+/** Wall-clock milliseconds with sub-millisecond precision, comparable across processes. */
+const clock = () => performance.timeOrigin + performance.now();
+
+/**
+ * The other tabs: a process that, per line `<url> <n>` on its input, opens n readers of that stream at
+ * once, reads each to its end (splitting frames by hand, as cheaply as a tab's EventSource), and
+ * answers with one JSON line: each reader's wait for its first event and the arrival time of each id.
+ */
+const TABS = `
+  const clock = () => performance.timeOrigin + performance.now();
+  async function read(url) {
+    const asked = clock();
+    const response = await fetch(url);
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "", first = 0;
+    const arrivals = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const at = clock();
+      buffer += decoder.decode(value, { stream: true });
+      let boundary;
+      while ((boundary = buffer.indexOf("\\n\\n")) >= 0) {
+        const frame = buffer.slice(0, boundary);
+        buffer = buffer.slice(boundary + 2);
+        if (!frame.startsWith("id: ")) continue;
+        if (!first) first = at;
+        arrivals.push([Number(frame.slice(4, frame.indexOf("\\n"))), at]);
+      }
+    }
+    return { wait: first - asked, arrivals };
+  }
+  require("node:readline").createInterface({ input: process.stdin }).on("line", async (line) => {
+    const [url, n] = line.split(" ");
+    const results = await Promise.all(Array.from({ length: Number(n) }, () => read(url)));
+    process.stdout.write(JSON.stringify(results) + "\\n");
+  });
+`;
+const tabs = spawn(process.execPath, ["-e", TABS], { stdio: ["pipe", "pipe", "inherit"] });
+const tabAnswers = createInterface({ input: tabs.stdout! });
+const nextTabAnswer = () => new Promise<string>((resolve) => tabAnswers.once("line", resolve));
+
 const bare = new ChatOpenAI({ model: "scripted", apiKey: "k", configuration: { baseURL: model.baseUrl }, maxRetries: 0, streaming: true });
 
 async function bareTurn(steps: ModelReply[]) {
@@ -65,11 +112,8 @@ async function bareTurn(steps: ModelReply[]) {
   return { firstAfterModel: first - (request.firstTokenAt ?? first), total: performance.now() - t0 };
 }
 
-/**
- * Reads a stream to its end, noting when each event id arrived. A plain frame splitter (no schema
- * check): ten readers in this one process stand for ten browser tabs, each with its own.
- */
-async function readStream(response: Response, arrivals: Map<number, number>, onFirst?: (id: number, type: string) => void) {
+/** Reads the POST's own stream to its end, noting when each event id arrived; `onSession` once it names the session. */
+async function readStream(response: Response, arrivals: Map<number, number>, onSession: (sessionId: string) => void) {
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
@@ -78,7 +122,7 @@ async function readStream(response: Response, arrivals: Map<number, number>, onF
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    const at = performance.now();
+    const at = clock();
     buffer += decoder.decode(value, { stream: true });
     let boundary: number;
     while ((boundary = buffer.indexOf("\n\n")) >= 0) {
@@ -86,11 +130,10 @@ async function readStream(response: Response, arrivals: Map<number, number>, onF
       buffer = buffer.slice(boundary + 2);
       if (!frame.startsWith("id: ")) continue;
       const newline = frame.indexOf("\n");
-      const id = Number(frame.slice(4, newline));
       events++;
-      arrivals.set(id, at);
-      if (!first && frame.includes('"type":"token"')) first = at;
-      if (events === 1) onFirst?.(id, frame.slice(newline + 7));
+      arrivals.set(Number(frame.slice(4, newline)), at);
+      if (!first && frame.includes('"type":"token"')) first = performance.now();
+      if (events === 1) onSession((JSON.parse(frame.slice(newline + 7)) as { session_id: string }).session_id);
     }
   }
   return { first, events };
@@ -102,36 +145,32 @@ async function workbenchTurn(script: ModelScript, readers: number) {
   const t0 = performance.now();
   const t0Wall = Date.now();
   const response = await postJson(`${wb.url}/api/chat`, { message: "go", stream: true });
-  const arrivals = [new Map<number, number>()];
-  const attachWaits: number[] = [];
-  // The POST's own reader; the others attach once its session event names the session.
-  let others: Array<Promise<unknown>> = [];
-  const own = readStream(response, arrivals[0], (_id, data) => {
-    const session = JSON.parse(data) as { type: string; session_id: string };
-    if (session.type !== "session") throw new Error("no session event");
-    others = Array.from({ length: readers - 1 }, async () => {
-      const mine = new Map<number, number>();
-      arrivals.push(mine);
-      const asked = performance.now();
-      const attached = await fetch(`${wb.url}/api/sessions/${session.session_id}/stream`);
-      let firstAt = 0;
-      const result = await readStream(attached, mine, () => (firstAt = performance.now()));
-      attachWaits.push(firstAt - asked);
-      return result;
-    });
+  const own = new Map<number, number>();
+  let others: Promise<string> = Promise.resolve("[]");
+  const mainReader = await readStream(response, own, (sessionId) => {
+    if (readers <= 1) return;
+    others = nextTabAnswer();
+    tabs.stdin!.write(`${wb.url}/api/sessions/${sessionId}/stream ${readers - 1}\n`);
   });
-  const mainReader = await own;
-  await Promise.all(others);
+  const tabResults = JSON.parse(await others) as Array<{ wait: number; arrivals: Array<[number, number]> }>;
   const request = wb.model.requests[wb.model.requests.length - 1];
   const startup = wb.model.requests[before].at - t0Wall;
-  // How far behind the first reader each other reader got each event.
+  // How far behind the first reader each reader got each event.
+  const arrivals = [own, ...tabResults.map((r) => new Map(r.arrivals))];
   const lags: number[] = [];
-  for (const [id, at] of arrivals[0]) {
+  for (const [id] of own) {
     const times = arrivals.map((m) => m.get(id)).filter((t): t is number => t !== undefined);
-    const firstAt = Math.min(at, ...times);
+    const firstAt = Math.min(...times);
     for (const t of times) lags.push(t - firstAt);
   }
-  return { firstAfterModel: mainReader.first - (request.firstTokenAt ?? mainReader.first), total: performance.now() - t0, events: mainReader.events, startup, attachWaits, lags };
+  return {
+    firstAfterModel: mainReader.first - (request.firstTokenAt ?? mainReader.first),
+    total: performance.now() - t0,
+    events: mainReader.events,
+    startup,
+    attachWaits: tabResults.map((r) => r.wait),
+    lags,
+  };
 }
 
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] ?? 0;
@@ -169,6 +208,7 @@ for (const { name, script, bareSteps, pace, readers } of cases_) {
     console.log(`  each reader behind the first, per event: p50 ${percentile(lags, 50).toFixed(1)} ms, p99 ${percentile(lags, 99).toFixed(1)} ms`);
   }
 }
+tabs.kill();
 server.child.kill("SIGTERM");
 await model.close();
 await rm(root, { recursive: true, force: true });

@@ -404,7 +404,7 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
   });
 
   it("approvals: the card shows the command; after a reload Approve once runs it; Always allow writes a rule the Approvals view shows; Deny's reason reaches the model", async () => {
-    const calls = ["touch workspace/e2e-once", "date -u", "touch workspace/e2e-denied"];
+    const calls = ["touch workspace/e2e-once", "expr 6 + 7", "touch workspace/e2e-denied"];
     wb = await startWorkbench({
       env: { APPROVALS: "on" },
       script: (body) => {
@@ -432,10 +432,10 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     await expect.poll(() => existsSync(join(wb!.dataRoot, "workspace/e2e-once")), { timeout: 10_000 }).toBe(true);
 
     // The next call asks: Always allow, with the proposed rule.
-    const second = page.locator('[data-testid="approval-card"]').filter({ hasText: "date -u" });
+    const second = page.locator('[data-testid="approval-card"]').filter({ hasText: "expr 6" });
     await second.waitFor({ timeout: 10_000 });
     await second.getByTestId("approval-always").click();
-    expect(await second.getByTestId("approval-rule").inputValue()).toBe("date");
+    expect(await second.getByTestId("approval-rule").inputValue()).toBe("expr");
     await second.getByTestId("approval-rule-save").click();
 
     const third = page.locator('[data-testid="approval-card"]').filter({ hasText: "e2e-denied" });
@@ -448,12 +448,12 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     const lastRequest = JSON.stringify(wb.model.requests.at(-1)!.body.messages);
     expect(lastRequest).toContain("Their reason: not in this folder");
     const decisions = await page.getByTestId("approval-decision").allInnerTexts();
-    expect(decisions).toEqual(["Approved by you, once", "Approved by you; always allowed from now on: “date”", "Denied by you: not in this folder"]);
+    expect(decisions).toEqual(["Approved by you, once", "Approved by you; always allowed from now on: “expr”", "Denied by you: not in this folder"]);
 
     await page.getByTestId("nav-approvals").click();
     const terminal = page.locator('[data-testid="approval-policy"][data-tool="terminal"]');
-    await expect.poll(() => terminal.getByTestId("approval-allow").innerText()).toContain("date");
-    expect(JSON.parse(readFileSync(join(wb.dataRoot, "APPROVALS.json"), "utf8")).tools.terminal.allow).toContain("date");
+    await expect.poll(() => terminal.getByTestId("approval-allow").innerText()).toContain("expr");
+    expect(JSON.parse(readFileSync(join(wb.dataRoot, "APPROVALS.json"), "utf8")).tools.terminal.allow).toContain("expr");
   });
 
   it("knowledge: the view lists documents (a broken one with its reason) and ranked passages with their scores; a citation opens its source at the line", async () => {
