@@ -67,6 +67,8 @@ const TABS = `
   async function read(url) {
     const asked = clock();
     const response = await fetch(url);
+    // 204: the turn ended before this reader came (a flooding model can finish in 50 ms).
+    if (response.status !== 200 || !response.body) return { wait: -1, arrivals: [] };
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
     let buffer = "", first = 0;
@@ -142,7 +144,7 @@ async function readStream(response: Response, arrivals: Map<number, number>, onS
 async function workbenchTurn(script: ModelScript, readers: number) {
   wb.model.setScript(script);
   const before = wb.model.requests.length;
-  const t0 = performance.now();
+  const t0 = clock();
   const t0Wall = Date.now();
   const response = await postJson(`${wb.url}/api/chat`, { message: "go", stream: true });
   const own = new Map<number, number>();
@@ -163,12 +165,16 @@ async function workbenchTurn(script: ModelScript, readers: number) {
     const firstAt = Math.min(...times);
     for (const t of times) lags.push(t - firstAt);
   }
+  // The turn is over for its readers when the last of them has its last event (not when the other
+  // process has shipped its timings here).
+  const end = Math.max(...arrivals.filter((m) => m.size > 0).map((m) => Math.max(...m.values())));
   return {
     firstAfterModel: mainReader.first - (request.firstTokenAt ?? mainReader.first),
-    total: performance.now() - t0,
+    total: end - t0,
     events: mainReader.events,
     startup,
-    attachWaits: tabResults.map((r) => r.wait),
+    attachWaits: tabResults.filter((r) => r.wait >= 0).map((r) => r.wait),
+    late: tabResults.filter((r) => r.wait < 0).length,
     lags,
   };
 }
@@ -187,6 +193,7 @@ for (const { name, script, bareSteps, pace, readers } of cases_) {
   const bareGaps: number[] = [];
   const attachWaits: number[] = [];
   const lags: number[] = [];
+  let late = 0;
   for (let i = 0; i < PAIRS; i++) {
     const b = await bareTurn(bareSteps);
     const w = await workbenchTurn(script, readers);
@@ -197,6 +204,7 @@ for (const { name, script, bareSteps, pace, readers } of cases_) {
     startups.push(w.startup);
     bareGaps.push(b.firstAfterModel);
     attachWaits.push(...w.attachWaits);
+    late += w.late;
     lags.push(...w.lags);
   }
   console.log(`${name} (${PAIRS} pairs, model pacing ${pace} ms/chunk${pace === 0 ? ": flooding" : ""}, ${readers} reader${readers === 1 ? "" : "s"}):`);
@@ -204,6 +212,7 @@ for (const { name, script, bareSteps, pace, readers } of cases_) {
   console.log(`  end to end: bare ChatOpenAI median ${median(bareTotals).toFixed(0)} ms, /api/chat median ${median(wbTotals).toFixed(0)} ms; ratio median ${median(ratios).toFixed(2)}x, worst ${Math.max(...ratios).toFixed(2)}x`);
   console.log(`  first token reaches the client after the model wrote it: bare median ${median(bareGaps).toFixed(1)} ms, /api/chat median ${median(firstGaps).toFixed(1)} ms, worst ${Math.max(...firstGaps).toFixed(1)} ms`);
   if (readers > 1) {
+    if (late) console.log(`  ${late} attaching readers came after their turn had ended (204)`);
     console.log(`  reattach: first (replayed) event after the GET: median ${median(attachWaits).toFixed(1)} ms, p99 ${percentile(attachWaits, 99).toFixed(1)} ms, worst ${Math.max(...attachWaits).toFixed(1)} ms`);
     console.log(`  each reader behind the first, per event: p50 ${percentile(lags, 50).toFixed(1)} ms, p99 ${percentile(lags, 99).toFixed(1)} ms`);
   }
