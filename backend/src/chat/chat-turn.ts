@@ -12,7 +12,7 @@ import { assemblePrompt } from "../prompt/assemble-prompt.js";
 import type { PromptLog } from "../prompt/prompt-log.js";
 import { historyMessages } from "../sessions/session-history.js";
 import { assertSessionId, newSessionId } from "../sessions/session-id.js";
-import type { SessionStore } from "../sessions/session-store.js";
+import { noSuchTurn, type SessionStore } from "../sessions/session-store.js";
 import { createTurnRecorder } from "../sessions/turn-recorder.js";
 import { type LoadedSkill, loadSlashCommand, parseSlashCommand } from "../skills/slash-command.js";
 import { refreshSkillsSnapshot } from "../skills/skills-snapshot.js";
@@ -26,7 +26,7 @@ import { pendingAdvice, withAdvice } from "../review/reviewer-advice.js";
 import type { Reviewer } from "../review/reviewer.js";
 import type { UiEventBus } from "../ui-events/ui-event-bus.js";
 import { busyConflict, type StartableTurn, type Steering, type TurnRegistry } from "../turns/turn-registry.js";
-import { maxTurnId, turnTree } from "../sessions/session-branches.js";
+import { branchTo, entriesOnBranch, hasTurn, maxTurnId, turnTree } from "../sessions/session-branches.js";
 
 export interface ChatDeps {
   config: Config;
@@ -190,15 +190,17 @@ async function loadContext(deps: ChatDeps, turn: TurnPlan, recorder: Recorder) {
     recorder.snapshot(snapshot, rolesCatalog);
     return { roles, snapshot, rolesCatalog, previous: [] as SessionEntry[], parent: 0, turnId: 1 };
   }
-  // The branch the turn continues: the current one, or the one ending at the turn it was asked to follow.
+  // The branch the turn continues: the current one, or the one ending at the turn it was asked to follow
+  // (the file is read once: it can be large, and this is every turn's start).
   const all = await sessions.entries(turn.sessionId);
-  const branch = await sessions.read(turn.sessionId, { leaf: turn.parentTurn });
-  const previous = branch.entries;
+  const tree = turnTree(all);
+  const leaf = turn.parentTurn ?? tree.leaf;
+  if (leaf !== 0 && !hasTurn(tree, leaf)) throw new UserError(400, noSuchTurn(turn.sessionId, leaf, tree));
+  const previous = entriesOnBranch(all, tree, leaf);
   const started = previous.findLast((entry) => entry.type === "snapshot");
   // Ids go on above every id the session stored, whatever the clock says.
   for (const entry of all) if (entry.type === "event" && entry.id) deps.turns.ids.atLeast(entry.id);
-  const turnId = maxTurnId(turnTree(all)) + 1;
-  return { roles, snapshot: started?.content, rolesCatalog: started?.roles, previous, parent: branch.branch.at(-1)?.turn ?? 0, turnId };
+  return { roles, snapshot: started?.content, rolesCatalog: started?.roles, previous, parent: branchTo(tree, leaf).at(-1) ?? 0, turnId: maxTurnId(tree) + 1 };
 }
 
 /** The system prompt from the workspace files and the session's snapshot; a `prefix` event says what changed since the last turn. */

@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import type { FastifyReply } from "fastify";
 import type { ChatEvent, UiEvent } from "@mini-openclaw/protocol";
 
 const HEARTBEAT_MS = 15_000;
@@ -84,4 +85,36 @@ export function openSse(res: ServerResponse, onClientGone: (controller: AbortCon
       res.end();
     },
   };
+}
+
+/**
+ * The long-lived streams of one route group: each opened on a hijacked reply and wired by its owner,
+ * unwired when the client goes or the stream ends, and all ended before the server closes (they would
+ * hold it open).
+ */
+export class SseStreams {
+  private readonly streams = new Set<SseStream>();
+
+  /** `wire` starts sending to the stream and returns how to stop; ending the stream it was given is allowed at any time. */
+  open(reply: FastifyReply, wire: (stream: SseStream) => () => void): void {
+    reply.hijack();
+    let unwire = () => {};
+    const sse = openSse(reply.raw, () => {
+      unwire();
+      this.streams.delete(sse);
+    });
+    this.streams.add(sse);
+    unwire = wire({
+      ...sse,
+      end: () => {
+        this.streams.delete(sse);
+        sse.end();
+      },
+    });
+  }
+
+  endAll(): void {
+    for (const stream of this.streams) stream.end();
+    this.streams.clear();
+  }
 }

@@ -7,15 +7,10 @@
  * are cleaned here, and writes go folder by folder through open descriptors (dir-handle.ts), to a
  * temp file renamed into place within the same folder, so they are also atomic.
  */
-import { sep } from "node:path";
 import { UserError } from "../lib/user-error.js";
 import { DirHandle } from "./dir-handle.js";
 
 const SECRET_FILE = /^key\.md$/i;
-
-export function isInside(root: string, candidate: string): boolean {
-  return candidate === root || candidate.startsWith(root.endsWith(sep) ? root : root + sep);
-}
 
 /**
  * Turns a path as a user or the model writes it into a clean data-root-relative path

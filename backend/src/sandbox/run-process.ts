@@ -1,4 +1,5 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
+import type { Writable } from "node:stream";
 import { OutputCap } from "./output-cap.js";
 import { DiskBudget } from "./disk-budget.js";
 import { treeWrittenBytes } from "./process-tree.js";
@@ -88,8 +89,8 @@ export function overBudgetMessage(maxBytes: number, what: "written" | "on disk")
 }
 
 /** Writes what the sandbox reads at start (the seccomp program) on descriptor 3, and closes it. */
-export function handOver(child: import("node:child_process").ChildProcess, bytes: Buffer): void {
-  const pipe = child.stdio[3] as import("node:stream").Writable | null;
+export function handOver(child: ChildProcess, bytes: Buffer): void {
+  const pipe = child.stdio[3] as Writable | null;
   pipe?.on("error", () => {});
   pipe?.end(bytes);
 }

@@ -7,7 +7,7 @@ import { UserError } from "../../lib/user-error.js";
 import { assertSessionId } from "../../sessions/session-id.js";
 import { parseEventId } from "../../turns/event-ids.js";
 import type { LiveTurn } from "../../turns/live-turn.js";
-import { openSse, type SseStream } from "../sse.js";
+import { SseStreams } from "../sse.js";
 
 const bodySchema = {
   type: "object",
@@ -53,32 +53,22 @@ const streamQuerySchema = { type: "object", properties: { after: { type: "string
  */
 export async function chatRoutes(app: FastifyInstance, deps: ChatDeps) {
   const { turns, sessions } = deps;
-  const readers = new Set<SseStream>();
+  const readers = new SseStreams();
   // Turns end (stopped, written to their last event) before the server does; readers go with them.
   app.addHook("preClose", async () => {
     await turns.shutdown();
-    for (const reader of readers) reader.end();
+    readers.endAll();
   });
 
-  /** Streams the turn's events after `afterId` (all when null) to this response, then ends it with the turn. */
-  const attach = (reply: FastifyReply, live: LiveTurn, afterId: number | null) => {
-    reply.hijack();
-    let leave = () => {};
-    // A reader that goes away leaves; the turn goes on.
-    const sse = openSse(reply.raw, () => {
-      leave();
-      readers.delete(sse);
-    });
-    readers.add(sse);
-    leave = live.subscribe(
-      afterId,
-      ({ frame }) => sse.sendFrame(frame),
-      () => {
-        readers.delete(sse);
-        sse.end();
-      },
+  /** Streams the turn's events after `afterId` (all when null) to this response, then ends it with the turn; a reader that goes away leaves, the turn goes on. */
+  const attach = (reply: FastifyReply, live: LiveTurn, afterId: number | null) =>
+    readers.open(reply, (sse) =>
+      live.subscribe(
+        afterId,
+        ({ frame }) => sse.sendFrame(frame),
+        () => sse.end(),
+      ),
     );
-  };
 
   // Summarizes the session's turns now (all of them unless `keep_turns` says how many to keep verbatim).
   app.post<{ Params: { id: string }; Body: { keep_turns?: number } | null }>(
