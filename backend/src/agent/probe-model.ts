@@ -1,11 +1,12 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import type { ChatEvent, ModelCheck, ModelTestReply } from "@mini-openclaw/protocol";
+import type { ModelCheck, ModelTestReply } from "@mini-openclaw/protocol";
 import { z } from "zod";
 import type { Config, ModelConfig } from "../config/config.js";
 import { embedderFor } from "../knowledge/embedders.js";
 import { defineTool } from "../tools/core-tool.js";
 import { createChatModel } from "./chat-model.js";
 import { classifyModelError } from "./model-errors.js";
+import { textOf } from "./message-text.js";
 import { streamModelStep } from "./stream-model-step.js";
 import { toolDefinition } from "./tool-definition.js";
 
@@ -66,13 +67,15 @@ export async function probeModel(settings: ModelConfig, embedding: Config["embed
 
   const chatSignal = timeout();
   try {
-    const events: ChatEvent[] = [];
+    // Pieces as the server sent them (the turn's events join what arrives at once).
+    let pieces = 0;
     const step = await streamModelStep(createChatModel(model, { signal: chatSignal }), [new SystemMessage("Answer briefly."), new HumanMessage("Count from 1 to 5, separated by spaces.")], {
       signal: chatSignal,
-      emit: (event) => events.push(event),
-      onChunk: () => {},
+      emit: () => {},
+      onChunk: (chunk) => {
+        if (textOf(chunk.content)) pieces++;
+      },
     });
-    const pieces = events.filter((e) => e.type === "token").length;
     checks.push({ name: "chat", ok: step.text.trim() !== "", detail: step.text.trim() ? `answered "${step.text.trim().slice(0, 60)}"` : "the answer was empty" });
     checks.push({ name: "streaming", ok: pieces > 1, detail: pieces > 1 ? `${pieces} pieces streamed` : "the answer came whole, not streamed" });
     checks.push({ name: "reasoning", ok: step.reasoning !== "", detail: step.reasoning ? `${step.reasoning.length} characters of reasoning` : "no reasoning seen (fine for a model that does not reason)" });

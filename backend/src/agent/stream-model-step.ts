@@ -4,6 +4,7 @@ import type { ToolCall } from "@langchain/core/messages/tool";
 import type { ChatEvent } from "@mini-openclaw/protocol";
 import { textOf } from "./message-text.js";
 import { ThinkTagSplitter } from "./think-tags.js";
+import { DeltaCoalescer } from "./delta-coalescer.js";
 
 /** A tool call as the model wrote it: parsed arguments, and the raw text they were parsed from. */
 export interface StepToolCall extends ToolCall {
@@ -91,7 +92,7 @@ function toolCallsOf(rest: AIMessageChunk | null): StepToolCall[] {
 export async function streamModelStep(
   model: ChatOpenAI,
   messages: BaseMessage[],
-  { signal, emit, onChunk }: { signal: AbortSignal; emit: (event: ChatEvent) => void; onChunk: () => void },
+  { signal, emit, onChunk }: { signal: AbortSignal; emit: (event: ChatEvent) => void; onChunk: (chunk: AIMessageChunk) => void },
 ): Promise<ModelStep> {
   let text = "";
   let reasoning = "";
@@ -99,38 +100,45 @@ export async function streamModelStep(
   let rest: AIMessageChunk | null = null;
   let lastYield = performance.now();
   const tags = new ThinkTagSplitter();
+  const deltas = new DeltaCoalescer(emit);
   const show = (split: { thought: string; text: string; lateThought?: number }) => {
     if (split.lateThought) {
       // Text already streamed was reasoning (think-tags.ts): take it back from the answer.
       reasoning += text.slice(text.length - split.lateThought);
       text = text.slice(0, text.length - split.lateThought);
+      deltas.flush();
       emit({ type: "late_thought", chars: split.lateThought });
     }
     if (split.thought) {
       reasoning += split.thought;
-      emit({ type: "thought", content: split.thought });
+      deltas.push("thought", split.thought);
     }
     if (split.text) {
       text += split.text;
-      emit({ type: "token", content: split.text });
+      deltas.push("token", split.text);
     }
   };
-  for await (const generation of model._streamResponseChunks(messages, { signal } as ChatOpenAI["ParsedCallOptions"])) {
-    const chunk = generation.message as AIMessageChunk;
-    onChunk();
-    if (carriesMore(chunk)) rest = rest ? rest.concat(chunk) : chunk;
-    const reason = generation.generationInfo?.finish_reason;
-    if (typeof reason === "string") finishReason = reason;
-    show({ thought: reasoningOf(chunk), text: "" });
-    const piece = textOf(chunk.content);
-    if (piece) show(tags.push(piece));
-    if (performance.now() - lastYield > YIELD_EVERY_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      lastYield = performance.now();
+  try {
+    for await (const generation of model._streamResponseChunks(messages, { signal } as ChatOpenAI["ParsedCallOptions"])) {
+      const chunk = generation.message as AIMessageChunk;
+      onChunk(chunk);
+      if (carriesMore(chunk)) rest = rest ? rest.concat(chunk) : chunk;
+      const reason = generation.generationInfo?.finish_reason;
+      if (typeof reason === "string") finishReason = reason;
+      show({ thought: reasoningOf(chunk), text: "" });
+      const piece = textOf(chunk.content);
+      if (piece) show(tags.push(piece));
+      if (performance.now() - lastYield > YIELD_EVERY_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        lastYield = performance.now();
+      }
     }
+    signal.throwIfAborted();
+    show(tags.end());
+  } finally {
+    // What was streamed before an abort or an error is part of the answer the turn keeps.
+    deltas.flush();
   }
-  signal.throwIfAborted();
-  show(tags.end());
   const { reasoning_content: _reasoning, tool_calls: _calls, ...additionalKwargs } = rest?.additional_kwargs ?? {};
   return { text, reasoning, toolCalls: toolCallsOf(rest), usage: rest?.usage_metadata, finishReason, additionalKwargs };
 }
