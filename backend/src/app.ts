@@ -27,6 +27,8 @@ import { DelegationRegistry } from "./delegation/delegation-runtime.js";
 import { Reviewer } from "./review/reviewer.js";
 import { agentRoutes } from "./http/routes/agent-routes.js";
 import { modelRoutes } from "./http/routes/model-routes.js";
+import { mcpRoutes } from "./http/routes/mcp-routes.js";
+import { McpHub } from "./mcp/mcp-hub.js";
 import { WorkspaceWatcher } from "./ui-events/workspace-watcher.js";
 import { embedderFor } from "./knowledge/embedders.js";
 import { KnowledgeBase } from "./knowledge/knowledge-base.js";
@@ -95,13 +97,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const reviewer = new Reviewer({ config, sessions, ui, runtime, log: app.log });
   await ensurePolicyFile(config.dataRoot);
   const approvals = new ApprovalGate();
+  // MCP servers start in the background: a slow or broken one never holds up the workbench or a turn.
+  const mcp = new McpHub({ dataRoot: config.dataRoot, keyFilePath: config.keyFilePath, log: app.log, ui });
+  await mcp.start();
   // A queued message runs through the same checks as one sent to POST /api/chat.
   const turns = new TurnRegistry({ ui, log: app.log, prepareQueued: (sessionId, item) => prepareTurn(chat, { message: item.message, session_id: sessionId, tools: item.tools !== false }) });
-  const chat: ChatDeps = { config, sessions, prompts, turns, runtime, log: app.log, ui, delegations, reviewer, approvals };
+  const chat: ChatDeps = { config, sessions, prompts, turns, runtime, log: app.log, ui, delegations, reviewer, approvals, mcp };
   const watcher = new WorkspaceWatcher(config.dataRoot);
   app.addHook("onClose", async () => {
     reviewer.close();
     watcher.close();
+    // Every server and its process group ends with the workbench: no orphans.
+    await mcp.close();
     await knowledge.close();
     python.closeAll();
     sandbox.close();
@@ -109,7 +116,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   if (!sandbox.isolated) app.log.warn(`tools run without an OS sandbox: ${sandbox.status.detail}`);
 
-  await app.register(healthRoutes, { config, version, sandbox: sandbox.status, pythonPath: python.pythonPath, knowledge });
+  await app.register(healthRoutes, { config, version, sandbox: sandbox.status, pythonPath: python.pythonPath, knowledge, mcp });
+  await app.register(mcpRoutes, { mcp });
   await app.register(knowledgeRoutes, { knowledge, config });
   await app.register(uiEventRoutes, { watcher, bus: ui });
   await app.register(chatRoutes, chat);

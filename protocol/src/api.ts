@@ -206,6 +206,8 @@ export interface PromptReply {
   budget_chars: number;
   sections: PromptSection[];
   text: string;
+  /** The session's MCP tool definitions as the model is sent them, each with its size (fixed when the session started). */
+  mcp_tools?: Array<{ name: string; server: string; chars: number; definition: unknown }>;
 }
 
 /** A sub-agent role from `agents/<name>.md`. */
@@ -274,7 +276,41 @@ export interface HealthReply {
   knowledge: { documents: number; chunks: number; mode: "hybrid" | "bm25"; embedder: string; error?: string };
   /** Why APPROVALS.json is not used as written (it names the file and the error): then every call asks. */
   approvals: { problem: string | null };
+  /** MCP servers from MCP.json: how many are up, how many failed, and what is wrong in words (the file's own problem included). */
+  mcp: { configured: number; connected: number; failed: number; problems: string[] };
   uptime_s: number;
+}
+
+/** One MCP server as `GET /api/mcp` shows it. */
+export interface McpServerStatus {
+  name: string;
+  state: "connecting" | "connected" | "failed" | "disabled";
+  transport: "stdio" | "http";
+  /** The config file it came from. */
+  source: string;
+  /** The command line (stdio) or the URL (remote); header values are never shown. */
+  target: string;
+  /** What went wrong, or what is happening (a restart's wait), in words. */
+  reason: string | null;
+  /** The server's tools as it lists them (names as on the server, and as the model calls them in new sessions). */
+  tools: Array<{ name: string; exposed_as: string | null; description: string; read_only: boolean; problem?: string }>;
+  prompts: Array<{ name: string; description: string }>;
+  resources: boolean;
+  /** The last lines of its stderr (stdio servers). */
+  stderr: string[];
+  warnings: string[];
+  restarts: number;
+  /** The server's process id (stdio), while it runs. */
+  pid: number | null;
+}
+
+/** `GET /api/mcp`. */
+export interface McpReply {
+  /** Where MCP.json is, relative to the data root, and whether it exists. */
+  file: { path: string; exists: boolean; problem: string | null };
+  servers: McpServerStatus[];
+  /** Entries of the file that could not be used, each with its reason. */
+  problems: Array<{ name: string | null; reason: string }>;
 }
 
 /** `GET /api/model`: the chat model as configured. The key itself is never sent back. */
@@ -328,7 +364,8 @@ export interface ToolApprovalPolicy {
 /** `GET /api/approvals`: what waits for the user now, and the policy in force. */
 export interface ApprovalsReply {
   pending: Array<ApprovalRequestEvent & { session_id: string }>;
-  policy: { version: 1; timeout_seconds: number; tools: Record<GatedTool, ToolApprovalPolicy> };
+  /** `mcp`: MCP tools' mode and rules (`mcp__server__tool`, `mcp__server`, `mcp__server__*`). */
+  policy: { version: 1; timeout_seconds: number; tools: Record<GatedTool, ToolApprovalPolicy>; mcp: ToolApprovalPolicy };
   /** Why APPROVALS.json was not used as written (then every call asks until it is fixed). */
   problem: string | null;
   /** `APPROVALS=off` in the environment: nothing asks. */

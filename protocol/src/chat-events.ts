@@ -40,6 +40,8 @@ export const toolCallEventSchema = z.object({
   step: z.number().int().nonnegative(),
   /** Epoch milliseconds when the tool started. */
   started_at: z.number(),
+  /** For an MCP tool: its server and its own name there. */
+  mcp: z.object({ server: z.string(), tool: z.string() }).optional(),
 });
 
 /** A tool finished. `output` is exactly what the model was given. */
@@ -139,8 +141,11 @@ export const errorEventSchema = z.object({
   code: chatErrorCodeSchema,
 });
 
-/** The tools whose calls an approval policy governs (`APPROVALS.json`). */
+/** The core tools whose calls an approval policy governs (`APPROVALS.json`). */
 export const gatedToolSchema = z.enum(["terminal", "python_repl", "fetch_url", "delegate"]);
+
+/** A governed call's tool: a core tool above, or an MCP tool (`mcp__<server>__<tool>`, its `mcp` section). */
+export const approvalToolSchema = z.union([gatedToolSchema, z.templateLiteral(["mcp__", z.string()])]);
 
 /**
  * A call waits for the user: the turn is paused until `POST /api/approvals/:id` decides, the time
@@ -150,8 +155,8 @@ export const approvalRequestEventSchema = z.object({
   type: z.literal("approval_request"),
   id: z.string(),
   call_id: z.string(),
-  tool: gatedToolSchema,
-  /** What would run, exactly: the command, the code, the URL, or the role and task. */
+  tool: approvalToolSchema,
+  /** What would run, exactly: the command, the code, the URL, the role and task, or an MCP tool's arguments. */
   subject: z.string(),
   /** The skill active when the call was made, if any. */
   skill: z.string().optional(),
@@ -169,7 +174,7 @@ export const approvalEventSchema = z.object({
   /** The request's id; for a decision by rule, `rule:<call_id>`. */
   id: z.string(),
   call_id: z.string(),
-  tool: gatedToolSchema,
+  tool: approvalToolSchema,
   decision: z.enum(["approved", "denied"]),
   by: z.enum(["user", "rule", "timeout", "stop"]),
   /** The rule that decided, or the one the user added with "Always allow". */
@@ -239,6 +244,7 @@ export type FinalEvent = z.infer<typeof finalEventSchema>;
 export type ErrorEvent = z.infer<typeof errorEventSchema>;
 export type ChatErrorCode = z.infer<typeof chatErrorCodeSchema>;
 export type GatedTool = z.infer<typeof gatedToolSchema>;
+export type ApprovalTool = z.infer<typeof approvalToolSchema>;
 export type ApprovalRequestEvent = z.infer<typeof approvalRequestEventSchema>;
 export type ApprovalEvent = z.infer<typeof approvalEventSchema>;
 
@@ -273,7 +279,7 @@ export type QueueItem = z.infer<typeof queueItemSchema>;
  * list, a file changed on disk, a toast to show, a turn that started or ended anywhere, a queue that changed.
  */
 export const uiEventSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("refresh"), target: z.enum(["skills", "files", "agents", "sessions"]) }),
+  z.object({ type: z.literal("refresh"), target: z.enum(["skills", "files", "agents", "sessions", "mcp"]) }),
   z.object({ type: z.literal("file_changed"), path: z.string() }),
   /** The reviewer left a review in this session. */
   z.object({ type: z.literal("review"), session_id: z.string() }),

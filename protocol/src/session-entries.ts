@@ -31,6 +31,31 @@ export const headerEntrySchema = z.object({
   v: z.literal(2),
 });
 
+/** An MCP server's tool as a session offers it to the model, fixed when the session started. */
+export const mcpToolRecordSchema = z.object({
+  /** The name the model calls: `mcp__<server>__<tool>`. */
+  name: z.string(),
+  server: z.string(),
+  /** The tool's own name on its server. */
+  tool: z.string(),
+  description: z.string(),
+  /** Its JSON Schema, as the server gave it. */
+  parameters: z.record(z.string(), z.unknown()),
+  /** The server marked it `readOnlyHint`: it runs unasked by default. */
+  read_only: z.boolean(),
+});
+
+/** The MCP tools a session was given when it started (the cache-stable prefix), and what was left out and why. */
+export const mcpCatalogSchema = z.object({
+  tools: z.array(mcpToolRecordSchema),
+  /** Servers with resources (`mcp_read_resource` reads them). */
+  resources: z.array(z.string()),
+  /** Servers not connected when the session started (the agent is told). */
+  left_out: z.array(z.object({ server: z.string(), reason: z.string() })),
+  /** Tools left out for their schema (or their number), with the reason. */
+  skipped_tools: z.array(z.object({ server: z.string(), tool: z.string(), reason: z.string() })),
+});
+
 /** The skills snapshot the session started with (its system prompt uses it for its whole life). */
 export const snapshotEntrySchema = z.object({
   type: z.literal("snapshot"),
@@ -38,6 +63,8 @@ export const snapshotEntrySchema = z.object({
   content: z.string(),
   /** The roles the `delegate` tool lists for the session's whole life. */
   roles: z.string().optional(),
+  /** The MCP tools the session has for its whole life (absent: none configured when it started). */
+  mcp: mcpCatalogSchema.optional(),
 });
 
 /** The user's message: the first entry of every turn. */
@@ -134,6 +161,8 @@ export const sessionEntrySchema = z.discriminatedUnion("type", [
 
 export type HeaderEntry = z.infer<typeof headerEntrySchema>;
 export type SnapshotEntry = z.infer<typeof snapshotEntrySchema>;
+export type McpToolRecord = z.infer<typeof mcpToolRecordSchema>;
+export type McpCatalog = z.infer<typeof mcpCatalogSchema>;
 export type UserEntry = z.infer<typeof userEntrySchema>;
 export type EventEntry = z.infer<typeof eventEntrySchema>;
 export type LoadedSkillRecord = z.infer<typeof loadedSkillRecordSchema>;

@@ -38,7 +38,7 @@ async function execute(tool: CoreTool, args: unknown, call: { id: string }, run:
   if (refusal) return refusal;
   // Last, once the call is known to be valid and permitted by the skill: nothing runs before this.
   const approval = run.approve
-    ? await run.approve({ callId: call.id, tool: tool.name, input: parsed.data, skill: run.activeSkill.current?.name ?? null, emit: run.emit, signal: run.signal })
+    ? await run.approve({ callId: call.id, tool: tool.name, input: parsed.data, skill: run.activeSkill.current?.name ?? null, emit: run.emit, signal: run.signal, mcp: tool.mcp })
     : { run: true as const };
   if (!approval.run) return { ok: false, output: approval.output };
   try {
@@ -56,8 +56,9 @@ async function runOne(call: LangChainToolCall & { rawArgs?: string | null }, run
   const refused = run.refused?.get(id);
   // A call refused for its arguments shows what the model actually wrote.
   const showRaw = refused?.details?.raw_arguments !== undefined && call.rawArgs != null;
-  run.emit({ type: "tool_call", id, name: call.name, input: showRaw ? call.rawArgs : call.args, step: run.step, started_at: startedAt });
   const tool = run.tools.find((t) => t.name === call.name);
+  const mcp = tool?.mcp && tool.name !== "mcp_read_resource" ? { mcp: { server: tool.mcp.server, tool: tool.mcp.tool } } : {};
+  run.emit({ type: "tool_call", id, name: call.name, input: showRaw ? call.rawArgs : call.args, step: run.step, started_at: startedAt, ...mcp });
   const result: ToolResult =
     refused ??
     (tool

@@ -2,6 +2,7 @@ import { normalizeUserPath } from "../paths/confined-path.js";
 import { commandAllowed } from "../skills/allowed-tools.js";
 import type { ActiveSkill, CoreTool, ToolResult } from "../tools/core-tool.js";
 import { skillFolderOf } from "../tools/read-file.js";
+import { mcpRuleMatches } from "../mcp/mcp-tool-names.js";
 
 /** Reading another skill's SKILL.md is always allowed: that is how the agent switches skills. */
 function readsASkill(tool: CoreTool, input: unknown, locationPrefix: string): boolean {
@@ -19,7 +20,8 @@ function readsASkill(tool: CoreTool, input: unknown, locationPrefix: string): bo
  */
 export function refusedBySkill(tool: CoreTool, input: unknown, locationPrefix: string, skill: ActiveSkill | null): ToolResult | null {
   if (!skill?.allowedTools || readsASkill(tool, input, locationPrefix)) return null;
-  if (skill.allowedTools.includes(tool.name)) {
+  const mcp = tool.mcp;
+  if (mcp ? skill.allowedTools.some((rule) => mcpRuleMatches(rule, tool.name, mcp.server)) : skill.allowedTools.includes(tool.name)) {
     const command = (input as { command?: unknown })?.command;
     if (tool.name !== "terminal" || typeof command !== "string" || commandAllowed(command, skill.allowedCommands ?? null)) return null;
     return {

@@ -22,5 +22,6 @@ function plain(schema: unknown): unknown {
  * among them).
  */
 export function toolDefinition(tool: CoreTool) {
-  return { type: "function" as const, function: { name: tool.name, description: tool.description, parameters: plain(z.toJSONSchema(tool.schema)) as Record<string, unknown> } };
+  const parameters = tool.parameters ?? (plain(z.toJSONSchema(tool.schema)) as Record<string, unknown>);
+  return { type: "function" as const, function: { name: tool.name, description: tool.description, parameters } };
 }

@@ -2,10 +2,10 @@
  * `APPROVALS.json` at the top of the data root: outside every folder the sandbox mounts, so no tool
  * call can rewrite its own permissions. The user edits it in the Inspector or through "Always allow".
  */
-import type { GatedTool } from "@mini-openclaw/protocol";
+import type { ApprovalTool, GatedTool } from "@mini-openclaw/protocol";
 import { writeConfinedAtomic } from "../paths/confined-path.js";
 import { isUnreadable, readConfinedText } from "../paths/read-confined-file.js";
-import { type ApprovalPolicy, DEFAULT_POLICY, policySchema } from "./approval-policy.js";
+import { type ApprovalPolicy, DEFAULT_POLICY, isGatedTool, mcpRuleProblem, policySchema } from "./approval-policy.js";
 
 export const APPROVALS_FILE = "APPROVALS.json";
 const MAX_BYTES = 256 * 1024;
@@ -29,6 +29,7 @@ export const FAIL_CLOSED: ApprovalPolicy = {
     fetch_url: asks(DEFAULT_POLICY.tools.fetch_url),
     delegate: asks(DEFAULT_POLICY.tools.delegate),
   },
+  mcp: asks(DEFAULT_POLICY.mcp),
 };
 
 const render = (policy: ApprovalPolicy) => `${JSON.stringify(policy, null, 2)}\n`;
@@ -53,7 +54,7 @@ export async function loadPolicy(dataRoot: string): Promise<LoadedPolicy> {
     const issue = parsed.error.issues[0];
     return { policy: FAIL_CLOSED, problem: `${APPROVALS_FILE}: ${issue.path.join(".")} ${issue.message}; every call asks until it is fixed` };
   }
-  return { policy: parsed.data, problem: null };
+  return { policy: parsed.data, problem: mcpRuleProblem(parsed.data) };
 }
 
 /** Writes the defaults on first start, so the file is there to read and edit. */
@@ -65,14 +66,15 @@ export async function ensurePolicyFile(dataRoot: string): Promise<void> {
   }
 }
 
-/** Adds an allow rule ("Always allow"); a broken file is left alone and the rule is not saved. */
-export async function addAllowRule(dataRoot: string, tool: GatedTool, rule: string): Promise<boolean> {
+/** Adds an allow rule ("Always allow"); a broken file is left alone and the rule is not saved. MCP tools' rules go to the `mcp` section. */
+export async function addAllowRule(dataRoot: string, tool: ApprovalTool, rule: string): Promise<boolean> {
   const { policy, problem } = await loadPolicy(dataRoot);
-  if (problem) return false;
-  const current = policy.tools[tool];
+  if (problem && policy === FAIL_CLOSED) return false;
+  const current = isGatedTool(tool) ? policy.tools[tool] : policy.mcp;
   if (current.allow.includes(rule)) return true;
   // An `ask` tool never uses allow rules: the user who always allows something means ask-unlisted.
   const mode = current.mode === "ask" ? "ask-unlisted" : current.mode;
-  await writeConfinedAtomic(dataRoot, APPROVALS_FILE, render({ ...policy, tools: { ...policy.tools, [tool]: { ...current, mode, allow: [...current.allow, rule] } } }));
+  const updated = { ...current, mode, allow: [...current.allow, rule] };
+  await writeConfinedAtomic(dataRoot, APPROVALS_FILE, render(isGatedTool(tool) ? { ...policy, tools: { ...policy.tools, [tool]: updated } } : { ...policy, mcp: updated }));
   return true;
 }

@@ -7,6 +7,7 @@ import type { GatedTool } from "@mini-openclaw/protocol";
 import { z } from "zod";
 import { plainCommands, type Word } from "../shell/plain-commands.js";
 import { runsCodeOrCommands, unsafeForm } from "../shell/unsafe-forms.js";
+import { mcpRuleMatches } from "../mcp/mcp-tool-names.js";
 
 export const GATED_TOOLS: readonly GatedTool[] = ["terminal", "python_repl", "fetch_url", "delegate"];
 
@@ -22,11 +23,18 @@ const toolPolicy = z.object({
 });
 export type ToolPolicy = z.infer<typeof toolPolicy>;
 
+/**
+ * MCP tools, by rule: `mcp__server__tool`, or a whole server as `mcp__server` or `mcp__server__*`.
+ * Under `ask-unlisted` (the default) a tool its server marks `readOnlyHint` runs unasked too.
+ */
+const DEFAULT_MCP: ToolPolicy = { mode: "ask-unlisted", allow: [], deny: [] };
+
 export const policySchema = z.object({
   version: z.literal(1),
   /** How long a request waits for the user before it is denied. */
   timeout_seconds: z.number().int().min(1).max(86_400).default(600),
   tools: z.object({ terminal: toolPolicy, python_repl: toolPolicy, fetch_url: toolPolicy, delegate: toolPolicy }),
+  mcp: toolPolicy.default(DEFAULT_MCP),
 });
 export type ApprovalPolicy = z.infer<typeof policySchema>;
 
@@ -55,6 +63,7 @@ export const DEFAULT_POLICY: ApprovalPolicy = {
     fetch_url: { mode: "off", allow: [], deny: [] },
     delegate: { mode: "off", allow: [], deny: [] },
   },
+  mcp: DEFAULT_MCP,
 };
 
 /** What a rule is matched against: the command, the code, the URL, or `role: task`. */
@@ -207,4 +216,28 @@ export function proposeRule(tool: GatedTool, input: Record<string, unknown>): st
       // The code itself; a `*` or `?` in it stands for itself as one any-character (never a newline).
       return subject.trim().replace(/[*?]/g, "?");
   }
+}
+
+/** A rule that would name every MCP server there will ever be: ignored, and why is shown. */
+export const isEveryServerRule = (rule: string) => rule.trim() === "mcp__*" || rule.trim() === "mcp__";
+
+/** Why rules of the `mcp` section are ignored, or null. */
+export function mcpRuleProblem(policy: ApprovalPolicy): string | null {
+  const broad = [...policy.mcp.allow, ...policy.mcp.deny].filter(isEveryServerRule);
+  if (broad.length === 0) return null;
+  return `APPROVALS.json: the mcp rule "${broad[0]}" is ignored: it would cover every MCP server there will ever be; name a server (mcp__server or mcp__server__*) or a tool (mcp__server__tool)`;
+}
+
+/** The decision for an MCP tool call: deny rules first, then the mode, allow rules and the server's read-only mark. */
+export function decideMcp(policy: ApprovalPolicy, call: { name: string; server: string; readOnly: boolean }): Verdict {
+  const { mode, allow, deny } = policy.mcp;
+  if (mode === "off") return { action: "run" };
+  if (mode === "deny") return { action: "deny", why: "MCP tools are set to deny in APPROVALS.json" };
+  const matches = (rule: string) => !isEveryServerRule(rule) && mcpRuleMatches(rule, call.name, call.server);
+  const refusedBy = deny.find(matches);
+  if (refusedBy !== undefined) return { action: "deny", rule: refusedBy, why: `it matches the deny rule "${refusedBy}"` };
+  if (mode === "ask") return { action: "ask" };
+  const allowedBy = allow.find(matches);
+  if (allowedBy !== undefined) return { action: "run", rule: allowedBy };
+  return call.readOnly ? { action: "run", rule: "readOnlyHint" } : { action: "ask" };
 }

@@ -4,10 +4,10 @@
  * an `approval` event, so the session records who decided what, when, and by which rule.
  */
 import { randomUUID } from "node:crypto";
-import type { ChatEvent, GatedTool } from "@mini-openclaw/protocol";
+import type { ApprovalTool, ChatEvent } from "@mini-openclaw/protocol";
 import { addAllowRule, APPROVALS_FILE, loadPolicy } from "./approval-file.js";
 import type { ApprovalGate } from "./approval-gate.js";
-import { decide, isGatedTool, proposeRule, subjectOf } from "./approval-policy.js";
+import { decide, decideMcp, isGatedTool, proposeRule, subjectOf } from "./approval-policy.js";
 
 export interface ApprovalRequest {
   callId: string;
@@ -18,6 +18,8 @@ export interface ApprovalRequest {
   /** The stream the call's events go to (a sub-agent's is nested under its delegate call). */
   emit: (event: ChatEvent) => void;
   signal: AbortSignal;
+  /** An MCP tool: its server, its own name there, and whether the server marked it read-only. */
+  mcp?: { server: string; tool: string; readOnly: boolean };
 }
 
 export type ApprovalResult = { run: true } | { run: false; output: string };
@@ -34,24 +36,28 @@ export interface ApproverDeps {
   log: { warn(obj: object, msg: string): void };
 }
 
-function whereItRuns(tool: GatedTool, sandbox: string): string {
+function whereItRuns(tool: ApprovalTool, sandbox: string, mcp?: ApprovalRequest["mcp"]): string {
+  if (mcp) return `the MCP server "${mcp.server}" (tool ${mcp.tool}), outside the sandbox, with the server's own access`;
   if (tool === "fetch_url") return "the workbench's guarded fetch (public addresses only)";
   if (tool === "delegate") return "a sub-agent, whose own commands ask again";
   return sandbox;
 }
 
 /** What the model reads when a call did not run. */
-function refusal(tool: GatedTool, why: string): string {
+function refusal(tool: ApprovalTool, why: string): string {
   return `Error: this ${tool} call did not run: ${why}. Do not retry it as it is; ask the user or take another way.`;
 }
 
 export function createApprover(deps: ApproverDeps, sessionId: string): Approver {
-  return async ({ callId, tool, input, skill, emit, signal }) => {
-    if (deps.off || !isGatedTool(tool)) return { run: true };
+  return async ({ callId, tool: name, input, skill, emit, signal, mcp }) => {
+    // Core tools by name; MCP tools (`mcp_read_resource` only reads) under the `mcp` section.
+    const gated = isGatedTool(name);
+    if (deps.off || (!gated && (!mcp || name === "mcp_read_resource"))) return { run: true };
+    const tool = name as ApprovalTool;
     const args = (input ?? {}) as Record<string, unknown>;
     const { policy, problem } = await loadPolicy(deps.dataRoot);
     if (problem) deps.log.warn({ problem }, "approval policy not used as written");
-    const verdict = decide(policy, tool, args);
+    const verdict = gated ? decide(policy, name, args) : decideMcp(policy, { name, server: mcp!.server, readOnly: mcp!.readOnly });
     const record = (decision: "approved" | "denied", by: "user" | "rule" | "timeout" | "stop", id: string, extra: { rule?: string; reason?: string } = {}) =>
       emit({ type: "approval", id, call_id: callId, tool, decision, by, ...extra, at: Date.now() });
 
@@ -69,10 +75,10 @@ export function createApprover(deps: ApproverDeps, sessionId: string): Approver 
       id: randomUUID(),
       call_id: callId,
       tool,
-      subject: subjectOf(tool, args),
+      subject: gated ? subjectOf(name, args) : `${mcp!.server} · ${mcp!.tool} ${JSON.stringify(args, null, 2)}`,
       ...(skill ? { skill } : {}),
-      sandbox: whereItRuns(tool, deps.sandbox),
-      proposal: proposeRule(tool, args),
+      sandbox: whereItRuns(tool, deps.sandbox, mcp),
+      proposal: gated ? proposeRule(name, args) : name,
       expires_at: Date.now() + policy.timeout_seconds * 1000,
     };
     emit(request);

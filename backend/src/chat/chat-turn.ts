@@ -1,5 +1,5 @@
 import { HumanMessage } from "@langchain/core/messages";
-import type { ChatEvent, CompactionEntry, SessionEntry } from "@mini-openclaw/protocol";
+import type { ChatEvent, CompactionEntry, McpCatalog, SessionEntry } from "@mini-openclaw/protocol";
 import type { FastifyBaseLogger } from "fastify";
 import { runAgentTurn, type TurnOutcome } from "../agent/run-agent-turn.js";
 import type { ApprovalGate } from "../approvals/approval-gate.js";
@@ -8,7 +8,14 @@ import { type Config, isModelConfigured } from "../config/config.js";
 import { compactTurns, planCompaction } from "../context/compact-session.js";
 import { estimateRequestTokens } from "../context/context-budget.js";
 import { UserError } from "../lib/user-error.js";
-import { assemblePrompt } from "../prompt/assemble-prompt.js";
+import { assemblePrompt, withGeneratedSection } from "../prompt/assemble-prompt.js";
+import { toolDefinition } from "../agent/tool-definition.js";
+import { leftOutNote } from "../mcp/mcp-catalog.js";
+import { MCP_FILE } from "../mcp/mcp-config.js";
+import type { McpHub } from "../mcp/mcp-hub.js";
+import { loadMcpPromptCommand } from "../mcp/mcp-prompt-command.js";
+import { mcpTools } from "../mcp/mcp-tools.js";
+import type { CoreTool } from "../tools/core-tool.js";
 import type { PromptLog } from "../prompt/prompt-log.js";
 import { historyMessages } from "../sessions/session-history.js";
 import { assertSessionId, newSessionId } from "../sessions/session-id.js";
@@ -42,6 +49,8 @@ export interface ChatDeps {
   reviewer: Reviewer;
   /** Calls waiting for the user's approval, across sessions. */
   approvals: ApprovalGate;
+  /** The MCP servers of MCP.json: a new session takes its MCP tools from here. */
+  mcp: McpHub;
 }
 
 export interface TurnRequest {
@@ -99,7 +108,9 @@ export async function prepareTurn(deps: ChatDeps, request: TurnRequest): Promise
     await sessions.read(sessionId, { leaf: parentTurn }); // a 400 for a turn it does not have
   }
   const command = parseSlashCommand(request.message);
-  const loaded = command ? await loadSlashCommand(config.dataRoot, config.locationPrefix, command.name, command.args) : null;
+  const mcpPrompt = command ? await loadMcpPromptCommand(deps.mcp, command.name, command.args) : null;
+  const loaded: LoadedSkill | null =
+    mcpPrompt !== null ? { skill: null, modelMessage: mcpPrompt } : command ? await loadSlashCommand(config.dataRoot, config.locationPrefix, command.name, command.args) : null;
   turns.claim(sessionId, busyConflict(sessionId));
   let released = false;
   const release = () => {
@@ -142,11 +153,12 @@ async function executeTurn(deps: ChatDeps, turn: TurnPlan, emit: Emit, signal: A
   const record = (event: ChatEvent) => recorder.onEvent(event, emit(event));
   emit({ type: "session", session_id: turn.sessionId, created: turn.created, turn: context.turnId });
   recorder.user(turn.message, context.parent, turn.loaded?.modelMessage, turn.tools);
-  if (turn.loaded) {
+  if (turn.loaded?.skill) {
     const { name, location, allowedTools, allowedCommands } = turn.loaded.skill;
     record({ type: "skill", name, location, ...(allowedTools ? { allowed_tools: allowedTools } : {}), ...(allowedCommands ? { allowed_commands: allowedCommands } : {}) });
   }
-  const prompt = await buildPrompt(deps, turn.sessionId, context.snapshot, record);
+  const mcp = turn.tools ? mcpTools(deps.mcp, context.mcp) : [];
+  const prompt = await buildPrompt(deps, turn.sessionId, context, mcp, record);
   const request = new HumanMessage(withAdvice(pendingAdvice(context.previous), turn.loaded?.modelMessage ?? turn.message));
   const history = await compactIfNeeded(deps, context.previous, prompt.text, request, recorder, record, signal);
   const agent = { sessionId: turn.sessionId, depth: 0, roles: [] };
@@ -161,7 +173,7 @@ async function executeTurn(deps: ChatDeps, turn: TurnPlan, emit: Emit, signal: A
     messages: [...history, request],
     activeSkill: turn.loaded?.skill ?? null,
     approve,
-    tools: turn.tools ? [...coreTools(deps.runtime, agent), createDelegateTool({ delegation, runtime: deps.runtime, agent, catalog: context.rolesCatalog })] : [],
+    tools: turn.tools ? [...coreTools(deps.runtime, agent), createDelegateTool({ delegation, runtime: deps.runtime, agent, catalog: context.rolesCatalog }), ...mcp] : [],
     locationPrefix: config.locationPrefix,
     maxSteps: config.limits.maxSteps,
     signal,
@@ -187,8 +199,10 @@ async function loadContext(deps: ChatDeps, turn: TurnPlan, recorder: Recorder) {
     if (rendered.stats.omitted.length) log.warn({ omitted: rendered.stats.omitted.length, budget: rendered.stats.budget_chars }, "skills left out of the prompt's list");
     const snapshot = rendered.text;
     const rolesCatalog = describeRoles(roles);
-    recorder.snapshot(snapshot, rolesCatalog);
-    return { roles, snapshot, rolesCatalog, previous: [] as SessionEntry[], parent: 0, turnId: 1 };
+    // Its MCP tools too: the servers connected now, with their tools as they list them now.
+    const mcp = deps.mcp.catalog();
+    recorder.snapshot(snapshot, rolesCatalog, mcp);
+    return { roles, snapshot, rolesCatalog, mcp, previous: [] as SessionEntry[], parent: 0, turnId: 1 };
   }
   // The branch the turn continues: the current one, or the one ending at the turn it was asked to follow
   // (the file is read once: it can be large, and this is every turn's start).
@@ -200,16 +214,32 @@ async function loadContext(deps: ChatDeps, turn: TurnPlan, recorder: Recorder) {
   const started = previous.findLast((entry) => entry.type === "snapshot");
   // Ids go on above every id the session stored, whatever the clock says.
   for (const entry of all) if (entry.type === "event" && entry.id) deps.turns.ids.atLeast(entry.id);
-  return { roles, snapshot: started?.content, rolesCatalog: started?.roles, previous, parent: branchTo(tree, leaf).at(-1) ?? 0, turnId: maxTurnId(tree) + 1 };
+  return { roles, snapshot: started?.content, rolesCatalog: started?.roles, mcp: started?.mcp, previous, parent: branchTo(tree, leaf).at(-1) ?? 0, turnId: maxTurnId(tree) + 1 };
 }
 
-/** The system prompt from the workspace files and the session's snapshot; a `prefix` event says what changed since the last turn. */
-async function buildPrompt(deps: ChatDeps, sessionId: string, snapshot: string | undefined, record: (event: ChatEvent) => void) {
+/**
+ * The system prompt from the workspace files and the session's snapshot (with a note of the MCP servers
+ * it does not have); a `prefix` event says what changed since the last turn.
+ */
+async function buildPrompt(
+  deps: ChatDeps,
+  sessionId: string,
+  context: { snapshot: string | undefined; mcp: McpCatalog | undefined },
+  mcp: CoreTool[],
+  record: (event: ChatEvent) => void,
+) {
   const { config, prompts } = deps;
-  const prompt = await assemblePrompt(config.dataRoot, config.locationPrefix, config.limits, snapshot !== undefined ? { [SNAPSHOT_FILE]: snapshot } : {});
+  const { snapshot } = context;
+  let prompt = await assemblePrompt(config.dataRoot, config.locationPrefix, config.limits, snapshot !== undefined ? { [SNAPSHOT_FILE]: snapshot } : {});
+  const note = leftOutNote(context.mcp);
+  if (note) prompt = withGeneratedSection(prompt, "MCP servers", MCP_FILE, note);
   const changed = prompts.changedSections(sessionId, prompt);
   if (changed.length > 0) record({ type: "prefix", changed });
-  prompts.record(sessionId, prompt);
+  const definitions = mcp.map((tool) => {
+    const definition = toolDefinition(tool);
+    return { name: tool.name, server: tool.mcp?.server ?? "", chars: JSON.stringify(definition).length, definition };
+  });
+  prompts.record(sessionId, prompt, definitions);
   return prompt;
 }
 

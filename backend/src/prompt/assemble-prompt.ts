@@ -145,3 +145,21 @@ export async function assemblePrompt(
     })),
   };
 }
+
+/**
+ * The prompt with a section the workbench wrote (not a workspace file), after the others: fixed for a
+ * session like its skills snapshot, so the prompt stays byte-identical turn after turn.
+ */
+export function withGeneratedSection(prompt: AssembledPrompt, name: string, path: string, text: string): AssembledPrompt {
+  const rendered = `<workbench name="${name}" source="${path}">\n${text}\n</workbench>`;
+  const full = `${prompt.text}${SEPARATOR}${rendered}`;
+  return {
+    ...prompt,
+    text: full,
+    totalChars: full.length,
+    sections: [
+      ...prompt.sections,
+      { name, path, missing: false, truncated: false, raw_chars: text.length, injected_chars: text.length, token_estimate: estimateTokens(text.length), text },
+    ],
+  };
+}

@@ -7,9 +7,9 @@ const MAX_SESSIONS = 200;
 export class PromptLog {
   private readonly bySession = new Map<string, PromptReply>();
 
-  record(sessionId: string, prompt: AssembledPrompt): void {
+  record(sessionId: string, prompt: AssembledPrompt, mcpTools?: PromptReply["mcp_tools"]): void {
     this.bySession.delete(sessionId);
-    this.bySession.set(sessionId, toReply(sessionId, prompt));
+    this.bySession.set(sessionId, { ...toReply(sessionId, prompt), ...(mcpTools?.length ? { mcp_tools: mcpTools } : {}) });
     if (this.bySession.size > MAX_SESSIONS) this.bySession.delete(this.bySession.keys().next().value as string);
   }
 

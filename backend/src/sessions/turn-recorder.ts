@@ -1,4 +1,4 @@
-import type { ChatEvent, CompactionEntry, SessionEntry, StoredEvent } from "@mini-openclaw/protocol";
+import type { ChatEvent, CompactionEntry, SessionEntry, StoredEvent, McpCatalog } from "@mini-openclaw/protocol";
 import { isTextPiece, joinTextEvents } from "./join-text-events.js";
 import type { SessionStore } from "./session-store.js";
 
@@ -46,8 +46,8 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
       turn = id;
     },
     /** Records the skills snapshot and the roles catalog a new session starts with. */
-    snapshot(content: string, roles: string) {
-      write({ type: "snapshot", ts: now(), content, roles });
+    snapshot(content: string, roles: string, mcp?: McpCatalog) {
+      write({ type: "snapshot", ts: now(), content, roles, ...(mcp ? { mcp } : {}) });
     },
     /** Records a compaction made at the start of this turn (its `compaction` event is this entry, replayed). */
     compaction(entry: CompactionEntry) {

@@ -6,6 +6,7 @@
  */
 import { plainCommands } from "../shell/plain-commands.js";
 import { isToolName } from "../tools/core-tool-names.js";
+import { isMcpToolName } from "../mcp/mcp-tool-names.js";
 
 export interface ToolAllowance {
   /** Core tools the skill allows. */
@@ -71,6 +72,11 @@ export function parseAllowedTools(value: unknown): { allowance: ToolAllowance | 
       tools.add("terminal");
       if (prefix) commands.add(prefix);
       else anyCommand = true;
+      continue;
+    }
+    // An MCP tool or server (`mcp__server__tool`, `mcp__server`, `mcp__server__*`), as Claude Code writes them.
+    if (!scoped && isMcpToolName(entry) && entry !== "mcp__*") {
+      tools.add(entry);
       continue;
     }
     if (isToolName(name)) {

@@ -10,7 +10,8 @@ import { skillBlock } from "./skill-block.js";
 const SLASH = /^\/([A-Za-z0-9][A-Za-z0-9_.-]*)(?:\s+([\s\S]*))?$/;
 
 export interface LoadedSkill {
-  skill: ActiveSkill;
+  /** null for an MCP server's prompt (`/mcp__server__prompt`): it activates no skill. */
+  skill: ActiveSkill | null;
   /** What the model receives as the user's message: the skill's instructions, then the request. */
   modelMessage: string;
 }

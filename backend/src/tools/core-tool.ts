@@ -57,11 +57,18 @@ export interface ActiveSkill {
  * sandbox, the knowledge base, the caller's identity...); a call brings its id, signal and writer.
  */
 export interface CoreTool<Schema extends z.ZodType = z.ZodType> {
-  name: ToolName;
+  /** A core tool's name, or an MCP tool's (`mcp__<server>__<tool>`, `mcp_read_resource`). */
+  name: ToolName | McpToolName;
   description: string;
   schema: Schema;
+  /** The JSON Schema the model is sent, when the tool came with one (MCP); otherwise made from `schema`. */
+  parameters?: Record<string, unknown>;
+  /** An MCP tool: its server and own name (shown on its cards), and whether the server marked it read-only (approvals). */
+  mcp?: { server: string; tool: string; readOnly: boolean };
   execute(input: z.infer<Schema>, call: ToolCall): Promise<ToolResult>;
 }
+
+export type McpToolName = `mcp__${string}` | "mcp_read_resource";
 
 /** Helper that keeps each tool's input type while collecting tools of different schemas. */
 export function defineTool<Schema extends z.ZodType>(tool: CoreTool<Schema>): CoreTool<Schema> {

@@ -5,12 +5,13 @@ import { FolderWatcher } from "../paths/folder-watcher.js";
 import { readConfinedText } from "../paths/read-confined-file.js";
 import { MAX_SKILL_BYTES } from "../skills/scan-skills.js";
 import { APPROVALS_FILE } from "../approvals/approval-file.js";
+import { MCP_FILE } from "../mcp/mcp-config.js";
 import { scanWorkspaceFiles } from "../workspace/list-workspace-files.js";
 
 /** How often the files are looked at when the system cannot watch their folders. */
 const POLL_MS = 500;
 /** The data root's own entries whose changes the Inspector shows. */
-const ROOT_NAMES = ["workspace", "memory", "skills", "agents", "knowledge", APPROVALS_FILE];
+const ROOT_NAMES = ["workspace", "memory", "skills", "agents", "knowledge", APPROVALS_FILE, MCP_FILE];
 
 /**
  * Notices changes on disk to the files the Inspector shows (by the agent's tools or another editor)

@@ -2,6 +2,7 @@ import type { WorkspaceFile } from "@mini-openclaw/protocol";
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import { APPROVALS_FILE } from "../approvals/approval-file.js";
+import { MCP_FILE } from "../mcp/mcp-config.js";
 import { walkConfinedDir } from "../paths/walk-confined-dir.js";
 
 const TEXT_FILE = /\.(md|markdown|txt|json|ya?ml|toml|csv|py|sh|js|ts)$/i;
@@ -40,6 +41,8 @@ export async function scanWorkspaceFiles(dataRoot: string): Promise<{ files: Sca
   // The approval policy, at the top: listed only as the regular file it must be (never a link).
   const policy = await lstat(join(dataRoot, APPROVALS_FILE)).catch(() => null);
   if (policy?.isFile()) files.push({ path: APPROVALS_FILE, group: "settings", bytes: policy.size, mtimeMs: policy.mtimeMs });
+  const servers = await lstat(join(dataRoot, MCP_FILE)).catch(() => null);
+  if (servers?.isFile()) files.push({ path: MCP_FILE, group: "settings", bytes: servers.size, mtimeMs: servers.mtimeMs });
   return { files, dirs };
 }
 

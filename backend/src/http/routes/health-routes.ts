@@ -5,6 +5,7 @@ import { modelNotConfiguredMessage } from "../../chat/chat-turn.js";
 import type { KnowledgeBase } from "../../knowledge/knowledge-base.js";
 import type { SandboxStatus } from "../../sandbox/sandbox.js";
 import { loadPolicy } from "../../approvals/approval-file.js";
+import type { McpHub } from "../../mcp/mcp-hub.js";
 
 const started = Date.now();
 
@@ -14,9 +15,10 @@ interface HealthDeps {
   sandbox: SandboxStatus;
   pythonPath: string | null;
   knowledge: KnowledgeBase;
+  mcp: McpHub;
 }
 
-export async function healthRoutes(app: FastifyInstance, { config, version, sandbox, pythonPath, knowledge }: HealthDeps) {
+export async function healthRoutes(app: FastifyInstance, { config, version, sandbox, pythonPath, knowledge, mcp }: HealthDeps) {
   app.get("/api/health", async (): Promise<HealthReply> => {
     const configured = isModelConfigured(config.model);
     return {
@@ -40,6 +42,7 @@ export async function healthRoutes(app: FastifyInstance, { config, version, sand
       knowledge: (({ documents, chunks, mode, embedder }) => ({ documents, chunks, mode, embedder: embedder.label, ...(embedder.error ? { error: embedder.error } : {}) }))(knowledge.status()),
       python: pythonPath ? { available: true } : { available: false, hint: "Install python3 (apt-get install python3) for python_repl." },
       approvals: { problem: (await loadPolicy(config.dataRoot)).problem },
+      mcp: mcp.health(),
       uptime_s: Math.round((Date.now() - started) / 1000),
     };
   });

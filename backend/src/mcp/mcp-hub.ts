@@ -1,0 +1,174 @@
+/**
+ * Every MCP server of `MCP.json`: the file is read at start and watched; a change reconnects only the
+ * servers whose entries changed, and invalid JSON keeps the running servers running while the parse
+ * error is shown. New sessions take their tool catalog from here; calls find their server here.
+ */
+import type { McpCatalog, McpReply, McpServerStatus } from "@mini-openclaw/protocol";
+import { FolderWatcher } from "../paths/folder-watcher.js";
+import { isUnreadable, readConfinedTextIfPresent } from "../paths/read-confined-file.js";
+import type { UiEventBus } from "../ui-events/ui-event-bus.js";
+import { buildCatalog } from "./mcp-catalog.js";
+import { MCP_FILE, MCP_FILE_MAX_BYTES, type McpConfigProblem, type McpServerConfig, parseMcpConfig, sameServer } from "./mcp-config.js";
+import { McpConnection } from "./mcp-connection.js";
+import { mcpToolName } from "./mcp-tool-names.js";
+import { environmentForServers } from "./server-env.js";
+import { compileToolSchema } from "./tool-schema.js";
+
+export interface McpHubDeps {
+  dataRoot: string;
+  keyFilePath: string;
+  log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  ui: UiEventBus;
+  /** Watch MCP.json for changes (off in tests that drive `reload()` themselves). */
+  watch?: boolean;
+}
+
+export class McpHub {
+  private readonly connections = new Map<string, McpConnection>();
+  private problems: McpConfigProblem[] = [];
+  private fileProblem: string | null = null;
+  private fileExists = false;
+  private lastText: string | null = null;
+  private watcher: FolderWatcher | null = null;
+  private reloading: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(private readonly deps: McpHubDeps) {}
+
+  /** Reads MCP.json and starts its servers (never waits for them: a slow server holds nothing up). */
+  async start(): Promise<void> {
+    await this.reload();
+    if (this.deps.watch !== false) {
+      this.watcher = new FolderWatcher(this.deps.dataRoot, { rootNames: [MCP_FILE], pollMs: 2_000, debounceMs: 100, onChange: () => this.reload() });
+    }
+  }
+
+  /** Reads the file again and applies what changed; calls run one after another. */
+  reload(): Promise<void> {
+    this.reloading = this.reloading.then(() => this.apply()).catch((err) => this.deps.log.warn({ err }, "MCP.json reload failed"));
+    return this.reloading;
+  }
+
+  private async apply(): Promise<void> {
+    if (this.closed) return;
+    let text: string | null;
+    try {
+      text = await readConfinedTextIfPresent(this.deps.dataRoot, MCP_FILE, MCP_FILE_MAX_BYTES);
+    } catch (err) {
+      // Unreadable (a link, too large, not a file): like invalid JSON, the running servers stay.
+      this.fileProblem = `${MCP_FILE} cannot be read (${isUnreadable(err) ? err.message : (err as Error).message}); the servers already running keep running`;
+      this.fileExists = true;
+      this.changed();
+      return;
+    }
+    if (text === this.lastText && this.lastText !== null) return;
+    this.lastText = text;
+    this.fileExists = text !== null;
+    const env = environmentForServers(this.deps.keyFilePath);
+    const parsed = text === null ? { servers: [], problems: [] } : parseMcpConfig(text, env);
+    const whole = parsed.problems.find((p) => p.name === null);
+    if (whole) {
+      this.fileProblem = `${whole.reason}; the servers already running keep running`;
+      this.deps.log.warn({ problem: whole.reason }, "MCP.json not applied");
+      this.changed();
+      return;
+    }
+    this.fileProblem = null;
+    this.problems = parsed.problems;
+    for (const problem of parsed.problems) this.deps.log.warn({ server: problem.name, reason: problem.reason }, "MCP server entry skipped");
+    await this.reconcile(parsed.servers, env);
+    this.changed();
+  }
+
+  private async reconcile(servers: McpServerConfig[], env: Record<string, string>): Promise<void> {
+    const wanted = new Map(servers.map((s) => [s.name, s]));
+    const stopping: Promise<void>[] = [];
+    for (const [name, connection] of this.connections) {
+      const next = wanted.get(name);
+      if (next && sameServer(next, connection.config)) {
+        connection.config.warnings = next.warnings;
+        continue;
+      }
+      this.connections.delete(name);
+      stopping.push(connection.stop());
+    }
+    await Promise.all(stopping);
+    for (const server of servers) {
+      if (this.connections.has(server.name)) continue;
+      const connection = new McpConnection(server, { env, cwd: this.deps.dataRoot, log: this.deps.log, onChange: () => this.changed() });
+      this.connections.set(server.name, connection);
+      connection.start();
+    }
+  }
+
+  private changed(): void {
+    if (!this.closed) this.deps.ui.publish({ type: "refresh", target: "mcp" });
+  }
+
+  get(server: string): McpConnection | undefined {
+    return this.connections.get(server);
+  }
+
+  /** Whether MCP.json names any server: sessions started without one record no MCP catalog. */
+  get configured(): boolean {
+    return this.connections.size > 0;
+  }
+
+  /** The tools a session starting now gets (fixed in its file from then on). */
+  catalog(): McpCatalog | undefined {
+    return this.configured ? buildCatalog([...this.connections.values()]) : undefined;
+  }
+
+  async restart(server: string): Promise<boolean> {
+    const connection = this.connections.get(server);
+    if (!connection) return false;
+    await connection.restart();
+    return true;
+  }
+
+  status(): McpReply {
+    const taken = new Set<string>();
+    const servers: McpServerStatus[] = [...this.connections.values()].map((c) => {
+      const config = c.config;
+      return {
+        name: c.name,
+        state: c.state,
+        transport: config.transport === "stdio" ? "stdio" : "http",
+        source: MCP_FILE,
+        target: config.transport === "stdio" ? [config.command, ...config.args].join(" ") : config.url,
+        reason: c.reason,
+        tools: c.tools.map((t) => {
+          const checked = compileToolSchema(t.inputSchema);
+          const problem = typeof checked === "string" ? checked : undefined;
+          return { name: t.name, exposed_as: problem ? null : mcpToolName(c.name, t.name, taken), description: t.description, read_only: t.readOnly, ...(problem ? { problem } : {}) };
+        }),
+        prompts: c.prompts.map((p) => ({ name: p.name, description: p.description })),
+        resources: c.hasResources,
+        stderr: c.stderrTail(),
+        warnings: [...config.warnings, ...c.warnings],
+        restarts: c.restarts,
+        pid: c.pid,
+      };
+    });
+    return { file: { path: MCP_FILE, exists: this.fileExists, problem: this.fileProblem }, servers, problems: this.problems };
+  }
+
+  health(): { configured: number; connected: number; failed: number; problems: string[] } {
+    const all = [...this.connections.values()];
+    const problems = [
+      ...(this.fileProblem ? [this.fileProblem] : []),
+      ...this.problems.map((p) => `${MCP_FILE}: "${p.name}": ${p.reason}`),
+      ...all.filter((c) => c.state === "failed").map((c) => `MCP server "${c.name}" failed: ${c.reason ?? "no reason given"}`),
+    ];
+    return { configured: all.length, connected: all.filter((c) => c.state === "connected").length, failed: all.filter((c) => c.state === "failed").length, problems };
+  }
+
+  /** Ends every server and its process group (the workbench is stopping). */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.watcher?.close();
+    await this.reloading;
+    await Promise.all([...this.connections.values()].map((c) => c.stop()));
+    this.connections.clear();
+  }
+}
