@@ -6,56 +6,20 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import type { ApprovalRequestEvent, ApprovalsReply, ChatEvent, HealthReply, McpReply, PromptReply, ToolCallEvent, ToolResultEvent } from "@mini-openclaw/protocol";
+import { join } from "node:path";
+import type { ApprovalRequestEvent, ApprovalsReply, ChatEvent, HealthReply, PromptReply, ToolCallEvent } from "@mini-openclaw/protocol";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../test-support/free-port.js";
-import { type ChatRequestBody, messageText } from "../test-support/scripted-model-server.js";
+import { callsThenAnswer, connected, everything, filesystem, mcpState, resultsOf, rootWith, scriptedMcpServer, toolMessages, waitForMcp } from "../test-support/mcp-harness.js";
+import { messageText } from "../test-support/scripted-model-server.js";
 import { chat, fetchSession, postJson, sessionIdOf, sseEvents, startWorkbench, storedEvents, type Workbench } from "../test-support/workbench-harness.js";
-
-const require = createRequire(import.meta.url);
-export const everything = join(dirname(require.resolve("@modelcontextprotocol/server-everything/package.json")), "dist/index.js");
-const filesystem = join(dirname(require.resolve("@modelcontextprotocol/server-filesystem/package.json")), "dist/index.js");
 
 let wb: Workbench | undefined;
 afterEach(async () => {
   await wb?.close();
   wb = undefined;
 });
-
-/** A data root whose MCP.json holds `config` (an object, or text as written). */
-export async function rootWith(config: unknown): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), "moc-mcp-"));
-  await writeFile(join(root, "MCP.json"), typeof config === "string" ? config : JSON.stringify(config, null, 2));
-  return root;
-}
-
-export async function mcpState(wb: Workbench): Promise<McpReply> {
-  return (await (await fetch(`${wb.url}/api/mcp`)).json()) as McpReply;
-}
-
-/** Polls GET /api/mcp until `ready` holds (or fails the test with what it saw). */
-export async function waitForMcp(wb: Workbench, ready: (reply: McpReply) => boolean, ms = 20_000): Promise<McpReply> {
-  const until = Date.now() + ms;
-  let reply = await mcpState(wb);
-  while (!ready(reply)) {
-    if (Date.now() > until) throw new Error(`MCP never got there: ${JSON.stringify(reply, null, 2)}`);
-    await new Promise((r) => setTimeout(r, 100));
-    reply = await mcpState(wb);
-  }
-  return reply;
-}
-export const connected = (...names: string[]) => (reply: McpReply) => names.every((n) => reply.servers.find((s) => s.name === n)?.state === "connected");
-
-const toolMessages = (body: ChatRequestBody) => body.messages.filter((m) => m.role === "tool").map((m) => messageText(m.content));
-/** A model that makes `calls` one per step, then answers with what the tools said. */
-export const callsThenAnswer = (calls: Array<{ name: string; args: Record<string, unknown> }>) => (body: ChatRequestBody) => {
-  const done = toolMessages(body);
-  return done.length < calls.length ? { toolCalls: [calls[done.length]] } : { content: `Done: ${done.join(" | ")}` };
-};
-export const resultsOf = (events: ChatEvent[]) => events.filter((e): e is ToolResultEvent => e.type === "tool_result");
 
 describe("MCP over stdio: server-everything", () => {
   it("offers the server's tools with their schemas, runs a call, and the model reads its result", async () => {
@@ -85,7 +49,7 @@ describe("MCP over stdio: server-everything", () => {
   });
 
   it("images as a note of their type and size, resource links with their URI, structured content as JSON, isError as a failure", async () => {
-    const scripted = join(import.meta.dirname, "../test-support/scripted-mcp-server.mjs");
+    const scripted = scriptedMcpServer;
     const dataRoot = await rootWith({ mcpServers: { everything: { command: process.execPath, args: [everything, "stdio"] }, scripted: { command: process.execPath, args: [scripted, "ok"] } } });
     wb = await startWorkbench({
       dataRoot,
@@ -177,7 +141,7 @@ describe("MCP over stdio: server-everything", () => {
     const echo = prompt.mcp_tools?.find((t) => t.name === "mcp__everything__echo");
     expect(echo).toMatchObject({ server: "everything", chars: JSON.stringify(echo?.definition).length });
 
-    const scripted = join(import.meta.dirname, "../test-support/scripted-mcp-server.mjs");
+    const scripted = scriptedMcpServer;
     const before = (await mcpState(wb)).servers[0].pid;
     await writeFile(join(dataRoot, "MCP.json"), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everything, "stdio"] }, scripted: { command: process.execPath, args: [scripted, "ok"] } } }));
     const after = await waitForMcp(wb, connected("everything", "scripted"));
@@ -231,7 +195,7 @@ describe("MCP over Streamable HTTP, and a VS Code shaped file", () => {
 });
 
 describe("approvals for MCP tools", () => {
-  const scripted = join(import.meta.dirname, "../test-support/scripted-mcp-server.mjs");
+  const scripted = scriptedMcpServer;
   const servers = { mcpServers: { everything: { command: process.execPath, args: [everything, "stdio"] }, scripted: { command: process.execPath, args: [scripted, "ok"] } } };
   const policy = (mcp: unknown) =>
     JSON.stringify({ version: 1, timeout_seconds: 600, tools: { terminal: { mode: "ask-unlisted" }, python_repl: { mode: "ask-unlisted" }, fetch_url: { mode: "off" }, delegate: { mode: "off" } }, ...(mcp ? { mcp } : {}) });

@@ -288,7 +288,7 @@ export interface McpServerStatus {
   transport: "stdio" | "http";
   /** The config file it came from. */
   source: string;
-  /** The command line (stdio) or the URL (remote); header values are never shown. */
+  /** The command line (stdio) or the URL (remote) as written in MCP.json, `${VAR}`s unexpanded, a URL's query values hidden; headers are never shown. */
   target: string;
   /** What went wrong, or what is happening (a restart's wait), in words. */
   reason: string | null;

@@ -25,6 +25,15 @@ describe("parseMcpConfig", () => {
     expect(servers[3]).toMatchObject({ transport: "sse", disabled: true, startupTimeoutMs: 5000, toolTimeoutMs: 1000 });
   });
 
+  it("shows a server as written, never with its variables expanded or a URL's query values", () => {
+    const { servers } = parseMcpConfig(
+      JSON.stringify({ mcpServers: { a: { command: "gh-mcp", args: ["--token", "${TOKEN}"] }, b: { url: "https://x.example/mcp?api_key=${TOKEN}&v=2" } } }),
+      env,
+    );
+    expect(servers.map((s) => s.display)).toEqual(["gh-mcp --token ${TOKEN}", "https://x.example/mcp?api_key=…&v=…"]);
+    expect(JSON.stringify(servers.map((s) => s.display))).not.toContain("t0k");
+  });
+
   it("reads VS Code's { servers } and warns about what it does not use", () => {
     const { servers } = parseMcpConfig(JSON.stringify({ inputs: [], servers: { git: { type: "stdio", command: "uvx", args: ["mcp-server-git"], envFile: "${workspaceFolder}/.env" } } }), env);
     expect(servers[0]).toMatchObject({ name: "git", transport: "stdio", command: "uvx", warnings: ['"envFile" is not used here'] });

@@ -20,6 +20,11 @@ export type McpTransportKind = "stdio" | "http" | "sse";
 
 interface Common {
   name: string;
+  /**
+   * What to show of it (the MCP view, the API): the command line or URL as written in the file, before
+   * `${VAR}`s expand (they often hold tokens), with a URL's query values hidden.
+   */
+  display: string;
   disabled: boolean;
   startupTimeoutMs: number;
   toolTimeoutMs: number;
@@ -96,6 +101,7 @@ function parseEntry(name: string, raw: unknown, env: Record<string, string | und
   const expandAll = (record: Record<string, string> | undefined) => Object.fromEntries(Object.entries(record ?? {}).map(([k, v]) => [k, expand(v)]));
   const common = {
     name,
+    display: entry.url !== undefined && entry.command === undefined ? hideQueryValues(entry.url) : [entry.command ?? "", ...(entry.args ?? [])].join(" "),
     disabled: entry.disabled ?? false,
     startupTimeoutMs: entry.startup_timeout_ms ?? DEFAULT_STARTUP_TIMEOUT_MS,
     toolTimeoutMs: entry.tool_timeout_ms ?? DEFAULT_TOOL_TIMEOUT_MS,
@@ -159,6 +165,13 @@ export function parseMcpConfig(text: string, env: Record<string, string | undefi
     else servers.push(server);
   }
   return { servers, problems };
+}
+
+function hideQueryValues(url: string): string {
+  const at = url.indexOf("?");
+  if (at === -1) return url;
+  const params = url.slice(at + 1).split("&").map((pair) => (pair.includes("=") ? `${pair.slice(0, pair.indexOf("="))}=…` : pair));
+  return `${url.slice(0, at)}?${params.join("&")}`;
 }
 
 /** Whether two entries start the same server (then a file change leaves it connected). */

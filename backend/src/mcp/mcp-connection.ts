@@ -9,6 +9,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type CallToolResult, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import type { McpServerConfig } from "./mcp-config.js";
 import { StdioProcessTransport } from "./stdio-process-transport.js";
 
@@ -26,6 +27,15 @@ export interface ListedPrompt {
   description: string;
   arguments: Array<{ name: string; description: string; required: boolean }>;
 }
+
+const lenientToolList = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+const lenientTool = z.looseObject({
+  name: z.string().min(1).max(500),
+  title: z.string().optional().catch(undefined),
+  description: z.string().optional().catch(undefined),
+  inputSchema: z.unknown(),
+  annotations: z.looseObject({ readOnlyHint: z.boolean().optional().catch(undefined) }).optional().catch(undefined),
+});
 
 /** The most tools, prompts taken from one server (a list beyond is cut, with a warning). */
 const MAX_LISTED = 1_000;
@@ -203,11 +213,19 @@ export class McpConnection {
     const caps = client.getServerCapabilities() ?? {};
     const tools: ListedTool[] = [];
     if (caps.tools) {
+      // Read leniently: the SDK's listTools refuses the whole list for one tool whose schema is not an
+      // object schema, and such a tool should be left out alone, with its reason shown.
       let cursor: string | undefined;
       do {
-        const page = await client.listTools(cursor ? { cursor } : {});
-        for (const tool of page.tools) {
-          tools.push({ name: tool.name, description: tool.description ?? tool.title ?? "", inputSchema: tool.inputSchema, readOnly: tool.annotations?.readOnlyHint === true });
+        const page = await client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, lenientToolList);
+        for (const raw of page.tools) {
+          const tool = lenientTool.safeParse(raw);
+          if (!tool.success) {
+            warnings.push(`a tool without a usable name was left out: ${JSON.stringify(raw).slice(0, 120)}`);
+            continue;
+          }
+          const { name, title, description, inputSchema, annotations } = tool.data;
+          tools.push({ name, description: description ?? title ?? "", inputSchema, readOnly: annotations?.readOnlyHint === true });
         }
         cursor = page.nextCursor;
       } while (cursor && tools.length < MAX_LISTED);

@@ -135,7 +135,7 @@ export class McpHub {
         state: c.state,
         transport: config.transport === "stdio" ? "stdio" : "http",
         source: MCP_FILE,
-        target: config.transport === "stdio" ? [config.command, ...config.args].join(" ") : config.url,
+        target: config.display,
         reason: c.reason,
         tools: c.tools.map((t) => {
           const checked = compileToolSchema(t.inputSchema);

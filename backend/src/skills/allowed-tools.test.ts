@@ -18,9 +18,9 @@ describe("parseAllowedTools", () => {
   });
 
   it("warns about names with no core equivalent and never turns the list into nothing allowed", () => {
-    expect(parseAllowedTools("Read, TodoWrite, mcp__github__create_issue")).toEqual({
+    expect(parseAllowedTools("Read, TodoWrite, ExitPlanMode")).toEqual({
       allowance: { tools: ["read_file"], commands: null },
-      warnings: ["allowed-tools names tools with no core equivalent (ignored): TodoWrite, mcp__github__create_issue"],
+      warnings: ["allowed-tools names tools with no core equivalent (ignored): TodoWrite, ExitPlanMode"],
     });
     const none = parseAllowedTools("TodoWrite");
     expect("allowance" in none && none.allowance).toBeNull();
@@ -39,5 +39,13 @@ describe("commandAllowed", () => {
       expect(commandAllowed(sneaky, ["git"])).toBe(false);
     }
     expect(commandAllowed("anything; at all", null)).toBe(true);
+  });
+});
+
+describe("MCP names in allowed-tools", () => {
+  it("keeps mcp__server__tool, mcp__server and mcp__server__* as they are; mcp__* alone names nothing", () => {
+    const parsed = parseAllowedTools("Read mcp__github__create_issue mcp__notes mcp__files__* mcp__*");
+    expect("allowance" in parsed && parsed.allowance?.tools).toEqual(["read_file", "mcp__github__create_issue", "mcp__notes", "mcp__files__*"]);
+    expect("warnings" in parsed && parsed.warnings[0]).toMatch(/ignored\): mcp__\*/);
   });
 });

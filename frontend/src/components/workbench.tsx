@@ -32,6 +32,7 @@ export function Workbench() {
   const [openPath, setOpenPath] = useState<string | null>("memory/MEMORY.md");
   const [promptRefresh, setPromptRefresh] = useState(0);
   const [agentsRefresh, setAgentsRefresh] = useState(0);
+  const [mcpRefresh, setMcpRefresh] = useState(0);
   /** Bumped per path when the backend reports the file changed on disk. */
   const [diskChanges, setDiskChanges] = useState<Record<string, number>>({});
 
@@ -88,7 +89,10 @@ export function Workbench() {
       const parsed = uiEventSchema.safeParse(JSON.parse(message.data as string));
       if (!parsed.success) return;
       const event = parsed.data;
-      if (event.type === "refresh") {
+      if (event.type === "refresh" && event.target === "mcp") {
+        // An MCP server's state moved: only its view looks again.
+        setMcpRefresh((n) => n + 1);
+      } else if (event.type === "refresh") {
         refreshLists();
         if (event.target === "agents") setAgentsRefresh((n) => n + 1);
       } else if (event.type === "turn") {
@@ -201,6 +205,7 @@ export function Workbench() {
             onOpenFile={openFile}
             locationPrefix={health?.location_prefix ?? "."}
             agentsRefresh={agentsRefresh}
+            mcpRefresh={mcpRefresh}
             onSkillsChanged={refreshLists}
             onOpenAt={openAt}
             onToast={showToast}

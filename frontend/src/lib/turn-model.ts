@@ -20,6 +20,8 @@ export type Block =
       kind: "tool";
       id: string;
       name: string;
+      /** An MCP tool: its server and its own name there. */
+      mcp?: { server: string; tool: string };
       input: unknown;
       output?: string;
       ok?: boolean;
@@ -118,7 +120,7 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
     case "tool_call":
       return {
         ...turn,
-        blocks: [...turn.blocks, { kind: "tool", id: event.id, name: event.name, input: event.input, running: true }],
+        blocks: [...turn.blocks, { kind: "tool", id: event.id, name: event.name, ...(event.mcp ? { mcp: event.mcp } : {}), input: event.input, running: true }],
       };
     case "tool_result":
       return {

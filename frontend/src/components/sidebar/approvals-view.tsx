@@ -51,7 +51,7 @@ export function ApprovalsView({ onOpenFile, onOpenSession }: { onOpenFile: (path
             <FileCog /> Edit APPROVALS.json
           </Button>
         </div>
-        {(Object.entries(reply.policy.tools) as Array<[string, ApprovalsReply["policy"]["tools"]["terminal"]]>).map(([tool, policy]) => (
+        {([...Object.entries(reply.policy.tools), ...(reply.policy.mcp ? [["MCP tools", reply.policy.mcp]] : [])] as Array<[string, ApprovalsReply["policy"]["tools"]["terminal"]]>).map(([tool, policy]) => (
           <div key={tool} className="rounded-lg border border-zinc-200 px-2.5 py-2 text-xs" data-testid="approval-policy" data-tool={tool}>
             <div className="flex items-center gap-1.5">
               <ShieldAlert className="size-3.5 text-klein" />

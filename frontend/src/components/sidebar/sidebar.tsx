@@ -1,16 +1,17 @@
 "use client";
 import type { SessionSummary, SkillsReply, WorkspaceFile } from "@mini-openclaw/protocol";
-import { Bot, Brain, Library, MessageSquare, ShieldCheck, Sparkles } from "lucide-react";
+import { Bot, Brain, Library, MessageSquare, Plug, ShieldCheck, Sparkles } from "lucide-react";
 import { cn } from "@/lib/utils";
 
 import { AgentsView } from "./agents-view";
 import { ApprovalsView } from "./approvals-view";
 import { KnowledgeView } from "./knowledge-view";
+import { McpView } from "./mcp-view";
 import { FileButton } from "./file-button";
 import { type SessionActions, SessionsView } from "./sessions-view";
 import { SkillsView } from "./skills-view";
 
-export type SidebarView = "chat" | "memory" | "skills" | "knowledge" | "agents" | "approvals";
+export type SidebarView = "chat" | "memory" | "skills" | "knowledge" | "agents" | "approvals" | "mcp";
 
 interface SidebarProps {
   view: SidebarView;
@@ -25,6 +26,8 @@ interface SidebarProps {
   locationPrefix: string;
   /** Bumped when roles, delegations or reviews change. */
   agentsRefresh: number;
+  /** Bumped when an MCP server's state or MCP.json changes. */
+  mcpRefresh: number;
   onSkillsChanged: () => void;
   /** Opens a file in the Inspector at a line, marked (a knowledge passage). */
   onOpenAt: (path: string, line: number) => void;
@@ -38,6 +41,7 @@ const NAV: Array<{ id: SidebarView; label: string; icon: typeof Brain }> = [
   { id: "knowledge", label: "Knowledge", icon: Library },
   { id: "agents", label: "Agents", icon: Bot },
   { id: "approvals", label: "Approvals", icon: ShieldCheck },
+  { id: "mcp", label: "MCP", icon: Plug },
 ];
 
 function stripPrefix(location: string, prefix: string) {
@@ -50,7 +54,7 @@ export function Sidebar(props: SidebarProps) {
   const { view, onView } = props;
   return (
     <aside data-testid="sidebar" className="flex h-full min-h-0 flex-col bg-white">
-      <nav className="grid grid-cols-3 gap-1 border-b border-zinc-200/80 p-2">
+      <nav className="grid grid-cols-4 gap-1 border-b border-zinc-200/80 p-2">
         {NAV.map(({ id, label, icon: Icon }) => (
           <button
             key={id}
@@ -82,6 +86,7 @@ export function Sidebar(props: SidebarProps) {
         )}
         {view === "agents" && <AgentsView refresh={props.agentsRefresh} openPath={props.openPath} onOpenFile={props.onOpenFile} />}
         {view === "knowledge" && <KnowledgeView onOpenAt={props.onOpenAt} />}
+        {view === "mcp" && <McpView refresh={props.mcpRefresh} onOpenFile={props.onOpenFile} />}
         {view === "approvals" && <ApprovalsView onOpenFile={props.onOpenFile} onOpenSession={(id) => props.sessionActions.onOpen(id)} />}
       </div>
     </aside>

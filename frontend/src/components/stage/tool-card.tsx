@@ -62,7 +62,14 @@ export function ToolCard({ block }: { block: ToolBlock }) {
       <CollapsibleTrigger className="flex w-full items-center gap-2 px-3 py-2 text-left">
         <ChevronRight className={cn("size-3.5 shrink-0 text-zinc-400 transition-transform", isOpen && "rotate-90")} />
         <Icon className="size-4 shrink-0 text-klein" />
-        <span className="font-mono text-[13px] font-semibold text-zinc-800">{block.name}</span>
+        {block.mcp ? (
+          <>
+            <span className="font-mono text-[13px] font-semibold text-zinc-800">{block.mcp.tool}</span>
+            <Badge variant="muted" data-testid="mcp-server-badge">MCP · {block.mcp.server}</Badge>
+          </>
+        ) : (
+          <span className="font-mono text-[13px] font-semibold text-zinc-800">{block.name}</span>
+        )}
         <span className="min-w-0 flex-1 truncate font-mono text-xs text-zinc-500">{view.summary(input)}</span>
         {block.running && block.approval?.request && !block.approval.decision ? (
           <Badge variant="muted" data-testid="awaiting-approval"><ShieldAlert />awaiting approval</Badge>

@@ -1,0 +1,141 @@
+"use client";
+import type { McpReply, McpServerStatus } from "@mini-openclaw/protocol";
+import { FileCog, Loader2, Plug, RotateCw, TriangleAlert } from "lucide-react";
+import { useEffect, useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { api } from "@/lib/api";
+import { WarningLine } from "./problem-card";
+
+/** While the view is open it also looks every second: a server's state moves on its own (start-up, restarts). */
+const POLL_MS = 1000;
+
+const STATE_BADGE: Record<McpServerStatus["state"], "success" | "warning" | "danger" | "muted"> = {
+  connected: "success",
+  connecting: "warning",
+  failed: "danger",
+  disabled: "muted",
+};
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** The MCP servers of MCP.json: each one's state, tools, prompts and what went wrong, with Restart. */
+export function McpView({ refresh, onOpenFile }: { refresh: number; onOpenFile: (path: string) => void }) {
+  const [reply, setReply] = useState<McpReply | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [restarting, setRestarting] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    const load = () => api.mcp().then((r) => live && (setReply(r), setError(null)), (err: Error) => live && setError(err.message));
+    void load();
+    const timer = setInterval(load, POLL_MS);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [refresh]);
+
+  const restart = async (name: string) => {
+    setRestarting(name);
+    try {
+      await api.restartMcp(name);
+      setReply(await api.mcp());
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setRestarting(null);
+    }
+  };
+
+  if (error) return <div className="p-2 text-xs text-red-700">{error}</div>;
+  if (!reply) return <div className="p-2 text-xs text-zinc-400">Loading MCP servers…</div>;
+  return (
+    <div className="space-y-3" data-testid="mcp-view">
+      <div className="flex items-center justify-between px-1">
+        <h3 className="text-[11px] font-semibold tracking-wide text-zinc-400 uppercase">MCP servers ({reply.servers.length})</h3>
+        <Button variant="ghost" size="sm" onClick={() => onOpenFile(reply.file.path)} data-testid="edit-mcp">
+          <FileCog /> {reply.file.exists ? "Edit MCP.json" : "Create MCP.json"}
+        </Button>
+      </div>
+      {reply.file.problem && <WarningLine text={reply.file.problem} testId="mcp-file-problem" />}
+      {reply.problems.map((p) => (
+        <WarningLine key={p.name ?? ""} text={`${p.name ?? "MCP.json"}: ${p.reason}`} testId="mcp-entry-problem" />
+      ))}
+      {reply.servers.length === 0 && !reply.file.problem && (
+        <p className="px-1 text-xs leading-relaxed text-zinc-500" data-testid="mcp-empty">
+          No MCP servers. Paste your <code>mcpServers</code> (Claude Code, Claude Desktop, Cursor) or VS Code&apos;s <code>servers</code> into MCP.json; new sessions get their tools.
+        </p>
+      )}
+      {reply.servers.map((server) => (
+        <ServerCard key={server.name} server={server} restarting={restarting === server.name} onRestart={() => void restart(server.name)} />
+      ))}
+    </div>
+  );
+}
+
+function ServerCard({ server, restarting, onRestart }: { server: McpServerStatus; restarting: boolean; onRestart: () => void }) {
+  const offered = server.tools.filter((t) => t.exposed_as !== null);
+  return (
+    <section className="rounded-lg border border-zinc-200 px-2.5 py-2 text-xs" data-testid="mcp-server" data-server={server.name} data-state={server.state}>
+      <div className="flex items-center gap-1.5">
+        <Plug className="size-3.5 shrink-0 text-klein" />
+        <span className="truncate font-mono text-[13px] font-semibold text-zinc-800">{server.name}</span>
+        <Badge variant={STATE_BADGE[server.state]} data-testid="mcp-state">
+          {server.state === "connecting" && <Loader2 className="animate-spin" />}
+          {server.state}
+        </Badge>
+        <Button variant="ghost" size="sm" className="ml-auto" onClick={onRestart} disabled={restarting || server.state === "disabled"} aria-label={`Restart ${server.name}`} data-testid="mcp-restart">
+          <RotateCw className={restarting ? "animate-spin" : undefined} /> Restart
+        </Button>
+      </div>
+      <div className="mt-0.5 truncate font-mono text-[11px] text-zinc-500" title={server.target}>
+        {server.transport} · {server.target}
+      </div>
+      {server.reason && (
+        <div className="mt-1 flex gap-1 text-[11px] text-red-700" data-testid="mcp-reason">
+          <TriangleAlert className="mt-px size-3 shrink-0" />
+          {server.reason}
+        </div>
+      )}
+      {server.warnings.map((w) => (
+        <WarningLine key={w} text={w} />
+      ))}
+      <div className="mt-1 text-[11px] text-zinc-500">
+        {plural(offered.length, "tool")}
+        {server.prompts.length > 0 && ` · ${plural(server.prompts.length, "prompt")}`}
+        {server.resources && " · resources"}
+        {server.restarts > 0 && ` · ${plural(server.restarts, "restart")}`}
+      </div>
+      {server.tools.length > 0 && (
+        <details className="mt-1">
+          <summary className="cursor-pointer text-[11px] text-klein">Tools</summary>
+          <ul className="mt-1 space-y-1" data-testid="mcp-tools">
+            {server.tools.map((tool) => (
+              <li key={tool.name} data-testid="mcp-tool">
+                <div className="flex items-center gap-1 font-mono text-[11px] text-zinc-800">
+                  {tool.exposed_as ?? tool.name}
+                  {tool.read_only && <Badge variant="muted">read-only</Badge>}
+                </div>
+                {tool.problem ? <div className="text-[11px] text-amber-700">Left out: {tool.problem}</div> : <div className="line-clamp-2 text-[11px] text-zinc-500">{tool.description}</div>}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {server.prompts.length > 0 && (
+        <div className="mt-1 text-[11px] text-zinc-500">
+          Prompts: {server.prompts.map((p) => <code key={p.name} className="mr-1">/mcp__{server.name}__{p.name}</code>)}
+        </div>
+      )}
+      {server.stderr.length > 0 && (
+        <details className="mt-1">
+          <summary className="cursor-pointer text-[11px] text-zinc-500">stderr (last {plural(server.stderr.length, "line")})</summary>
+          <pre className="mt-1 max-h-40 overflow-auto rounded bg-zinc-50 p-1.5 text-[10px] whitespace-pre-wrap text-zinc-700" data-testid="mcp-stderr">
+            {server.stderr.join("\n")}
+          </pre>
+        </details>
+      )}
+    </section>
+  );
+}
