@@ -110,6 +110,11 @@ export class KnowledgeBase {
     this.manifest = this.emptyManifest();
   }
 
+  /** The embedding endpoint, for other searches (memory_search); null when vectors come from the offline embedder. */
+  get searchEmbedder(): Embedder | null {
+    return this.embedder.mode === "openai" ? this.embedder : null;
+  }
+
   private emptyManifest(): Manifest {
     return { format: FORMAT, embedder: this.embedder.id, dims: 0, textAnalysis: TEXT_ANALYSIS_VERSION, nextId: 1, updatedAt: null, documents: {} };
   }

@@ -3,6 +3,7 @@ import type { Limits } from "../config/config.js";
 import { estimateTokens } from "../context/context-budget.js";
 import { isUnreadable, readConfinedText } from "../paths/read-confined-file.js";
 import { PROMPT_FILES, SNAPSHOT_FILE } from "../workspace/workspace-files.js";
+import { dailyLogSection, LOGS_DIR } from "../memory/daily-log.js";
 
 /** A prompt file is read up to this size; past it, it is refused (the prompt shows only 20,000 characters anyway). */
 export const PROMPT_FILE_MAX_BYTES = 4 * 1024 * 1024;
@@ -26,10 +27,15 @@ interface Section {
   problem: string | null;
   /** Characters of `raw` kept. */
   keep: number;
+  /** The source's size when `raw` was cut before assembly (the daily logs). */
+  rawChars?: number;
 }
 
-/** Over the total budget, the later files give way first (MEMORY.md most), SKILLS/SOUL/IDENTITY last. */
-const GIVE_WAY_ORDER = ["MEMORY.md", "AGENTS.md", "USER.md", "IDENTITY.md", "SOUL.md", "SKILLS_SNAPSHOT.md"];
+/** The section of yesterday's and today's daily logs (memory/logs/), after MEMORY.md. */
+export const DAILY_LOG_SECTION = "Daily log";
+
+/** Over the total budget, the later files give way first (the daily logs, then MEMORY.md), SKILLS/SOUL/IDENTITY last. */
+const GIVE_WAY_ORDER = [DAILY_LOG_SECTION, "MEMORY.md", "AGENTS.md", "USER.md", "IDENTITY.md", "SOUL.md", "SKILLS_SNAPSHOT.md"];
 
 function body(section: Section): string {
   if (section.problem !== null) {
@@ -99,6 +105,8 @@ export async function assemblePrompt(
   limits: Pick<Limits, "promptFileChars" | "promptBudgetChars"> & Partial<Pick<Limits, "skillsListChars">>,
   /** Section contents to use instead of the files (a session's frozen skills snapshot). */
   overrides: Partial<Record<string, string>> = {},
+  /** Which day's logs are "today" and "yesterday" (the server's local date). */
+  now: Date = new Date(),
 ): Promise<AssembledPrompt> {
   const sections: Section[] = await Promise.all(
     PROMPT_FILES.map(async ({ name, path }) => {
@@ -115,6 +123,9 @@ export async function assemblePrompt(
       };
     }),
   );
+  // The daily logs, cut to their own budget already (newest kept): present only when a log exists.
+  const logs = await dailyLogSection(dataRoot, locationPrefix, now);
+  if (logs) sections.push({ name: DAILY_LOG_SECTION, path: LOGS_DIR, location: `${locationPrefix}/${LOGS_DIR}`, raw: logs.text, problem: null, keep: logs.text.length, rawChars: logs.rawChars });
 
   for (const name of GIVE_WAY_ORDER) {
     const section = sections.find((s) => s.name === name);
@@ -137,8 +148,8 @@ export async function assemblePrompt(
       path: s.path,
       missing: s.raw === null && s.problem === null,
       ...(s.problem !== null ? { problem: s.problem } : {}),
-      truncated: s.raw !== null && s.keep < s.raw.length,
-      raw_chars: s.raw?.length ?? 0,
+      truncated: s.raw !== null && (s.keep < s.raw.length || (s.rawChars ?? 0) > s.raw.length),
+      raw_chars: s.rawChars ?? s.raw?.length ?? 0,
       injected_chars: body(s).length,
       token_estimate: estimateTokens(body(s).length),
       text: body(s),

@@ -1,5 +1,5 @@
-/** The five core tools of PRODUCT.md section 6, whether or not each is enabled yet. */
-export const CORE_TOOL_NAMES = ["terminal", "python_repl", "fetch_url", "read_file", "search_knowledge_base"] as const;
+/** The five core tools of PRODUCT.md section 6, and `memory_search` (the agent's own memory, issue 30). */
+export const CORE_TOOL_NAMES = ["terminal", "python_repl", "fetch_url", "read_file", "search_knowledge_base", "memory_search"] as const;
 export type CoreToolName = (typeof CORE_TOOL_NAMES)[number];
 
 export const isCoreToolName = (name: string): name is CoreToolName =>

@@ -4,8 +4,9 @@ import { pythonReplTool } from "./python-repl.js";
 import { readFileTool } from "./read-file.js";
 import { searchKnowledgeBaseTool } from "./search-knowledge-base.js";
 import { terminalTool } from "./terminal.js";
+import { memorySearchTool } from "./memory-search.js";
 
-/** The five core tools (PRODUCT.md section 6), made for one agent: each gets only what it needs. */
+/** The core tools (PRODUCT.md section 6, and memory_search), made for one agent: each gets only what it needs. */
 export function coreTools(runtime: ToolRuntime, agent: AgentIdentity): CoreTool[] {
   const { config, sandbox, python, fetchAgent, knowledge } = runtime;
   return [
@@ -14,5 +15,6 @@ export function coreTools(runtime: ToolRuntime, agent: AgentIdentity): CoreTool[
     pythonReplTool({ sandbox, python, limits: config.sandbox, agent }),
     fetchUrlTool({ fetchAgent }),
     searchKnowledgeBaseTool({ knowledge }),
+    memorySearchTool({ dataRoot: config.dataRoot, embedder: knowledge.searchEmbedder }),
   ] as unknown as CoreTool[];
 }

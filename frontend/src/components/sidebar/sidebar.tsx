@@ -93,11 +93,22 @@ export function Sidebar(props: SidebarProps) {
   );
 }
 
+const isDailyLog = (path: string) => path.startsWith("memory/logs/");
+
 function MemoryList({ memoryFiles, openPath, onOpenFile }: SidebarProps) {
+  const logs = memoryFiles.filter((f) => isDailyLog(f.path)).sort((a, b) => b.path.localeCompare(a.path));
   return (
     <div className="space-y-1">
       <p className="px-2 pb-2 text-xs leading-relaxed text-zinc-500">Long-term memory, sent with every turn. Edit it in the Inspector; the next turn sees the change.</p>
-      {memoryFiles.map((f) => (
+      {memoryFiles
+        .filter((f) => !isDailyLog(f.path))
+        .map((f) => (
+          <FileButton key={f.path} path={f.path} active={openPath === f.path} onOpen={onOpenFile} />
+        ))}
+      <h3 className="px-2 pt-3 text-[11px] font-semibold tracking-wide text-zinc-400 uppercase">Daily log</h3>
+      <p className="px-2 pb-1 text-[11px] leading-relaxed text-zinc-500">The agent&apos;s own notes, one file a day; today&apos;s and yesterday&apos;s are in its prompt, memory_search finds the rest.</p>
+      {logs.length === 0 && <div className="px-2 text-xs text-zinc-400" data-testid="no-daily-logs">No daily log yet.</div>}
+      {logs.map((f) => (
         <FileButton key={f.path} path={f.path} active={openPath === f.path} onOpen={onOpenFile} />
       ))}
     </div>
