@@ -29,6 +29,8 @@ import { agentRoutes } from "./http/routes/agent-routes.js";
 import { modelRoutes } from "./http/routes/model-routes.js";
 import { mcpRoutes } from "./http/routes/mcp-routes.js";
 import { McpHub } from "./mcp/mcp-hub.js";
+import { ChangeTracker } from "./checkpoints/change-tracker.js";
+import { changeRoutes } from "./http/routes/change-routes.js";
 import { WorkspaceWatcher } from "./ui-events/workspace-watcher.js";
 import { embedderFor } from "./knowledge/embedders.js";
 import { KnowledgeBase } from "./knowledge/knowledge-base.js";
@@ -100,9 +102,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // MCP servers start in the background: a slow or broken one never holds up the workbench or a turn.
   const mcp = new McpHub({ dataRoot: config.dataRoot, keyFilePath: config.keyFilePath, log: app.log, ui });
   await mcp.start();
+  // Every file's content is kept once in the background, so a call's changes can be put back.
+  const changes = new ChangeTracker(config.dataRoot, app.log);
+  void changes.start();
   // A queued message runs through the same checks as one sent to POST /api/chat.
   const turns = new TurnRegistry({ ui, log: app.log, prepareQueued: (sessionId, item) => prepareTurn(chat, { message: item.message, session_id: sessionId, tools: item.tools !== false }) });
-  const chat: ChatDeps = { config, sessions, prompts, turns, runtime, log: app.log, ui, delegations, reviewer, approvals, mcp };
+  const chat: ChatDeps = { config, sessions, prompts, turns, runtime, log: app.log, ui, delegations, reviewer, approvals, mcp, changes };
   const watcher = new WorkspaceWatcher(config.dataRoot);
   app.addHook("onClose", async () => {
     reviewer.close();
@@ -118,11 +123,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(healthRoutes, { config, version, sandbox: sandbox.status, pythonPath: python.pythonPath, knowledge, mcp });
   await app.register(mcpRoutes, { mcp });
+  await app.register(changeRoutes, { config, sessions, turns, changes });
   await app.register(knowledgeRoutes, { knowledge, config });
   await app.register(uiEventRoutes, { watcher, bus: ui });
   await app.register(chatRoutes, chat);
   await app.register(fileRoutes, { config });
-  await app.register(sessionRoutes, { sessions, turns, messageChars: config.limits.messageChars });
+  await app.register(sessionRoutes, { sessions, turns, messageChars: config.limits.messageChars, changes });
   await app.register(workspaceRoutes, { config, prompts });
   await app.register(skillRoutes, { config });
   await app.register(approvalRoutes, { config, gate: approvals });

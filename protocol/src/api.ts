@@ -1,5 +1,5 @@
 /** Shapes of the JSON API that the frontend reads (PRODUCT.md section 7). */
-import type { ApprovalRequestEvent, ChatEvent, GatedTool, QueueItem } from "./chat-events.js";
+import type { ApprovalRequestEvent, ChangedFile, ChatEvent, GatedTool, QueueItem } from "./chat-events.js";
 import type { CompactionEntry, SessionEntry } from "./session-entries.js";
 
 export interface ApiError {
@@ -440,4 +440,48 @@ export interface KnowledgeDocument {
   chunks: number;
   bytes: number | null;
   reason?: string;
+}
+
+/** One call's file changes, as `GET /api/sessions/:id/changes?turn=N` lists them. */
+export interface CallChanges {
+  change: string;
+  turn: number;
+  call_id: string;
+  tool: string;
+  at: string;
+  files: ChangedFile[];
+}
+
+export interface ChangesReply {
+  session_id: string;
+  /** The turn asked for, or null for every turn. */
+  turn: number | null;
+  calls: CallChanges[];
+}
+
+/** `GET /api/changes/:change/diff?path=`: the file before and after the call, as text (null: absent or not text). */
+export interface ChangeDiffReply {
+  change: string;
+  path: string;
+  kind: ChangedFile["kind"];
+  before: string | null;
+  after: string | null;
+  /** What the file holds now, when it differs from `after` (the user changed it since). */
+  current_differs: boolean;
+}
+
+/** `POST /api/changes/revert { change, path, force? }`. */
+export interface RevertReply {
+  reverted: string;
+  /** What was done: the file's earlier content written back, or the file the call created removed. */
+  action: "restored" | "removed";
+}
+
+/** `POST /api/sessions/:id/rewind { turn, files?, conversation?, on_conflict? }`. */
+export interface RewindReply {
+  session_id: string;
+  turn: number;
+  files: { restored: string[]; removed: string[]; skipped: Array<{ path: string; reason: string }> };
+  /** The turn the session's current branch now ends at (0: before the first), when the conversation was rewound. */
+  conversation_leaf: number | null;
 }

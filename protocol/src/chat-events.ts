@@ -57,6 +57,30 @@ export const toolResultEventSchema = z.object({
   details: z.record(z.string(), z.unknown()).optional(),
 });
 
+/** A file a tool call changed, as its `changes` event lists it (the paths only, never the contents). */
+export const changedFileSchema = z.object({
+  /** Data-root-relative. */
+  path: z.string(),
+  kind: z.enum(["created", "modified", "deleted"]),
+  /** False when its earlier state was not kept (over 10 MB, a link, not a regular file): then `reason` says why. */
+  restorable: z.boolean(),
+  reason: z.string().optional(),
+});
+
+/**
+ * The files a `terminal`, `python_repl` or `delegate` call created, modified or deleted under the
+ * folders the sandbox can write, whatever made the change. Follows the call's `tool_result`; `change`
+ * is what `POST /api/changes/revert` takes to put one of them back.
+ */
+export const changesEventSchema = z.object({
+  type: z.literal("changes"),
+  call_id: z.string(),
+  change: z.string(),
+  files: z.array(changedFileSchema),
+  /** The scan could not see every file (the cap, the time limit): changes past it are not listed. */
+  incomplete: z.string().optional(),
+});
+
 /** The agent read a skill's SKILL.md: that skill is now active. */
 export const skillEventSchema = z.object({
   type: z.literal("skill"),
@@ -225,6 +249,7 @@ const eventSchemas = [
   compactionEventSchema,
   usageEventSchema,
   steerEventSchema,
+  changesEventSchema,
   finalEventSchema,
   errorEventSchema,
 ] as const;
@@ -240,6 +265,8 @@ export type PrefixEvent = z.infer<typeof prefixEventSchema>;
 export type CompactionEvent = z.infer<typeof compactionEventSchema>;
 export type UsageEvent = z.infer<typeof usageEventSchema>;
 export type SteerEvent = z.infer<typeof steerEventSchema>;
+export type ChangesEvent = z.infer<typeof changesEventSchema>;
+export type ChangedFile = z.infer<typeof changedFileSchema>;
 export type FinalEvent = z.infer<typeof finalEventSchema>;
 export type ErrorEvent = z.infer<typeof errorEventSchema>;
 export type ChatErrorCode = z.infer<typeof chatErrorCodeSchema>;

@@ -140,8 +140,10 @@ export const metaEntrySchema = z.object({
   /** A title the user gave; `null` goes back to the one made from the first message. */
   title: z.string().max(200).nullable().optional(),
   pinned: z.boolean().optional(),
-  /** The user switched branches: the current branch ends at this turn (until a newer turn or switch). */
-  leaf: turnId.optional(),
+  /** The user switched branches: the current branch ends at this turn (0: before the first; until a newer turn or switch). */
+  leaf: z.number().int().nonnegative().optional(),
+  /** Files the user put back (revert, rewind) since the last turn: the agent is told in its next request. */
+  reverted: z.array(z.string()).optional(),
   /**
    * The user corrected a message without running it again: turn `turn`'s message reads `content`
    * from here on, for the model and on screen (the original line stays in the file).

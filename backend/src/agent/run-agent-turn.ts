@@ -9,7 +9,7 @@ import { newTurnDialect } from "./provider-stream.js";
 import { IdleWatchdog } from "./idle-watchdog.js";
 import { classifyModelError, TIMEOUT_REASON } from "./model-errors.js";
 import type { Approver } from "../approvals/approve-call.js";
-import { runToolCalls } from "./run-tool-calls.js";
+import { runToolCalls, type ToolStep } from "./run-tool-calls.js";
 import { type ModelStep, streamModelStep } from "./stream-model-step.js";
 import { toolDefinition } from "./tool-definition.js";
 
@@ -32,6 +32,8 @@ export interface AgentTurnInput {
   activeSkill?: ActiveSkill | null;
   /** The approval step for governed tools (APPROVALS.json); absent: every call runs. */
   approve?: Approver;
+  /** Records what the main agent's writing calls changed on disk (run-tool-calls.ts). */
+  track?: ToolStep["track"];
   /** The user's messages sent into the running turn (queue "steer"), taken at each step boundary. */
   steering?: { pending(): boolean; take(): Array<{ id: string; message: string }> };
 }
@@ -163,6 +165,7 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
             onCrash: (name, err) => input.log.error({ err, tool: name }, "tool crashed"),
             refused: withSkipped(refusedCalls(result, calls), skip),
             approve: input.approve,
+            track: input.track,
           })),
         );
       } finally {

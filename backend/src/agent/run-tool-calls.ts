@@ -1,7 +1,7 @@
 import { ToolMessage } from "@langchain/core/messages";
 import type { ToolCall as LangChainToolCall } from "@langchain/core/messages/tool";
 import { randomUUID } from "node:crypto";
-import type { ChatEvent } from "@mini-openclaw/protocol";
+import type { ChangesEvent, ChatEvent } from "@mini-openclaw/protocol";
 import type { Approver } from "../approvals/approve-call.js";
 import { isUserError } from "../lib/user-error.js";
 import type { ActiveSkill, CoreTool, ToolResult } from "../tools/core-tool.js";
@@ -23,7 +23,12 @@ export interface ToolStep {
   refused?: Map<string, ToolResult>;
   /** The approval step (APPROVALS.json); absent: every call runs. */
   approve?: Approver;
+  /** Records what a call changed on disk (the main agent's calls that can write); absent: nothing is recorded. */
+  track?: (call: { id: string; tool: string }, run: () => Promise<ToolResult>) => Promise<{ result: ToolResult; changes: ChangesEvent | null }>;
 }
+
+/** The tools whose calls can change the user's files (read_file, fetch_url and the searches cannot). */
+const WRITING_TOOLS = new Set(["terminal", "python_repl", "delegate"]);
 
 /** Why arguments failed the tool's schema, in words the model can fix them from. */
 function schemaProblem(tool: CoreTool, issues: Array<{ path: PropertyKey[]; message: string }>): string {
@@ -31,23 +36,29 @@ function schemaProblem(tool: CoreTool, issues: Array<{ path: PropertyKey[]; mess
   return `Error: invalid arguments for ${tool.name}: ${parts.join("; ")}. Call it again with arguments that match its schema.`;
 }
 
-async function execute(tool: CoreTool, args: unknown, call: { id: string }, run: ToolStep): Promise<ToolResult> {
+type Executed = { result: ToolResult; changes: ChangesEvent | null };
+
+async function execute(tool: CoreTool, args: unknown, call: { id: string }, run: ToolStep): Promise<Executed> {
   const parsed = tool.schema.safeParse(args);
-  if (!parsed.success) return { ok: false, output: schemaProblem(tool, parsed.error.issues) };
+  if (!parsed.success) return { result: { ok: false, output: schemaProblem(tool, parsed.error.issues) }, changes: null };
   const refusal = refusedBySkill(tool, parsed.data, run.locationPrefix, run.activeSkill.current);
-  if (refusal) return refusal;
+  if (refusal) return { result: refusal, changes: null };
   // Last, once the call is known to be valid and permitted by the skill: nothing runs before this.
   const approval = run.approve
     ? await run.approve({ callId: call.id, tool: tool.name, input: parsed.data, skill: run.activeSkill.current?.name ?? null, emit: run.emit, signal: run.signal, mcp: tool.mcp })
     : { run: true as const };
-  if (!approval.run) return { ok: false, output: approval.output };
-  try {
-    return await tool.execute(parsed.data, { id: call.id, signal: run.signal, write: run.emit, activeSkill: run.activeSkill.current });
-  } catch (err) {
-    if (isUserError(err)) return { ok: false, output: `Error: ${err.message}` };
-    run.onCrash(tool.name, err);
-    return { ok: false, output: `Error: ${tool.name} failed: ${(err as Error)?.message ?? String(err)}` };
-  }
+  if (!approval.run) return { result: { ok: false, output: approval.output }, changes: null };
+  const runIt = async (): Promise<ToolResult> => {
+    try {
+      return await tool.execute(parsed.data, { id: call.id, signal: run.signal, write: run.emit, activeSkill: run.activeSkill.current });
+    } catch (err) {
+      if (isUserError(err)) return { ok: false, output: `Error: ${err.message}` };
+      run.onCrash(tool.name, err);
+      return { ok: false, output: `Error: ${tool.name} failed: ${(err as Error)?.message ?? String(err)}` };
+    }
+  };
+  if (run.track && WRITING_TOOLS.has(tool.name)) return run.track({ id: call.id, tool: tool.name }, runIt);
+  return { result: await runIt(), changes: null };
 }
 
 async function runOne(call: LangChainToolCall & { rawArgs?: string | null }, run: ToolStep): Promise<ToolMessage> {
@@ -59,11 +70,11 @@ async function runOne(call: LangChainToolCall & { rawArgs?: string | null }, run
   const tool = run.tools.find((t) => t.name === call.name);
   const mcp = tool?.mcp && tool.name !== "mcp_read_resource" ? { mcp: { server: tool.mcp.server, tool: tool.mcp.tool } } : {};
   run.emit({ type: "tool_call", id, name: call.name, input: showRaw ? call.rawArgs : call.args, step: run.step, started_at: startedAt, ...mcp });
-  const result: ToolResult =
-    refused ??
-    (tool
+  const { result, changes }: Executed = refused
+    ? { result: refused, changes: null }
+    : tool
       ? await execute(tool, call.args, { id }, run)
-      : { ok: false, output: `Error: ${call.name} is not a valid tool, try one of [${run.tools.map((t) => t.name).join(", ")}].` });
+      : { result: { ok: false, output: `Error: ${call.name} is not a valid tool, try one of [${run.tools.map((t) => t.name).join(", ")}].` }, changes: null };
   if (result.activatedSkill) {
     const { name, location, allowedTools, allowedCommands } = result.activatedSkill;
     run.activeSkill.current = result.activatedSkill;
@@ -78,6 +89,7 @@ async function runOne(call: LangChainToolCall & { rawArgs?: string | null }, run
     duration_ms: Date.now() - startedAt,
     ...(result.details ? { details: result.details } : {}),
   });
+  if (changes) run.emit(changes);
   return new ToolMessage({ content: result.output, tool_call_id: id, name: call.name, status: result.ok ? "success" : "error" });
 }
 

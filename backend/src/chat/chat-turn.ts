@@ -14,6 +14,8 @@ import { leftOutNote } from "../mcp/mcp-catalog.js";
 import { MCP_FILE } from "../mcp/mcp-config.js";
 import type { McpHub } from "../mcp/mcp-hub.js";
 import { loadMcpPromptCommand } from "../mcp/mcp-prompt-command.js";
+import type { ChangeTracker } from "../checkpoints/change-tracker.js";
+import { pendingReverted, withRevertedNote } from "../checkpoints/reverted-note.js";
 import { mcpTools } from "../mcp/mcp-tools.js";
 import type { CoreTool } from "../tools/core-tool.js";
 import type { PromptLog } from "../prompt/prompt-log.js";
@@ -51,6 +53,8 @@ export interface ChatDeps {
   approvals: ApprovalGate;
   /** The MCP servers of MCP.json: a new session takes its MCP tools from here. */
   mcp: McpHub;
+  /** Records what tool calls change on disk, for the changes view, revert and rewind. */
+  changes: ChangeTracker;
 }
 
 export interface TurnRequest {
@@ -159,7 +163,7 @@ async function executeTurn(deps: ChatDeps, turn: TurnPlan, emit: Emit, signal: A
   }
   const mcp = turn.tools ? mcpTools(deps.mcp, context.mcp) : [];
   const prompt = await buildPrompt(deps, turn.sessionId, context, mcp, record);
-  const request = new HumanMessage(withAdvice(pendingAdvice(context.previous), turn.loaded?.modelMessage ?? turn.message));
+  const request = new HumanMessage(withRevertedNote(pendingReverted(context.previous), withAdvice(pendingAdvice(context.previous), turn.loaded?.modelMessage ?? turn.message)));
   const history = await compactIfNeeded(deps, context.previous, prompt.text, request, recorder, record, signal);
   const agent = { sessionId: turn.sessionId, depth: 0, roles: [] };
   const approve = createApprover(
@@ -180,6 +184,7 @@ async function executeTurn(deps: ChatDeps, turn: TurnPlan, emit: Emit, signal: A
     log,
     emit: record,
     steering,
+    track: (call, run) => deps.changes.record({ sessionId: turn.sessionId, turn: context.turnId, callId: call.id, tool: call.tool }, run),
   });
   await persist(deps, turn.sessionId, context.turnId, recorder, outcome, emit);
 }

@@ -12,7 +12,7 @@ const FRIENDLY: Record<string, string> = {
 /** Every error leaves as `{ "error": "..." }` with a fitting status, and never with a stack trace. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (isUserError(error)) return reply.code(error.status).send({ error: error.message });
+    if (isUserError(error)) return reply.code(error.status).send({ error: error.message, ...error.extra });
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOSPC" || code === "EDQUOT") {
       return reply.code(507).send({ error: "The disk is full: nothing was saved, and the previous content is intact." });

@@ -6,6 +6,8 @@ export class UserError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** More of the reply, beside `error` (e.g. the files a rewind found changed). */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(message);
     this.name = "UserError";

@@ -7,8 +7,10 @@
  * are cleaned here, and writes go folder by folder through open descriptors (dir-handle.ts), to a
  * temp file renamed into place within the same folder, so they are also atomic.
  */
+import { unlink } from "node:fs/promises";
 import { UserError } from "../lib/user-error.js";
 import { DirHandle } from "./dir-handle.js";
+import { CHECKPOINTS_DIR } from "../workspace/workspace-files.js";
 
 const SECRET_FILE = /^key\.md$/i;
 
@@ -34,6 +36,8 @@ export function normalizeUserPath(input: unknown, locationPrefix = "."): string 
     throw new UserError(403, "KEY.md holds credentials and is never readable or writable here.");
   }
   if (segments.length === 0) throw new UserError(400, "The path names the data root itself, not a file.");
+  // The change store (the files' earlier contents): no tool reads or rewrites it, and the file API neither.
+  if (segments[0] === CHECKPOINTS_DIR) throw new UserError(403, `${CHECKPOINTS_DIR}/ is the workbench's store of earlier file versions; it is not readable or writable here (use the changes view).`);
   return segments.join("/");
 }
 
@@ -67,6 +71,38 @@ async function writeNow(root: string, relPath: string, content: string | Uint8Ar
     const folder = await rootDir.dirPath(parts.join("/"), { create: true });
     try {
       await folder.writeFileAtomic(name, content, mode);
+    } finally {
+      await folder.close();
+    }
+  } finally {
+    await rootDir.close();
+  }
+}
+
+/**
+ * Removes a file (or a link, itself) under `root`, every folder on the way opened by descriptor: a
+ * folder swapped for a link is never followed, and a folder in the file's place is left alone
+ * (false). True when the file was removed or was already gone.
+ */
+export async function removeConfinedFile(root: string, relPath: string): Promise<boolean> {
+  const parts = relPath.split("/");
+  const name = parts.pop()!;
+  const rootDir = await DirHandle.openRoot(root);
+  try {
+    let folder: DirHandle;
+    try {
+      folder = await rootDir.dirPath(parts.join("/"));
+    } catch {
+      return true; // its folder is gone, so is the file
+    }
+    try {
+      await unlink(folder.at(name));
+      return true;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") return true;
+      if (code === "EISDIR" || code === "EPERM") return false;
+      throw err;
     } finally {
       await folder.close();
     }

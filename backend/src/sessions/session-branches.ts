@@ -45,7 +45,7 @@ export function turnTree(entries: SessionEntry[]): TurnTree {
       current = turn;
       leaf = turn;
       owner.push(turn);
-    } else if (entry.type === "meta" && entry.leaf !== undefined && parents.has(entry.leaf)) {
+    } else if (entry.type === "meta" && entry.leaf !== undefined && (entry.leaf === 0 || parents.has(entry.leaf))) {
       // After a switch, what is recorded (a compaction, a review) belongs to the branch switched to.
       leaf = entry.leaf;
       current = entry.leaf;

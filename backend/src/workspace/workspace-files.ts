@@ -14,6 +14,8 @@ export const AGENTS_DIR = "agents";
 export const REVIEWER_FILE = "workspace/REVIEWER.md";
 export const SESSIONS_DIR = "sessions";
 export const SNAPSHOT_FILE = "SKILLS_SNAPSHOT.md";
+/** The change store (earlier contents of the files tool calls changed), at the top of the data root: outside every folder the sandbox mounts. */
+export const CHECKPOINTS_DIR = ".checkpoints";
 
 /** Folders every data root has. */
 export const DATA_DIRS = ["memory/logs", "sessions", "skills", "agents", "workspace", "knowledge", "storage"] as const;

@@ -3,7 +3,7 @@
  * event stream and from a stored session (`turnsFromEntries` applies the events the session stored),
  * so a past session replays exactly as it streamed.
  */
-import type { ApprovalEvent, ApprovalRequestEvent, BranchTurn, ChatEvent, CompactionEntry, SessionEntry } from "@mini-openclaw/protocol";
+import type { ApprovalEvent, ChangedFile, ApprovalRequestEvent, BranchTurn, ChatEvent, CompactionEntry, SessionEntry } from "@mini-openclaw/protocol";
 import { assertNever } from "./utils";
 
 export type Block =
@@ -32,6 +32,8 @@ export type Block =
       sub?: SubAgent;
       /** The call was governed by the approval policy: what was asked, and how it was decided. */
       approval?: { request?: ApprovalRequestEvent; decision?: ApprovalEvent };
+      /** The files the call created, modified or deleted, and the change id that reverts them. */
+      changes?: { change: string; files: ChangedFile[] };
     }
   | { kind: "skill"; name: string; location: string; allowedTools?: string[]; allowedCommands?: string[] }
   | { kind: "error"; message: string; code: string }
@@ -161,6 +163,8 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
       return { ...turn, blocks: turn.blocks.map((b) => (b.kind === "tool" && b.id === event.call_id ? { ...b, approval: { ...b.approval, decision: event } } : b)) };
     case "steer":
       return { ...turn, blocks: [...turn.blocks, { kind: "steer", text: event.content }] };
+    case "changes":
+      return { ...turn, blocks: turn.blocks.map((b) => (b.kind === "tool" && b.id === event.call_id ? { ...b, changes: { change: event.change, files: event.files } } : b)) };
     case "compaction":
       return { ...turn, blocks: [...turn.blocks, { kind: "compaction", turns: event.turns, summary: event.summary, skills: event.skills, forced: event.forced }] };
     case "usage": {

@@ -4,6 +4,7 @@ import { UserError } from "../../lib/user-error.js";
 import { searchSessions, snippetFor } from "../../sessions/search-sessions.js";
 import { exportJson, exportMarkdown, importedEntries } from "../../sessions/session-export.js";
 import { assertSessionId, newSessionId } from "../../sessions/session-id.js";
+import type { ChangeTracker } from "../../checkpoints/change-tracker.js";
 import { forkEntries, hasTurn, newestContinuation, turnTree } from "../../sessions/session-branches.js";
 import { turnTexts } from "../../sessions/session-index.js";
 import { noSuchTurn, type SessionStore } from "../../sessions/session-store.js";
@@ -28,7 +29,10 @@ const updateSchema = {
  * Sessions: list, read, search, rename, pin, delete (to the trash) and restore, export and import.
  * `turns`: the running turns; nothing changes or leaves a session until its turn ends.
  */
-export async function sessionRoutes(app: FastifyInstance, { sessions, turns, messageChars }: { sessions: SessionStore; turns: TurnRegistry; messageChars: number }) {
+export async function sessionRoutes(
+  app: FastifyInstance,
+  { sessions, turns, messageChars, changes }: { sessions: SessionStore; turns: TurnRegistry; messageChars: number; changes: ChangeTracker },
+) {
   /** The session's id, checked to exist and to have no turn running. */
   const idle = async (raw: string): Promise<string> => {
     const id = assertSessionId(raw);
@@ -107,7 +111,10 @@ export async function sessionRoutes(app: FastifyInstance, { sessions, turns, mes
 
   app.delete<{ Params: { id: string } }>("/api/sessions/:id", async (request): Promise<SessionDeleteReply> => {
     const id = await idle(request.params.id);
-    return { id, trash: await sessions.trash(id) };
+    const trash = await sessions.trash(id);
+    // What its calls changed goes with it: the records, and the contents only they kept.
+    await changes.forgetSession(id);
+    return { id, trash };
   });
 
   app.post<{ Params: { id: string }; Body: { trash: string } }>(
