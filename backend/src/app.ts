@@ -103,7 +103,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const mcp = new McpHub({ dataRoot: config.dataRoot, keyFilePath: config.keyFilePath, log: app.log, ui });
   await mcp.start();
   // Every file's content is kept once in the background, so a call's changes can be put back.
-  const changes = new ChangeTracker(config.dataRoot, app.log);
+  const changes = new ChangeTracker(config.dataRoot, app.log, config.checkpointsMaxBytes);
   void changes.start();
   // A queued message runs through the same checks as one sent to POST /api/chat.
   const turns = new TurnRegistry({ ui, log: app.log, prepareQueued: (sessionId, item) => prepareTurn(chat, { message: item.message, session_id: sessionId, tools: item.tools !== false }) });
@@ -114,6 +114,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     watcher.close();
     // Every server and its process group ends with the workbench: no orphans.
     await mcp.close();
+    changes.close();
     await knowledge.close();
     python.closeAll();
     sandbox.close();

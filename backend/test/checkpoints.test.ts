@@ -90,6 +90,28 @@ describe.skipIf(!sandboxExpected().available)("changes per tool call", () => {
     for (const line of raw) expect(line).not.toMatch(/ünïcödé|line one|remembered|"py"|"before"|"after"/);
   });
 
+  it("a user's edit between calls is not the next call's change, and its earlier content is not what a revert writes", async () => {
+    wb = await startWorkbench({
+      script: (body) => {
+        const lastUser = body.messages.findLastIndex((m) => m.role === "user");
+        const user = messageText(body.messages[lastUser].content);
+        if (body.messages.slice(lastUser).some((m) => m.role === "tool")) return { content: "ok" };
+        return { toolCalls: [terminal(user.includes("one") ? "printf agent1 > workspace/a.txt" : "printf agent2 > workspace/a.txt && printf c > workspace/c.txt")] };
+      },
+    });
+    const id = sessionIdOf(await chat(wb, "call one"));
+    // The user edits a.txt and makes b.txt in the Inspector (the file API).
+    for (const [path, content] of [["workspace/a.txt", "user's a"], ["workspace/b.txt", "user's b"]]) {
+      expect((await postJson(`${wb.url}/api/files`, { path, content }, { headers: { origin: wb.url } })).status).toBe(200);
+    }
+    const events = await chat(wb, "call two", id);
+    const [change] = changesOf(events);
+    expect(change.files.map((f) => `${f.kind} ${f.path}`)).toEqual(["modified workspace/a.txt", "created workspace/c.txt"]);
+    expect((await revert(wb, { change: change.change, path: "workspace/a.txt" })).status).toBe(200);
+    expect(await readFile(join(wb.dataRoot, "workspace/a.txt"), "utf8")).toBe("user's a");
+    expect(await readFile(join(wb.dataRoot, "workspace/b.txt"), "utf8")).toBe("user's b");
+  });
+
   it("revert puts one file back byte for byte and leaves the call's other files alone; the agent is told", async () => {
     wb = await startWorkbench({ script: script([terminal("printf 'new' > workspace/a.txt && printf 'new' > workspace/b.txt")]) });
     await seed(wb, "workspace/a.txt", TRICKY);
@@ -203,6 +225,30 @@ describe.skipIf(!sandboxExpected().available)("changes per tool call", () => {
     expect(await readFile(join(outside, "f.txt"), "utf8")).toBe("outside f");
     expect(await readdir(outside)).toEqual(["f.txt", "victim.txt"]);
     expect(await readlink(join(wb.dataRoot, "workspace/sub"))).toBe(outside);
+  });
+
+  it("past CHECKPOINTS_MAX_MB the oldest calls' records go first; a deleted session's records go with it", async () => {
+    const write = (n: number) => terminal(`head -c 700000 /dev/urandom > workspace/blob.bin # ${n}`);
+    let n = 0;
+    wb = await startWorkbench({ env: { CHECKPOINTS_MAX_MB: "2" }, script: (body) => (body.messages.at(-1)?.role === "tool" ? { content: "ok" } : { toolCalls: [write(++n)] }) });
+    const id = sessionIdOf(await chat(wb, "write"));
+    for (let i = 0; i < 4; i++) await chat(wb, "again", id);
+    const calls = (await changesApi(wb, id)).calls;
+    // Five calls of 700 KB each would keep 3.5 MB: the oldest went.
+    expect(calls.length).toBeLessThan(5);
+    expect(calls.at(-1)!.turn).toBe(5);
+    const blobs = async () => {
+      let total = 0;
+      const dir = join(wb!.dataRoot, ".checkpoints/blobs");
+      for (const sub of await readdir(dir)) for (const name of await readdir(join(dir, sub))) total += (await stat(join(dir, sub, name))).size;
+      return total;
+    };
+    expect(await blobs()).toBeLessThanOrEqual(2 * 1024 * 1024 + 100_000);
+    const del = await fetch(`${wb.url}/api/sessions/${id}`, { method: "DELETE", headers: { origin: wb.url } });
+    expect(del.status).toBe(200);
+    expect(await readdir(join(wb.dataRoot, ".checkpoints/sessions"))).toEqual([]);
+    // Only the file as it is now stays kept.
+    expect(await blobs()).toBeLessThanOrEqual(700_000 + 100_000);
   });
 
   it("an 11 MB file is listed but not restorable, and the store is out of every tool's reach", async () => {

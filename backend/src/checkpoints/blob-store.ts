@@ -18,6 +18,9 @@ export class BlobStore {
     return join(this.dir, hash.slice(0, 2), hash);
   }
 
+  /** Bytes written to the store since it was made (new contents only). */
+  added = 0;
+
   async put(data: Uint8Array): Promise<string> {
     const hash = hashOf(data);
     if (this.known.has(hash)) return hash;
@@ -28,6 +31,7 @@ export class BlobStore {
       const tmp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
       await writeFile(tmp, data, { mode: 0o600 });
       await rename(tmp, path);
+      this.added += data.length;
     }
     this.known.add(hash);
     return hash;

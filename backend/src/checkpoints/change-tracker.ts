@@ -10,11 +10,12 @@
  */
 import type { ChangedFile, ChangesEvent } from "@mini-openclaw/protocol";
 import { randomBytes } from "node:crypto";
-import { appendFile, mkdir, readFile, readdir, rm } from "node:fs/promises";
+import { appendFile, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isUnreadable, readConfinedFile } from "../paths/read-confined-file.js";
 import { BlobStore } from "./blob-store.js";
 import { type ScannedFile, scanWritableTree, type TreeScan } from "./tree-scan.js";
+import { TreeWatch } from "./tree-watch.js";
 import { CHECKPOINTS_DIR } from "../workspace/workspace-files.js";
 
 /** Files over this size are listed as changed but their earlier content is not kept. */
@@ -52,26 +53,51 @@ export interface CallMeta {
 }
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/** Files read and kept at once when many changed (the first scan keeps every file). */
+const CAPTURE_CONCURRENCY = 16;
 
 export class ChangeTracker {
   readonly blobs: BlobStore;
   private index = new Map<string, IndexEntry>();
   private ready: Promise<void> | null = null;
   private readonly root: string;
+  private readonly watch: TreeWatch;
+  /** When the last scan began: changes the watch saw after it make the next call scan first. */
+  private lastScanAt = Number.NEGATIVE_INFINITY;
+
+  /** The store's size when last counted, and how much had been added to it then. */
+  private counted = { bytes: 0, added: 0 };
 
   constructor(
     private readonly dataRoot: string,
     private readonly log: { warn(obj: object, msg: string): void },
+    /** Past this total, the oldest calls' records go first, with the contents only they kept. */
+    private readonly maxBytes = Number.POSITIVE_INFINITY,
   ) {
     this.root = join(dataRoot, CHECKPOINTS_DIR);
     this.blobs = new BlobStore(join(this.root, "blobs"));
+    this.watch = new TreeWatch(dataRoot);
+  }
+
+  /** Scans the writable folders and watches the folders it found from then on. */
+  private async scan(): Promise<TreeScan> {
+    const at = performance.now();
+    const scan = await scanWritableTree(this.dataRoot);
+    this.watch.follow(scan.dirs);
+    this.lastScanAt = at;
+    return scan;
+  }
+
+  close(): void {
+    this.watch.close();
   }
 
   /** Keeps every file's content once, in the background: the first recorded call waits for it. */
   start(): Promise<void> {
     this.ready ??= (async () => {
       await mkdir(this.root, { recursive: true, mode: 0o700 });
-      await this.sync(await scanWritableTree(this.dataRoot));
+      await this.sync(await this.scan());
+      this.counted = { bytes: [...(await this.blobs.list()).values()].reduce((a, b) => a + b, 0), added: this.blobs.added };
     })().catch((err) => this.log.warn({ err }, "the change store could not start; calls are not recorded"));
     return this.ready;
   }
@@ -90,13 +116,17 @@ export class ChangeTracker {
     }
   }
 
-  /** Brings the index to a scan: changed files' contents are kept; returns the entries that changed. */
+  /** Brings the index to a scan: the changed files' contents are kept (several read at once). */
   private async sync(scan: TreeScan): Promise<void> {
-    for (const [path, file] of scan.files) {
-      const known = this.index.get(path);
-      if (known?.sig === file.sig) continue;
-      this.index.set(path, await this.capture(path, file));
-    }
+    const changed = [...scan.files].filter(([path, file]) => this.index.get(path)?.sig !== file.sig);
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < changed.length; i = next++) {
+        const [path, file] = changed[i];
+        this.index.set(path, await this.capture(path, file));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CAPTURE_CONCURRENCY, changed.length) }, worker));
     if (!scan.incomplete) for (const path of this.index.keys()) if (!scan.files.has(path)) this.index.delete(path);
   }
 
@@ -109,7 +139,8 @@ export class ChangeTracker {
     let before: Map<string, IndexEntry>;
     try {
       // What changed since the last scan (the user's own edits) is taken in first: it is not the call's.
-      await this.sync(await scanWritableTree(this.dataRoot));
+      // Nothing did (the folders' watches are quiet since): the index is current as it is.
+      if (this.watch.changedSince(this.lastScanAt)) await this.sync(await this.scan());
       before = new Map(this.index);
     } catch (err) {
       this.log.warn({ err }, "files not scanned before a call; its changes are not recorded");
@@ -117,7 +148,7 @@ export class ChangeTracker {
     }
     const result = await run();
     try {
-      const after = await scanWritableTree(this.dataRoot);
+      const after = await this.scan();
       const files: StoredChange[] = [];
       for (const [path, file] of after.files) {
         const was = before.get(path);
@@ -150,6 +181,7 @@ export class ChangeTracker {
         ...(after.incomplete ? { incomplete: after.incomplete } : {}),
       };
       await this.append(record);
+      if (this.counted.bytes + this.blobs.added - this.counted.added > this.maxBytes) await this.prune();
       return {
         result,
         changes: {
@@ -216,15 +248,52 @@ export class ChangeTracker {
     await this.collect();
   }
 
-  /** Removes blobs neither the index nor any session's record names. */
-  async collect(): Promise<void> {
+  private async sessionIds(): Promise<string[]> {
+    return (await readdir(join(this.root, "sessions")).catch(() => [] as string[])).filter((n) => n.endsWith(".jsonl")).map((n) => n.slice(0, -6));
+  }
+
+  /** Removes blobs neither the index nor any session's record names; returns the bytes left. */
+  async collect(): Promise<number> {
     await this.start();
     const live = new Set<string>();
     for (const entry of this.index.values()) if (entry.hash) live.add(entry.hash);
-    for (const name of await readdir(join(this.root, "sessions")).catch(() => [] as string[])) {
-      if (!name.endsWith(".jsonl")) continue;
-      for (const call of await this.calls(name.slice(0, -6))) for (const f of call.files) for (const h of [f.before, f.after]) if (h) live.add(h);
+    for (const id of await this.sessionIds()) for (const call of await this.calls(id)) for (const f of call.files) for (const h of [f.before, f.after]) if (h) live.add(h);
+    let left = 0;
+    for (const [hash, size] of await this.blobs.list()) {
+      if (live.has(hash)) left += size;
+      else await this.blobs.remove(hash);
     }
-    for (const hash of (await this.blobs.list()).keys()) if (!live.has(hash)) await this.blobs.remove(hash);
+    this.counted = { bytes: left, added: this.blobs.added };
+    return left;
+  }
+
+  /**
+   * Over the total cap: the oldest calls' records go (across sessions, oldest first), then the
+   * contents nothing names any more; the files as they are now always stay (the next call's before).
+   */
+  private async prune(): Promise<void> {
+    let left = await this.collect();
+    if (left <= this.maxBytes) return;
+    const all: CallRecord[] = [];
+    for (const id of await this.sessionIds()) all.push(...(await this.calls(id)));
+    all.sort((a, b) => a.at.localeCompare(b.at));
+    const current = new Set([...this.index.values()].map((e) => e.hash).filter((h): h is string => h !== null));
+    const sizes = await this.blobs.list();
+    const dropped = new Set<string>();
+    const freed = new Set<string>();
+    for (const call of all) {
+      if (left <= this.maxBytes) break;
+      dropped.add(call.change);
+      for (const f of call.files) for (const h of [f.before, f.after]) if (h && !current.has(h) && !freed.has(h)) {
+        freed.add(h);
+        left -= sizes.get(h) ?? 0;
+      }
+    }
+    for (const id of new Set(all.filter((c) => dropped.has(c.change)).map((c) => c.session_id))) {
+      const kept = (await this.calls(id)).filter((c) => !dropped.has(c.change));
+      await writeFile(this.logPath(id), kept.map((c) => `${JSON.stringify(c)}\n`).join(""), { mode: 0o600 });
+    }
+    this.log.warn({ calls: dropped.size, maxBytes: this.maxBytes }, "change store over its cap: the oldest calls' records were pruned");
+    await this.collect();
   }
 }

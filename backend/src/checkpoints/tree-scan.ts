@@ -20,6 +20,8 @@ export interface ScannedFile {
 
 export interface TreeScan {
   files: Map<string, ScannedFile>;
+  /** The folders it went through (data-root-relative), the writable roots first. */
+  dirs: string[];
   /** Why the scan did not see every file (the cap, the time limit), or null. */
   incomplete: string | null;
 }
@@ -28,11 +30,12 @@ export interface TreeScan {
 export function scanWritableTree(dataRoot: string, roots: readonly string[] = WRITABLE_DATA_DIRS): Promise<TreeScan> {
   return new Promise((resolve, reject) => {
     // %y type, %s size, %C@ status change time (any write or rename changes it), %i inode, %p the path as found.
-    const child = spawn("find", ["-P", ...roots.map((r) => `./${r}`), "-mindepth", "1", "-not", "-type", "d", "-printf", "%y\\0%s\\0%C@\\0%T@\\0%i\\0%p\\0"], {
+    const child = spawn("find", ["-P", ...roots.map((r) => `./${r}`), "-printf", "%y\\0%s\\0%C@\\0%T@\\0%i\\0%p\\0"], {
       cwd: dataRoot,
       stdio: ["ignore", "pipe", "ignore"],
     });
     const files = new Map<string, ScannedFile>();
+    const dirs: string[] = [];
     let incomplete: string | null = null;
     let rest = "";
     let fields: string[] = [];
@@ -54,6 +57,10 @@ export function scanWritableTree(dataRoot: string, roots: readonly string[] = WR
           child.kill("SIGKILL");
           return;
         }
+        if (type === "d") {
+          dirs.push(path.slice(2));
+          continue;
+        }
         const kind = type === "f" ? "f" : type === "l" ? "l" : "o";
         files.set(path.slice(2), { type: kind, size: Number(size), sig: `${kind}:${size}:${ctime}:${mtime}:${inode}` });
       }
@@ -65,7 +72,7 @@ export function scanWritableTree(dataRoot: string, roots: readonly string[] = WR
     // `find` exits 1 when a folder is missing or vanished mid-scan: what it saw still counts.
     child.once("close", () => {
       clearTimeout(timer);
-      resolve({ files, incomplete });
+      resolve({ files, dirs, incomplete });
     });
   });
 }

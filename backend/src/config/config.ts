@@ -85,6 +85,8 @@ export interface Config {
   };
   /** The reviewer's setting at start (the UI can switch it). */
   reviewerEnabled: boolean;
+  /** The change store's total size (earlier file contents) before the oldest calls' records are pruned. */
+  checkpointsMaxBytes: number;
   /** `APPROVALS=off`: governed tools run without asking, whatever APPROVALS.json says (unattended runs). */
   approvalsOff: boolean;
   /** Built UI to serve at `/`, if present. */
@@ -183,6 +185,7 @@ export function loadConfig(
       timeoutMs: intFrom(get("DELEGATE_TIMEOUT_MS"), 300_000, "DELEGATE_TIMEOUT_MS"),
     },
     reviewerEnabled: /^(on|1|true|yes)$/i.test(get("REVIEWER") ?? ""),
+    checkpointsMaxBytes: intFrom(get("CHECKPOINTS_MAX_MB"), 2048, "CHECKPOINTS_MAX_MB") * 1024 * 1024,
     approvalsOff: /^(off|0|false|no)$/i.test(get("APPROVALS") ?? ""),
     frontendDir: resolve(get("FRONTEND_DIR") ?? defaultFrontendDir),
     logLevel: get("LOG_LEVEL") ?? "info",

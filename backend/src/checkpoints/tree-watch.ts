@@ -1,0 +1,67 @@
+/**
+ * Says whether anything in the writable folders may have changed since a moment: one kernel watch
+ * (inotify) per folder, each event stamped when it arrives. A call's tracker skips its scan before
+ * the call when nothing happened since its last scan (the scan after the previous call), which halves
+ * what recording costs. Where the kernel cannot watch (too many folders, no inotify), or a watch
+ * fails, every moment counts as changed: then it scans every time, as without it.
+ */
+import { type FSWatcher, watch } from "node:fs";
+import { join } from "node:path";
+
+/** Folders watched at most (each watch is kernel memory); past this, every call scans first. */
+export const MAX_WATCHED = 4096;
+
+export class TreeWatch {
+  private readonly watches = new Map<string, FSWatcher>();
+  private lastEvent = Number.POSITIVE_INFINITY;
+  private reliable = false;
+  private closed = false;
+
+  constructor(private readonly dataRoot: string) {}
+
+  /** Whether something may have changed after `since` (a `performance.now()` time). */
+  changedSince(since: number): boolean {
+    return !this.reliable || this.lastEvent >= since;
+  }
+
+  /** Watches exactly these folders (the last scan's), each from now on. */
+  follow(dirs: string[]): void {
+    if (this.closed) return;
+    if (dirs.length > MAX_WATCHED) return this.giveUp();
+    const wanted = new Set(dirs);
+    for (const [dir, watcher] of this.watches) {
+      if (wanted.has(dir)) continue;
+      watcher.close();
+      this.watches.delete(dir);
+    }
+    for (const dir of dirs) {
+      if (this.watches.has(dir)) continue;
+      try {
+        const watcher = watch(join(this.dataRoot, dir), { persistent: false }, () => this.touched());
+        watcher.on("error", () => this.giveUp());
+        this.watches.set(dir, watcher);
+      } catch (err) {
+        // A folder gone since the scan: something changed. No watch left (ENOSPC...): watch nothing, scan always.
+        if ((err as NodeJS.ErrnoException).code === "ENOENT" || (err as NodeJS.ErrnoException).code === "ENOTDIR") this.touched();
+        else return this.giveUp();
+      }
+    }
+    if (this.lastEvent === Number.POSITIVE_INFINITY) this.lastEvent = 0;
+    this.reliable = true;
+  }
+
+  private touched(): void {
+    this.lastEvent = performance.now();
+  }
+
+  private giveUp(): void {
+    this.reliable = false;
+    for (const watcher of this.watches.values()) watcher.close();
+    this.watches.clear();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.giveUp();
+  }
+}
