@@ -13,6 +13,9 @@ import { TopBar } from "./top-bar";
 import { Toaster, useToasts } from "./ui/toaster";
 import type { SessionActions } from "./sidebar/sessions-view";
 import { CitationContext } from "./stage/markdown";
+import { ChangeContext } from "./stage/changed-files";
+import { RewindDialog } from "./stage/rewind-dialog";
+import type { OpenChange } from "./inspector/change-diff";
 import type { TurnActions } from "./stage/turn-controls";
 
 function ResizeHandle() {
@@ -121,6 +124,14 @@ export function Workbench() {
     setTab("files");
     setReveal({ path, line, nonce: Date.now() });
   }, []);
+  /** One file of one call's changes, open as a diff in the Inspector. */
+  const [openChange, setOpenChange] = useState<OpenChange | null>(null);
+  const showChange = useCallback((change: string, path: string) => {
+    setOpenChange({ change, path });
+    setTab("changes");
+  }, []);
+  /** The turn a Rewind was asked for (its dialog is open). */
+  const [rewindTurn, setRewindTurn] = useState<number | null>(null);
   const onView = (next: SidebarView) => {
     setView(next);
     if (next === "memory") openFile("memory/MEMORY.md");
@@ -172,6 +183,7 @@ export function Workbench() {
       send: (text, parentTurn) => void send(text, parentTurn),
       save: (turn, text) => void saveEdit(turn, text).catch(failedRef.current),
       switchTo: (turn) => void switchBranch(turn).catch(failedRef.current),
+      rewind: (turn) => setRewindTurn(turn),
       fork: (turn) => {
         if (!sessionId) return;
         void api.forkSession(sessionId, turn).then((summary) => {
@@ -184,6 +196,9 @@ export function Workbench() {
     [send, switchBranch, saveEdit, open, sessionId, refreshLists, showToast],
   );
 
+  // The turns a rewind undoes: the chosen one and those after it on the branch shown.
+  const branchTurns = chat.turns.flatMap((t) => (t.branch ? [t.branch.turn] : []));
+  const rewindFrom = useMemo(() => (rewindTurn === null ? [] : branchTurns.slice(Math.max(0, branchTurns.indexOf(rewindTurn)))), [rewindTurn, branchTurns.join(",")]);
   const title = chat.sessionId ? (sessions.find((s) => s.id === chat.sessionId)?.title ?? "Session") : "New session";
 
   return (
@@ -214,8 +229,26 @@ export function Workbench() {
         <ResizeHandle />
         <Panel id="stage-panel" defaultSize="48" minSize="30">
           <CitationContext.Provider value={openAt}>
+          <ChangeContext.Provider value={showChange}>
           <Stage turnActions={turnActions} highlight={highlight} sessionKey={chat.sessionId ?? "new"} title={title} turns={chat.turns} streaming={chat.streaming} loadError={chat.loadError} skills={skills?.skills ?? []} onSend={chat.send} onStop={chat.stop} onSteer={(text) => void chat.queueMessage(text, "steer").catch(failed)} queue={chat.queue} onRemoveQueued={(id) => void chat.removeQueued(id)} restored={chat.restored} onCompact={chat.sessionId ? compact : undefined} toolsOff={chat.toolsOff} onChatWithoutTools={chat.chatWithoutTools} />
+          </ChangeContext.Provider>
           </CitationContext.Provider>
+          {chat.sessionId && (
+            <RewindDialog
+              sessionId={chat.sessionId}
+              turn={rewindTurn}
+              turnsFrom={rewindFrom}
+              onClose={() => setRewindTurn(null)}
+              onDone={(reply) => {
+                setRewindTurn(null);
+                const put = reply.files.restored.length + reply.files.removed.length;
+                const skipped = reply.files.skipped.length ? `; ${reply.files.skipped.length} left as they are` : "";
+                showToast(`Rewound to before turn ${reply.turn}: ${put} file${put === 1 ? "" : "s"} put back${skipped}${reply.conversation_leaf !== null ? ", the conversation goes on from there" : ""}.`);
+                refreshLists();
+                if (chat.sessionId) void chat.open(chat.sessionId);
+              }}
+            />
+          )}
         </Panel>
         <ResizeHandle />
         <Panel id="inspector-panel" defaultSize="33" minSize="20">
@@ -233,6 +266,11 @@ export function Workbench() {
             sessionId={chat.sessionId}
             promptRefresh={promptRefresh}
             diskChanges={diskChanges}
+            openChange={openChange}
+            onReverted={(path) => {
+              showToast(`Reverted ${path}.`);
+              refreshLists();
+            }}
           />
         </Panel>
       </Group>

@@ -4,6 +4,10 @@ import type {
   ApprovalDecision,
   ApprovalsReply,
   McpReply,
+  ChangeDiffReply,
+  ChangesReply,
+  RevertReply,
+  RewindReply,
   ChatQueuedReply,
   CompactReply,
   FileReply,
@@ -32,6 +36,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The reply's JSON, beside its `error` (e.g. a rewind's `conflicts`). */
+    readonly body: unknown = null,
   ) {
     super(message);
   }
@@ -53,7 +59,7 @@ async function request<T>(path: string, init?: RequestInit): Promise<T> {
   }
   if (!response.ok) {
     const message = (body as { error?: string } | null)?.error ?? `${response.status} ${response.statusText}`;
-    throw new ApiError(response.status, message);
+    throw new ApiError(response.status, message, body);
   }
   return body as T;
 }
@@ -85,6 +91,11 @@ export const api = {
   skills: () => request<SkillsReply>("/api/skills"),
   approvals: () => request<ApprovalsReply>("/api/approvals"),
   mcp: () => request<McpReply>("/api/mcp"),
+  changes: (id: string, turn?: number) => request<ChangesReply>(`/api/sessions/${encodeURIComponent(id)}/changes${turn ? `?turn=${turn}` : ""}`),
+  changeDiff: (change: string, path: string) => request<ChangeDiffReply>(`/api/changes/${encodeURIComponent(change)}/diff?path=${encodeURIComponent(path)}`),
+  revertChange: (change: string, path: string, force = false) => request<RevertReply>("/api/changes/revert", json({ change, path, ...(force ? { force } : {}) })),
+  rewind: (id: string, body: { turn: number; files: boolean; conversation: boolean; on_conflict?: "fail" | "skip" | "overwrite" }) =>
+    request<RewindReply>(`/api/sessions/${encodeURIComponent(id)}/rewind`, json(body)),
   restartMcp: (name: string) => request<{ restarting: string }>(`/api/mcp/${encodeURIComponent(name)}/restart`, json({})),
   knowledgeStatus: () => request<KnowledgeStatusReply>("/api/knowledge/status"),
   knowledgeDocuments: () => request<{ documents: KnowledgeDocument[] }>("/api/knowledge/documents").then((r) => r.documents),

@@ -1,6 +1,6 @@
 "use client";
 import type { WorkspaceFile } from "@mini-openclaw/protocol";
-import { FileCode2, ScrollText } from "lucide-react";
+import { FileCode2, FileDiff, ScrollText } from "lucide-react";
 import { useRef } from "react";
 import { Pane } from "@/components/ui/pane";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
@@ -8,8 +8,9 @@ import { cn } from "@/lib/utils";
 import { FileEditor } from "./file-editor";
 import { EXTRACTED_SOURCE, ExtractedSource } from "./extracted-source";
 import { PromptView } from "./prompt-view";
+import { ChangeDiff, type OpenChange } from "./change-diff";
 
-export type InspectorTab = "files" | "prompt";
+export type InspectorTab = "files" | "prompt" | "changes";
 
 interface InspectorProps {
   tab: InspectorTab;
@@ -23,6 +24,9 @@ interface InspectorProps {
   diskChanges: Record<string, number>;
   /** A line of the open file to scroll to and mark (a cited passage). */
   reveal?: { path: string; line: number; nonce: number } | null;
+  /** One file of one call's changes, shown as a diff with Revert. */
+  openChange: OpenChange | null;
+  onReverted: (path: string) => void;
 }
 
 const GROUP_LABELS: Record<WorkspaceFile["group"], string> = {
@@ -34,7 +38,7 @@ const GROUP_LABELS: Record<WorkspaceFile["group"], string> = {
   settings: "Settings",
 };
 
-export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, sessionId, promptRefresh, diskChanges, reveal }: InspectorProps) {
+export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, sessionId, promptRefresh, diskChanges, reveal, openChange, onReverted }: InspectorProps) {
   const drafts = useRef(new Map<string, { saved: string; text: string }>()).current;
   const groups = new Map<WorkspaceFile["group"], WorkspaceFile[]>();
   for (const file of files) groups.set(file.group, [...(groups.get(file.group) ?? []), file]);
@@ -50,6 +54,10 @@ export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, se
             <TabsTrigger value="prompt" data-testid="tab-prompt">
               <ScrollText />
               Prompt
+            </TabsTrigger>
+            <TabsTrigger value="changes" data-testid="tab-changes">
+              <FileDiff />
+              Changes
             </TabsTrigger>
           </TabsList>
         </div>
@@ -95,6 +103,13 @@ export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, se
         </TabsContent>
         <TabsContent value="prompt" className="data-[state=inactive]:hidden">
           <PromptView sessionId={sessionId} refreshKey={promptRefresh} />
+        </TabsContent>
+        <TabsContent value="changes" className="flex min-h-0 flex-1 flex-col data-[state=inactive]:hidden">
+          {openChange ? (
+            <ChangeDiff key={`${openChange.change}:${openChange.path}`} open={openChange} onReverted={onReverted} />
+          ) : (
+            <div className="p-4 text-sm text-zinc-400">Click a file under a tool call in the conversation to see what the call changed, and revert it.</div>
+          )}
         </TabsContent>
       </Tabs>
     </Pane>

@@ -8,6 +8,9 @@ import { CompactionBlock } from "./compaction-block";
 import { ReviewBlock } from "./review-block";
 import { ThoughtBlock } from "./thought-block";
 import { ToolCard } from "./tool-card";
+import { MemoryChangeCard } from "./memory-change-card";
+
+const MEMORY_FILE = "memory/MEMORY.md";
 
 /** What an agent did in a turn, in order: the main agent's, or a sub-agent's under its delegate call. */
 export function BlockList({ blocks, streaming }: { blocks: Block[]; streaming: boolean }) {
@@ -18,8 +21,15 @@ export function BlockList({ blocks, streaming }: { blocks: Block[]; streaming: b
         switch (block.kind) {
           case "thought":
             return <ThoughtBlock key={index} text={block.text} streaming={streaming && index === lastIndex} />;
-          case "tool":
-            return <ToolCard key={block.id} block={block} />;
+          case "tool": {
+            const memory = block.changes?.files.find((f) => f.path === MEMORY_FILE && f.kind !== "deleted");
+            return (
+              <div key={block.id} className="space-y-2">
+                <ToolCard block={block} />
+                {memory && block.changes && <MemoryChangeCard change={block.changes.change} path={memory.path} />}
+              </div>
+            );
+          }
           case "skill":
             return (
               <div key={index} data-testid="skill-activation">

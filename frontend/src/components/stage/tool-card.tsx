@@ -5,6 +5,7 @@ import { Badge } from "@/components/ui/badge";
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from "@/components/ui/collapsible";
 import { cn, formatDuration } from "@/lib/utils";
 import { ApprovalDecisionLine, ApprovalRequestCard } from "./approval-card";
+import { ChangedFiles } from "./changed-files";
 import { SubAgentTrace } from "./sub-agent-trace";
 import type { ToolBlock } from "./tool-views/tool-view";
 import { toolView } from "./tool-views/tool-views";
@@ -88,6 +89,7 @@ export function ToolCard({ block }: { block: ToolBlock }) {
         block.approval?.request && <ApprovalRequestCard request={block.approval.request} />
       )}
       {block.sub && <SubAgentTrace sub={block.sub} />}
+      {block.changes && block.changes.files.length > 0 && <ChangedFiles change={block.changes.change} files={block.changes.files} />}
       <CollapsibleContent>
         <div className="space-y-2 border-t border-zinc-100 px-3 py-2">
           <div className="flex items-center justify-between">

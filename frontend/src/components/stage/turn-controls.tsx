@@ -1,6 +1,6 @@
 "use client";
 import type { BranchTurn } from "@mini-openclaw/protocol";
-import { ChevronLeft, ChevronRight, GitBranch, Pencil, RotateCcw } from "lucide-react";
+import { ChevronLeft, ChevronRight, GitBranch, History, Pencil, RotateCcw } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 
@@ -11,6 +11,8 @@ export interface TurnActions {
   save(turn: number, text: string): void;
   switchTo(turn: number): void;
   fork(turn: number): void;
+  /** Go back to before this turn: its (and later turns') file changes, the conversation, or both (asks first). */
+  rewind(turn: number): void;
 }
 
 const icon = "rounded p-1 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700 disabled:opacity-40";
@@ -101,6 +103,9 @@ export function AnswerButtons({ branch, user, busy, actions }: { branch: BranchT
       </button>
       <button type="button" className={icon} title="Fork: a new session with the conversation up to here" data-testid="fork-turn" disabled={busy} onClick={() => actions.fork(branch.turn)}>
         <GitBranch className="size-3.5" />
+      </button>
+      <button type="button" className={icon} title="Rewind to before this turn (files, conversation, or both)" aria-label="Rewind to before this turn" data-testid="rewind-turn" disabled={busy} onClick={() => actions.rewind(branch.turn)}>
+        <History className="size-3.5" />
       </button>
     </span>
   );

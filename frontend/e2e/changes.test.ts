@@ -1,0 +1,89 @@
+/**
+ * What tool calls change, in a real Chromium against the real backend with the sandbox (issue 30):
+ * the tool card lists the files, a click shows the diff with Revert, a change to MEMORY.md is a diff
+ * card in the Stage, and Rewind lists what it will put back before it does.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type ChatRequestBody, messageText } from "../../backend/test-support/scripted-model-server";
+import { sandboxExpected } from "../../backend/test-support/tool-harness";
+import { startWorkbench, type Workbench } from "../../backend/test-support/workbench-harness";
+import { chromiumAvailable, launch, openPage, type WatchedPage } from "./browser";
+import { checkAndClosePage } from "./page-checks";
+
+/** Each user message runs the command after "run:" once, then answers. */
+const runWhatIsAsked = (body: ChatRequestBody) => {
+  const lastUser = body.messages.findLastIndex((m) => m.role === "user");
+  if (body.messages.slice(lastUser).some((m) => m.role === "tool")) return { content: "Done." };
+  const command = messageText(body.messages[lastUser].content).split("run: ")[1];
+  return { toolCalls: [{ name: "terminal", args: { command } }] };
+};
+
+describe.skipIf(!chromiumAvailable || !sandboxExpected().available)("file changes in the Stage", () => {
+  let browser: Browser;
+  let wb: Workbench | undefined;
+  const views: WatchedPage[] = [];
+
+  beforeAll(async () => {
+    browser = await launch();
+  });
+  afterAll(async () => browser?.close());
+  afterEach(async (context) => {
+    if (context.task.result?.state === "fail") for (const v of views) await v.shot(`failed-changes-${context.task.name.slice(0, 30).replace(/\W+/g, "-")}`).catch(() => {});
+    for (const view of views.splice(0)) await checkAndClosePage(view);
+    await wb?.close();
+    wb = undefined;
+  });
+
+  it("lists a call's files on its card; a click shows the diff; Revert puts the file back; MEMORY.md changes show as a diff card", async () => {
+    wb = await startWorkbench({ script: runWhatIsAsked });
+    const memoryBefore = await readFile(join(wb.dataRoot, "memory/MEMORY.md"), "utf8");
+    const view = await openPage(browser, wb.url);
+    views.push(view);
+    const { page } = view;
+    await page.getByTestId("composer").fill("run: printf '%s\\n' '- likes tea' >> memory/MEMORY.md && printf hello > workspace/greeting.txt");
+    await page.keyboard.press("Enter");
+    await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
+    const files = page.getByTestId("changed-file");
+    await expect.poll(() => files.count()).toBe(2);
+    expect(await files.evaluateAll((els) => els.map((e) => `${e.getAttribute("data-kind")} ${e.getAttribute("data-path")}`))).toEqual(["modified memory/MEMORY.md", "created workspace/greeting.txt"]);
+    const card = page.getByTestId("memory-diff");
+    await card.waitFor();
+    expect(await card.innerText()).toContain("+ - likes tea");
+
+    await page.locator('[data-testid="changed-file"][data-path="memory/MEMORY.md"]').click();
+    await page.locator(".monaco-diff-editor").waitFor();
+    await page.getByTestId("revert-file").click();
+    await page.getByTestId("revert-done").waitFor();
+    expect(await readFile(join(wb.dataRoot, "memory/MEMORY.md"), "utf8")).toBe(memoryBefore);
+    expect(await readFile(join(wb.dataRoot, "workspace/greeting.txt"), "utf8")).toBe("hello");
+  });
+
+  it("Rewind lists the files it will put back, then puts them back and the conversation goes on from before the turn", async () => {
+    wb = await startWorkbench({ script: runWhatIsAsked });
+    const view = await openPage(browser, wb.url);
+    views.push(view);
+    const { page } = view;
+    await page.getByTestId("composer").fill("run: printf one > workspace/story.txt");
+    await page.keyboard.press("Enter");
+    await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
+    await page.getByTestId("composer").fill("run: printf two > workspace/story.txt && rm workspace/USER.md");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator('[data-testid="turn"][data-status="done"]').count()).toBe(2);
+    await page.reload();
+    await page.waitForSelector("html[data-ready='true']");
+    await expect.poll(() => page.getByTestId("turn").count()).toBe(2);
+    const second = page.getByTestId("turn").nth(1);
+    await second.hover();
+    await second.getByTestId("rewind-turn").click();
+    const list = page.getByTestId("rewind-list");
+    await expect.poll(async () => (await list.innerText()).includes("workspace/story.txt")).toBe(true);
+    expect(await list.innerText()).toContain("workspace/USER.md");
+    await page.getByTestId("rewind-confirm").click();
+    await expect.poll(() => page.getByTestId("turn").count()).toBe(1);
+    expect(await readFile(join(wb.dataRoot, "workspace/story.txt"), "utf8")).toBe("one");
+    expect(await readFile(join(wb.dataRoot, "workspace/USER.md"), "utf8")).toContain("# User");
+  });
+});

@@ -1,0 +1,47 @@
+"use client";
+import type { ChangedFile } from "@mini-openclaw/protocol";
+import { FileDiff } from "lucide-react";
+import { createContext, useContext } from "react";
+import { cn } from "@/lib/utils";
+
+/** Opens one file of one call's changes in the Inspector (a diff with Revert). */
+export const ChangeContext = createContext<((change: string, path: string) => void) | null>(null);
+
+const KIND_STYLE: Record<ChangedFile["kind"], string> = {
+  created: "text-emerald-700",
+  modified: "text-amber-700",
+  deleted: "text-red-700",
+};
+
+const plural = (n: number) => `${n} file${n === 1 ? "" : "s"}`;
+
+/** The files a tool call changed, under its card: each opens its diff. */
+export function ChangedFiles({ change, files }: { change: string; files: ChangedFile[] }) {
+  const openChange = useContext(ChangeContext);
+  return (
+    <div className="border-t border-zinc-100 px-3 py-1.5" data-testid="changed-files">
+      <div className="pb-0.5 text-[11px] text-zinc-400">Changed {plural(files.length)}</div>
+      <ul className="space-y-0.5">
+        {files.map((file) => (
+          <li key={file.path}>
+            <button
+              type="button"
+              data-testid="changed-file"
+              data-path={file.path}
+              data-kind={file.kind}
+              disabled={!openChange}
+              onClick={() => openChange?.(change, file.path)}
+              className="flex w-full items-center gap-1.5 rounded px-1 text-left font-mono text-[12px] text-zinc-700 hover:bg-zinc-50"
+              aria-label={`${file.kind} ${file.path}: show the diff`}
+            >
+              <FileDiff className="size-3 shrink-0 text-zinc-400" />
+              <span className={cn("w-16 shrink-0 font-sans text-[11px]", KIND_STYLE[file.kind])}>{file.kind}</span>
+              <span className="truncate">{file.path}</span>
+              {!file.restorable && <span className="shrink-0 font-sans text-[10px] text-zinc-400" title={file.reason}>not restorable</span>}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
