@@ -199,7 +199,8 @@ describe("1,000 garbage requests against every endpoint", () => {
       for (const entry of (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
         const full = join(dir, entry.name);
         if (entry.isDirectory()) await walk(full);
-        else if (entry.isFile() && !full.includes("/storage/")) hash.update(full).update(await readFile(full));
+        // storage/ (the index) and .checkpoints/ (the change store's first keeping of every file) fill in the background.
+        else if (entry.isFile() && !full.includes("/storage/") && !full.includes("/.checkpoints/")) hash.update(full).update(await readFile(full));
       }
     };
     await walk(root);

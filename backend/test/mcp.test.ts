@@ -194,6 +194,37 @@ describe("MCP over Streamable HTTP, and a VS Code shaped file", () => {
   });
 });
 
+describe("MCP over the old HTTP+SSE transport", () => {
+  let remote: ChildProcess;
+  let port: number;
+  beforeAll(async () => {
+    port = await freePort();
+    remote = spawn(process.execPath, [everything, "sse"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+    for (let i = 0; i < 100; i++) {
+      const up = await fetch(`http://127.0.0.1:${port}/sse`, { signal: AbortSignal.timeout(1_000) }).then(
+        (r) => (void r.body?.cancel().catch(() => {}), true),
+        () => false,
+      );
+      if (up) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+  afterAll(() => {
+    remote.kill();
+  });
+
+  it("connects with type: sse, and falls back to SSE for a url alone when Streamable HTTP is refused", async () => {
+    const url = `http://127.0.0.1:${port}/sse`;
+    const dataRoot = await rootWith({ mcpServers: { legacy: { type: "sse", url }, guessed: { url } } });
+    wb = await startWorkbench({ dataRoot, script: callsThenAnswer([{ name: "mcp__legacy__echo", args: { message: "over sse" } }, { name: "mcp__guessed__echo", args: { message: "fell back" } }]) });
+    const state = await waitForMcp(wb, connected("legacy", "guessed"));
+    expect(state.servers.map((s) => s.transport)).toEqual(["http", "http"]);
+    const [first, second] = resultsOf(await chat(wb, "echo twice"));
+    expect(first).toMatchObject({ ok: true, output: "Echo: over sse" });
+    expect(second).toMatchObject({ ok: true, output: "Echo: fell back" });
+  });
+});
+
 describe("approvals for MCP tools", () => {
   const scripted = scriptedMcpServer;
   const servers = { mcpServers: { everything: { command: process.execPath, args: [everything, "stdio"] }, scripted: { command: process.execPath, args: [scripted, "ok"] } } };
