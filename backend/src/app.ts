@@ -45,8 +45,8 @@ import { seedDataRoot } from "./workspace/seed-data-root.js";
 const version = (JSON.parse(readFileSync(join(backendDir, "package.json"), "utf8")) as { version: string }).version;
 
 export interface BuildOptions {
-  /** Fastify logger; off in tests unless asked for. */
-  logger?: boolean | { level: string };
+  /** Fastify logger (pino options); off in tests unless asked for. */
+  logger?: boolean | { level: string; transport?: { target: string; options?: Record<string, unknown> } };
 }
 
 /**
@@ -62,6 +62,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const app = Fastify({
     logger: options.logger ?? false,
+    // Requests are logged at debug level below (the UI polls; at info they would bury the turns).
+    disableRequestLogging: true,
     // Room for a file at its size limit, JSON-escaped.
     bodyLimit: Math.max(config.limits.fileBytes, config.limits.messageChars * 4) * 2 + 64 * 1024,
     return503OnClosing: true,
@@ -74,6 +76,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.removeContentTypeParser("text/plain");
 
   registerErrorHandler(app);
+  app.addHook("onResponse", async (request, reply) => {
+    request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
+  });
   registerSecurityHeaders(app, config.frontendDir);
   registerLocalGuard(app, {
     bindHost: config.host,

@@ -6,7 +6,9 @@ import { defaultKeyFile } from "./config/project-paths.js";
 // The documented place for credentials exists from the first start (only where the user did not point KEY_FILE elsewhere).
 const madeKeyFile = process.env.KEY_FILE ? false : ensureKeyFile(defaultKeyFile);
 const config = loadConfig();
-const app = await buildApp(config, { logger: { level: config.logLevel } });
+// In a terminal, readable lines; piped (to a file, a log collector), one JSON object per line and nothing else.
+const pretty = process.stdout.isTTY ? { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname" } } } : {};
+const app = await buildApp(config, { logger: { level: config.logLevel, ...pretty } });
 
 const shutdown = async (signal: string) => {
   app.log.info({ signal }, "shutting down");

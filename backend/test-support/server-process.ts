@@ -14,6 +14,8 @@ export interface ServerProcess {
   url: string;
   /** Everything the process wrote to stdout and stderr, in order (its log). */
   output: string[];
+  /** What it wrote to stdout alone (where the log goes; Node's own warnings go to stderr). */
+  stdout: string[];
   /** Whether the process is still running. */
   alive(): boolean;
 }
@@ -32,13 +34,17 @@ export async function startServerProcess(
   const [command, args] = openFiles ? ["prlimit", [`--nofile=${openFiles}:${openFiles}`, "--", process.execPath, builtMain]] : [process.execPath, [builtMain]];
   const child = spawn(command, args, { env: { ...base, APPROVALS: "off", ...env, PORT: String(port), HOST: "127.0.0.1" }, stdio: ["ignore", "pipe", "pipe"] });
   const output: string[] = [];
-  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
+  const stdout: string[] = [];
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+    output.push(chunk);
+    stdout.push(chunk);
+  });
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
   let exited = false;
   child.on("exit", () => (exited = true));
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200 && !exited; i++) {
-    if (await fetch(`${url}/api/health`).then((r) => r.ok, () => false)) return { child, url, output, alive: () => !exited };
+    if (await fetch(`${url}/api/health`).then((r) => r.ok, () => false)) return { child, url, output, stdout, alive: () => !exited };
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill("SIGKILL");

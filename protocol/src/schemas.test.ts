@@ -37,6 +37,7 @@ describe("types follow the schemas", () => {
       | "late_thought"
       | "tool_call"
       | "tool_result"
+      | "changes"
       | "skill"
       | "prefix"
       | "compaction"

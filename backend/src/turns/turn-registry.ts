@@ -4,6 +4,7 @@ import { SHUTDOWN_REASON, STOPPED_REASON } from "../agent/model-errors.js";
 import { UserError } from "../lib/user-error.js";
 import type { UiEventBus } from "../ui-events/ui-event-bus.js";
 import { EventIdClock } from "./event-ids.js";
+import { summarizeTurn } from "./turn-summary.js";
 import { LiveTurn } from "./live-turn.js";
 import { TurnQueue } from "./turn-queue.js";
 
@@ -85,6 +86,7 @@ export class TurnRegistry {
   start(turn: StartableTurn): LiveTurn {
     const { sessionId } = turn;
     const live = new LiveTurn(sessionId, () => this.ids.next());
+    const startedAt = performance.now();
     this.live.set(sessionId, live);
     const steering: Steering = {
       pending: () => this.queue.hasSteer(sessionId),
@@ -109,6 +111,8 @@ export class TurnRegistry {
       .finally(() => {
         this.live.delete(sessionId);
         live.end();
+        // One line per turn at info level (requests are at debug): what a person reading the log wants to see.
+        this.options.log.info(summarizeTurn(sessionId, live.events.map((e) => e.event), performance.now() - startedAt), "turn finished");
         turn.release();
         this.options.ui.publish({ type: "turn", session_id: sessionId, running: false });
         this.options.ui.publish({ type: "refresh", target: "sessions" });

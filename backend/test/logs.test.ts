@@ -1,0 +1,62 @@
+/**
+ * The server's log as a person reads it (issue 31): requests at debug level, one info line per
+ * finished turn with its session, tokens and duration, and, piped, one JSON object per line.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { type ScriptedModelServer, startScriptedModelServer } from "../test-support/scripted-model-server.js";
+import { type ServerProcess, startServerProcess } from "../test-support/server-process.js";
+import { postJson } from "../test-support/workbench-harness.js";
+
+let server: ServerProcess | undefined;
+let model: ScriptedModelServer | undefined;
+let root: string | undefined;
+afterEach(async () => {
+  server?.child.kill("SIGKILL");
+  await model?.close();
+  if (root) await rm(root, { recursive: true, force: true });
+  server = model = root = undefined;
+});
+
+const lines = (s: ServerProcess) => s.stdout.join("").split("\n").filter((l) => l.trim() !== "");
+const parsed = (s: ServerProcess) => lines(s).map((l) => JSON.parse(l) as { level: number; msg: string; [key: string]: unknown });
+const INFO = 30;
+
+async function start(level = "info") {
+  model = await startScriptedModelServer([{ content: "Hello there, fine.", usage: { prompt_tokens: 120, completion_tokens: 7 } }]);
+  root = await mkdtemp(join(tmpdir(), "moc-logs-"));
+  server = await startServerProcess({ WORKBENCH_ROOT: root, KEY_FILE: join(root, "none.md"), OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "k", OPENAI_MODEL: "m", LOG_LEVEL: level });
+  // The start-up lines (and health checks while it started) are not what is measured.
+  await new Promise((r) => setTimeout(r, 300));
+  return server;
+}
+
+describe("the log", () => {
+  it("piped: every line is JSON; five plain GETs write no info line; a turn writes exactly one, with session, tokens and duration", async () => {
+    const s = await start();
+    const before = lines(s).length;
+    for (const path of ["/api/health", "/api/sessions", "/api/skills", "/api/files/list", "/api/prompt"]) expect((await fetch(`${s.url}${path}`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(parsed(s).slice(before).filter((l) => l.level >= INFO)).toEqual([]);
+
+    const reply = (await (await postJson(`${s.url}/api/chat`, { message: "hi", stream: false })).json()) as { session_id: string };
+    await new Promise((r) => setTimeout(r, 300));
+    const info = parsed(s).slice(before).filter((l) => l.level === INFO);
+    expect(info).toHaveLength(1);
+    expect(info[0]).toMatchObject({ msg: "turn finished", session_id: reply.session_id, turn: 1, outcome: "answered", input_tokens: 120, output_tokens: 7, tool_calls: 0 });
+    expect(info[0].duration_ms).toEqual(expect.any(Number));
+    // Nothing but JSON on stdout, from start to end.
+    for (const line of lines(s)) expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  it("at debug level, each request is one line with method, url, status and time", async () => {
+    const s = await start("debug");
+    const before = lines(s).length;
+    await fetch(`${s.url}/api/sessions`);
+    await new Promise((r) => setTimeout(r, 200));
+    const requests = parsed(s).slice(before).filter((l) => l.msg === "request");
+    expect(requests).toEqual([expect.objectContaining({ method: "GET", url: "/api/sessions", status: 200, ms: expect.any(Number) })]);
+  });
+});
