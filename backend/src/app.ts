@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { type ChatDeps, prepareTurn } from "./chat/chat-turn.js";
 import { TurnRegistry } from "./turns/turn-registry.js";
 import type { Config } from "./config/config.js";
@@ -63,7 +63,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     logger: options.logger ?? false,
     // Requests are logged at debug level below (the UI polls; at info they would bury the turns).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // Room for a file at its size limit, JSON-escaped.
     bodyLimit: Math.max(config.limits.fileBytes, config.limits.messageChars * 4) * 2 + 64 * 1024,
     return503OnClosing: true,
@@ -119,7 +119,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     watcher.close();
     // Every server and its process group ends with the workbench: no orphans.
     await mcp.close();
-    changes.close();
+    await changes.close();
     await knowledge.close();
     python.closeAll();
     sandbox.close();

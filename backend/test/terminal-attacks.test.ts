@@ -64,7 +64,9 @@ describe.skipIf(!available)("terminal attacks (bubblewrap)", () => {
   it("runs an ordinary command in the data root", async () => {
     const result = await sh("pwd; ls; echo made > memory/note.md; cat memory/note.md");
     expect(result.ok).toBe(true);
-    expect(result.output).toContain(h.dataRoot);
+    // The data root as the sandbox sees it: a neutral path, never where it is on the host.
+    expect(result.output.split("\n")[0]).toBe("/workbench");
+    expect(result.output).not.toContain(h.dataRoot);
     expect(result.output).toMatch(/memory[\s\S]*skills[\s\S]*workspace/);
     expect(readFileSync(join(h.dataRoot, "memory/note.md"), "utf8")).toBe("made\n");
   });
@@ -96,7 +98,7 @@ describe.skipIf(!available)("terminal attacks (bubblewrap)", () => {
 
   it("writing outside the data root: read-only system, private /tmp (mount namespace)", async () => {
     const outside = join(h.project, "outside.txt");
-    const result = await sh(`echo x > /usr/evil; echo x > ${outside}; echo x > ${join(h.dataRoot, "top-level.txt")}; echo x > sessions/forged.jsonl; echo $?`);
+    const result = await sh(`echo x > /usr/evil; echo x > ${outside}; echo x > /workbench/top-level.txt; echo x > ${join(h.dataRoot, "top-level.txt")}; echo x > sessions/forged.jsonl; echo $?`);
     expect(result.output.match(/Read-only file system/g)?.length).toBe(3);
     expect(existsSync("/usr/evil")).toBe(false);
     expect(existsSync(outside)).toBe(false); // it went to the sandbox's private /tmp, gone now

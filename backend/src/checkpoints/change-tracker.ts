@@ -88,8 +88,13 @@ export class ChangeTracker {
     return scan;
   }
 
-  close(): void {
+  private closed = false;
+
+  /** Stops watching, and waits for a keeping of contents under way (it stops at the next file). */
+  async close(): Promise<void> {
+    this.closed = true;
     this.watch.close();
+    await this.ready;
   }
 
   /** Keeps every file's content once, in the background: the first recorded call waits for it. */
@@ -121,7 +126,7 @@ export class ChangeTracker {
     const changed = [...scan.files].filter(([path, file]) => this.index.get(path)?.sig !== file.sig);
     let next = 0;
     const worker = async () => {
-      for (let i = next++; i < changed.length; i = next++) {
+      for (let i = next++; i < changed.length && !this.closed; i = next++) {
         const [path, file] = changed[i];
         this.index.set(path, await this.capture(path, file));
       }

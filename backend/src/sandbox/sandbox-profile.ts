@@ -11,7 +11,7 @@
  * - an empty environment but for PATH, HOME, LANG: no keys.
  */
 import { existsSync, lstatSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 
 /** Data folders the agent may change, and the ones it may only read. */
 export const WRITABLE_DATA_DIRS = ["memory", "skills", "workspace", "knowledge", "agents"] as const;
@@ -86,17 +86,24 @@ export function dataMounts(dataRoot: string): Array<{ name: string; path: string
   return mounts;
 }
 
+/**
+ * Where the data root is inside the sandbox: a neutral path, so `pwd`, `df` and error messages never
+ * tell the agent (or what it reads) where the data lives on the host, or whose home it is in.
+ */
+export const SANDBOX_DATA_ROOT = "/workbench";
+
 function dataBinds(dataRoot: string, hidden: string[], staging: string | null): string[] {
-  const args = ["--tmpfs", dataRoot];
+  const args = ["--tmpfs", SANDBOX_DATA_ROOT];
   for (const mount of dataMounts(dataRoot)) {
     const source = staging ? join(staging, mount.name) : mount.path;
-    args.push(mount.writable ? "--bind" : "--ro-bind", source, mount.path);
+    args.push(mount.writable ? "--bind" : "--ro-bind", source, join(SANDBOX_DATA_ROOT, mount.name));
   }
   for (const path of hidden) {
-    if (existsSync(path)) args.push("--ro-bind", "/dev/null", path);
+    const inside = relative(dataRoot, path);
+    if (existsSync(path) && !inside.startsWith("..") && !isAbsolute(inside)) args.push("--ro-bind", "/dev/null", join(SANDBOX_DATA_ROOT, inside));
   }
   // Top-level writes fail loudly instead of vanishing into the tmpfs.
-  args.push("--remount-ro", dataRoot);
+  args.push("--remount-ro", SANDBOX_DATA_ROOT);
   return args;
 }
 
@@ -138,7 +145,6 @@ function privilegeDropArgv(drop: NonNullable<ProfileOptions["privilegeDrop"]>, d
   ];
 }
 
-/** argv (command first) that runs `program` inside the sandbox with the data root as cwd. */
 /** The descriptor a sandboxed process is started with that holds its seccomp program (sandbox/seccomp-filter.ts). */
 export const SECCOMP_FD = 3;
 
@@ -153,6 +159,7 @@ export interface ProcessLimits {
   tmpBytes: number;
 }
 
+/** argv (command first) that runs `program` inside the sandbox, the data root at SANDBOX_DATA_ROOT and as its cwd. */
 export function sandboxArgv(options: ProfileOptions, program: string[], limits: ProcessLimits): string[] {
   const privilegeDrop = options.privilegeDrop ? privilegeDropArgv(options.privilegeDrop, options.dataRoot) : [];
   const env = Object.entries(SANDBOX_ENV).flatMap(([k, v]) => ["--setenv", k, v]);
@@ -198,7 +205,7 @@ export function sandboxArgv(options: ProfileOptions, program: string[], limits: 
     String(SECCOMP_FD),
     ...dataBinds(options.dataRoot, options.hidden, options.privilegeDrop?.staging ?? null),
     "--chdir",
-    options.dataRoot,
+    SANDBOX_DATA_ROOT,
     "--",
     ...rlimits,
     ...program,

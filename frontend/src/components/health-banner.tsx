@@ -5,7 +5,9 @@ import { TriangleAlert } from "lucide-react";
 export function HealthBanner({ health, unreachable }: { health: HealthReply | null; unreachable: boolean }) {
   const problems: Array<{ title: string; detail: string }> = [];
   if (unreachable) problems.push({ title: "The workbench server is not reachable.", detail: "Start it again with the README's start command, then reload." });
-  if (health && !health.model.configured) problems.push({ title: "No model configured: chat is off.", detail: health.model.hint ?? "" });
+  if (health && !health.model.configured) {
+    problems.push({ title: "Chat is off until a model is set up.", detail: "Choose Model at the top right and pick a server (OpenAI, Ollama, vLLM…), or put OPENAI_API_KEY (and OPENAI_BASE_URL, OPENAI_MODEL) in KEY.md and restart." });
+  }
   if (health?.sandbox.mode === "degraded") {
     problems.push({ title: "Tools run without an OS sandbox.", detail: `${health.sandbox.detail}. ${health.sandbox.hint ?? ""}` });
   }

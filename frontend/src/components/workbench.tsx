@@ -204,7 +204,10 @@ export function Workbench() {
   return (
     <div className="flex h-screen flex-col">
       <TopBar health={health} onModel={() => setModelDialog(true)} />
-      <ModelDialog open={modelDialog} onClose={() => setModelDialog(false)} onSaved={() => void api.health().then(setHealth)} />
+      <ModelDialog open={modelDialog} onClose={() => setModelDialog(false)} onSaved={(keyFile) => {
+          showToast(`Saved to ${keyFile} (git ignores it); the next message uses it.`);
+          void api.health().then(setHealth);
+        }} />
       <HealthBanner health={health} unreachable={unreachable} />
       <Group orientation="horizontal" className="min-h-0 flex-1">
         <Panel id="sidebar-panel" defaultSize="19" minSize="180px" maxSize="35">

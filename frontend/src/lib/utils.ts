@@ -26,3 +26,8 @@ export function relativeTime(iso: string, now = Date.now()): string {
 export function assertNever(value: never): never {
   throw new Error(`unhandled variant: ${JSON.stringify(value)}`);
 }
+
+/** `1 message`, `2 messages`: a count and its noun, plural when it is not one. */
+export function plural(count: number, noun: string, many = `${noun}s`): string {
+  return `${count.toLocaleString("en")} ${count === 1 ? noun : many}`;
+}

@@ -78,7 +78,8 @@ export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, se
                       openPath === f.path ? "bg-klein-50 text-klein" : "text-zinc-700 hover:bg-zinc-50",
                     )}
                   >
-                    {f.path.slice(group.length + 1)}
+                    {/* Settings files sit at the top of the data root: their whole name (APPROVALS.json). */}
+                    {group === "settings" ? f.path : f.path.slice(group.length + 1)}
                   </button>
                 ))}
               </div>

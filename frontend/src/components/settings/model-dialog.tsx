@@ -26,7 +26,7 @@ function KeyField(props: { testId: string; saved: boolean; unsetHint: string; va
  * is saved; Save writes KEY.md and the next message uses them (a new embedder re-embeds the
  * documents). Saved keys are never shown: a key field stays empty unless a new key is typed.
  */
-export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose: () => void; onSaved: () => void }) {
+export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose: () => void; onSaved: (keyFile: string) => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [current, setCurrent] = useState<ModelSettingsReply | null>(null);
   const [baseUrl, setBaseUrl] = useState("");
@@ -72,7 +72,7 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
       if (what === "test") setTest(await api.testModel(settings()));
       else {
         await api.saveModel(settings());
-        onSaved();
+        onSaved(current?.key_file ?? "KEY.md");
         onClose();
       }
     } catch (err) {
@@ -112,7 +112,8 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
               size="sm"
               onClick={() => {
                 setBaseUrl(preset.baseUrl);
-                if (preset.model) setModel(preset.model);
+                // A preset without a model name (a local server: its own models) leaves no other provider's name behind.
+                setModel(preset.model);
                 setTest(null);
               }}
             >
@@ -163,7 +164,9 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
             {error}
           </p>
         )}
-        <p className="text-[11px] text-zinc-400">Saved to {current?.key_file ?? "KEY.md"} (git ignores it); used from the next message on.</p>
+        <p className="text-[11px] text-zinc-400" data-testid="model-save-note">
+          Save writes {current?.key_file ?? "KEY.md"} (git ignores it); the next message uses it.
+        </p>
         <div className="flex justify-end gap-2">
           <Button type="button" variant="outline" data-testid="model-test" disabled={busy !== null || !model.trim()} onClick={() => void run("test")}>
             {busy === "test" && <Loader2 className="animate-spin" />}

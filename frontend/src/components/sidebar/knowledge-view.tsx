@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { SearchBox } from "@/components/ui/search-box";
 import { api } from "@/lib/api";
-import { cn } from "@/lib/utils";
+import { cn, plural } from "@/lib/utils";
 import { WarningLine } from "./problem-card";
 
 const STATE_STYLE: Record<KnowledgeDocument["state"], string> = {
@@ -72,7 +72,7 @@ export function KnowledgeView({ onOpenAt }: { onOpenAt: (path: string, line: num
       <div className="space-y-1 px-1 text-[11px] text-zinc-500">
         <div className="flex items-center justify-between gap-2">
           <span data-testid="knowledge-summary">
-            <b className="text-zinc-700">{status.documents}</b> documents · <b className="text-zinc-700">{status.chunks}</b> chunks ·{" "}
+            <b className="text-zinc-700">{status.documents.toLocaleString("en")}</b> {status.documents === 1 ? "document" : "documents"} · <b className="text-zinc-700">{status.chunks.toLocaleString("en")}</b> {status.chunks === 1 ? "chunk" : "chunks"} ·{" "}
             <span data-testid="knowledge-mode">{status.mode === "hybrid" ? "hybrid (BM25 + vectors)" : "BM25 only"}</span>
           </span>
           <Button variant="ghost" size="sm" disabled={indexing.running} onClick={() => void api.knowledgeRebuild()} data-testid="knowledge-rebuild" title="Read and index every document again">
@@ -109,7 +109,7 @@ export function KnowledgeView({ onOpenAt }: { onOpenAt: (path: string, line: num
       {results && (
         <div className="space-y-1.5" data-testid="knowledge-results">
           <div className="px-1 text-[11px] text-zinc-400">
-            {results.results.length} passages · {results.mode === "hybrid" ? "hybrid" : "BM25 only"}
+            {plural(results.results.length, "passage")} · {results.mode === "hybrid" ? "hybrid" : "BM25 only"}
             {results.note ? ` · ${results.note}` : ""}
           </div>
           {results.results.map((hit, i) => (
@@ -148,7 +148,7 @@ export function KnowledgeView({ onOpenAt }: { onOpenAt: (path: string, line: num
             <div className="flex items-center gap-1.5 text-xs">
               <FileText className="size-3.5 shrink-0 text-zinc-400" />
               <span className="min-w-0 flex-1 truncate font-mono">{doc.path.replace(/^knowledge\//, "")}</span>
-              <span className={cn("shrink-0 text-[11px]", STATE_STYLE[doc.state])}>{doc.state === "indexed" ? `${doc.chunks} ${doc.chunks === 1 ? "chunk" : "chunks"}` : doc.state}</span>
+              <span className={cn("shrink-0 text-[11px]", STATE_STYLE[doc.state])}>{doc.state === "indexed" ? plural(doc.chunks, "chunk") : doc.state}</span>
             </div>
             {doc.reason && <div className="ml-5 text-[11px] text-red-700" data-testid="knowledge-reason">{doc.reason}</div>}
           </button>

@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
+import { plural } from "@/lib/utils";
 import { WarningLine } from "./problem-card";
 
 /** While the view is open it also looks every second: a server's state moves on its own (start-up, restarts). */
@@ -16,8 +17,6 @@ const STATE_BADGE: Record<McpServerStatus["state"], "success" | "warning" | "dan
   failed: "danger",
   disabled: "muted",
 };
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** The MCP servers of MCP.json: each one's state, tools, prompts and what went wrong, with Restart. */
 export function McpView({ refresh, onOpenFile }: { refresh: number; onOpenFile: (path: string) => void }) {

@@ -5,7 +5,7 @@ import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { SearchBox } from "@/components/ui/search-box";
 import { api } from "@/lib/api";
-import { cn, relativeTime } from "@/lib/utils";
+import { cn, plural, relativeTime } from "@/lib/utils";
 
 export interface SessionActions {
   onOpen: (id: string, at?: { turn: number; query: string }) => void;
@@ -140,7 +140,7 @@ function SessionRow({ session: s, active, onOpen, onRename, onPin, onDelete }: {
       data-testid="session-item"
       data-session-id={s.id}
       data-pinned={s.pinned ? "true" : undefined}
-      className={cn("group relative rounded-md transition-colors", active ? "bg-klein-50 ring-1 ring-klein-100" : "hover:bg-zinc-50")}
+      className={cn("group relative flex items-center rounded-md transition-colors", active ? "bg-klein-50 ring-1 ring-klein-100" : "hover:bg-zinc-50")}
     >
       {editing ? (
         <input
@@ -157,31 +157,32 @@ function SessionRow({ session: s, active, onOpen, onRename, onPin, onDelete }: {
           className="m-1 w-[calc(100%-0.5rem)] rounded border border-klein-100 px-1.5 py-1 text-[13px] outline-none"
         />
       ) : (
-        <button type="button" data-testid="session-open" onClick={() => onOpen(s.id)} className="block w-full px-2.5 py-2 pr-2 text-left">
+        <button type="button" data-testid="session-open" onClick={() => onOpen(s.id)} className="block min-w-0 flex-1 px-2.5 py-2 pr-1 text-left">
           <div className={cn("flex items-center gap-1 truncate text-[13px]", active ? "font-semibold text-klein" : "text-zinc-800")}>
             {s.pinned && <Pin className="size-3 shrink-0 text-klein" aria-label="pinned" />}
             <span className="truncate" data-testid="session-title">{s.title}</span>
           </div>
           <div className="mt-0.5 text-[11px] text-zinc-400">
-            {relativeTime(s.updated_at)} · {s.message_count} messages
+            {relativeTime(s.updated_at)} · {plural(s.message_count, "message")}
           </div>
         </button>
       )}
       {!editing && (
-        <div className="absolute top-1 right-1 hidden items-center gap-0.5 rounded bg-white/90 group-focus-within:flex group-hover:flex">
-          <button type="button" title="Rename" data-testid="session-rename" className={icon} onClick={() => (setDraft(s.title), setEditing(true))}>
+        // Beside the title (it gives way), never over it.
+        <div className="hidden shrink-0 items-center gap-0.5 pr-1 group-focus-within:flex group-hover:flex" data-testid="session-actions">
+          <button type="button" title="Rename" aria-label="Rename" data-testid="session-rename" className={icon} onClick={() => (setDraft(s.title), setEditing(true))}>
             <Pencil className="size-3.5" />
           </button>
-          <button type="button" title={s.pinned ? "Unpin" : "Pin to the top"} data-testid="session-pin" className={icon} onClick={() => onPin(s.id, !s.pinned)}>
+          <button type="button" title={s.pinned ? "Unpin" : "Pin to the top"} aria-label={s.pinned ? "Unpin" : "Pin to the top"} data-testid="session-pin" className={icon} onClick={() => onPin(s.id, !s.pinned)}>
             {s.pinned ? <PinOff className="size-3.5" /> : <Pin className="size-3.5" />}
           </button>
-          <a href={api.exportUrl(s.id, "md")} download title="Export as Markdown" data-testid="session-export-md" className={icon}>
+          <a href={api.exportUrl(s.id, "md")} download title="Export as Markdown" aria-label="Export as Markdown" data-testid="session-export-md" className={icon}>
             <Download className="size-3.5" />
           </a>
-          <a href={api.exportUrl(s.id, "json")} download title="Export as JSON (to import elsewhere)" data-testid="session-export-json" className={icon}>
+          <a href={api.exportUrl(s.id, "json")} download title="Export as JSON (to import elsewhere)" aria-label="Export as JSON" data-testid="session-export-json" className={icon}>
             <Braces className="size-3.5" />
           </a>
-          <button type="button" title="Delete (undo for a few seconds; the file goes to sessions/.trash)" data-testid="session-delete" className={cn(icon, "hover:text-red-700")} onClick={() => onDelete(s)}>
+          <button type="button" title="Delete (undo for a few seconds; the file goes to sessions/.trash)" aria-label="Delete" data-testid="session-delete" className={cn(icon, "hover:text-red-700")} onClick={() => onDelete(s)}>
             <Trash2 className="size-3.5" />
           </button>
         </div>

@@ -2,7 +2,7 @@
 import type { ChangedFile } from "@mini-openclaw/protocol";
 import { FileDiff } from "lucide-react";
 import { createContext, useContext } from "react";
-import { cn } from "@/lib/utils";
+import { cn, plural } from "@/lib/utils";
 
 /** Opens one file of one call's changes in the Inspector (a diff with Revert). */
 export const ChangeContext = createContext<((change: string, path: string) => void) | null>(null);
@@ -13,14 +13,12 @@ const KIND_STYLE: Record<ChangedFile["kind"], string> = {
   deleted: "text-red-700",
 };
 
-const plural = (n: number) => `${n} file${n === 1 ? "" : "s"}`;
-
 /** The files a tool call changed, under its card: each opens its diff. */
 export function ChangedFiles({ change, files }: { change: string; files: ChangedFile[] }) {
   const openChange = useContext(ChangeContext);
   return (
     <div className="border-t border-zinc-100 px-3 py-1.5" data-testid="changed-files">
-      <div className="pb-0.5 text-[11px] text-zinc-400">Changed {plural(files.length)}</div>
+      <div className="pb-0.5 text-[11px] text-zinc-400">Changed {plural(files.length, "file")}</div>
       <ul className="space-y-0.5">
         {files.map((file) => (
           <li key={file.path}>
