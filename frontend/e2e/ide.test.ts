@@ -206,7 +206,7 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     });
     view = await openPage(browser, wb.url);
     const { page } = view;
-    expect(await page.getByTestId("health-banner").innerText()).toContain("No model configured");
+    expect(await page.getByTestId("health-banner").innerText()).toContain("Chat is off until a model is set up. Choose Model");
     expect(await page.getByTestId("health-banner").innerText()).toContain("KEY.md");
     await page.getByTestId("tab-prompt").click();
     await page.getByTestId("prompt-view").waitFor();

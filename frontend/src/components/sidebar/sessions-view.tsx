@@ -162,7 +162,7 @@ function SessionRow({ session: s, active, onOpen, onRename, onPin, onDelete }: {
             {s.pinned && <Pin className="size-3 shrink-0 text-klein" aria-label="pinned" />}
             <span className="truncate" data-testid="session-title">{s.title}</span>
           </div>
-          <div className="mt-0.5 text-[11px] text-zinc-400">
+          <div className="mt-0.5 truncate text-[11px] text-zinc-400">
             {relativeTime(s.updated_at)} · {plural(s.message_count, "message")}
           </div>
         </button>
