@@ -98,6 +98,8 @@ export class McpConnection {
   async restart(): Promise<void> {
     if (this.config.disabled) return;
     this.restarts = 0;
+    // Never "connected" while it is being taken down: a session starting now must not count on it.
+    this.set("connecting", "restarting on request");
     await this.teardown();
     this.stopped = false;
     void this.connect(false);
