@@ -15,6 +15,7 @@ import type { SessionActions } from "./sidebar/sessions-view";
 import { CitationContext } from "./stage/markdown";
 import { ChangeContext } from "./stage/changed-files";
 import { RewindDialog } from "./stage/rewind-dialog";
+import { CommandPalette, type PaletteItem, ShortcutsDialog } from "./command-palette";
 import type { OpenChange } from "./inspector/change-diff";
 import type { TurnActions } from "./stage/turn-controls";
 
@@ -130,6 +131,26 @@ export function Workbench() {
     setOpenChange({ change, path });
     setTab("changes");
   }, []);
+  const [palette, setPalette] = useState(false);
+  const [shortcuts, setShortcuts] = useState(false);
+  // Ctrl/⌘+K anywhere opens the palette; `?` outside a text field lists the shortcuts.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "k") {
+        e.preventDefault();
+        setPalette(true);
+        return;
+      }
+      const target = e.target as HTMLElement | null;
+      const typing = target && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName) || target.closest(".monaco-editor"));
+      if (e.key === "?" && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        e.preventDefault();
+        setShortcuts(true);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
   /** The turn a Rewind was asked for (its dialog is open). */
   const [rewindTurn, setRewindTurn] = useState<number | null>(null);
   const onView = (next: SidebarView) => {
@@ -199,6 +220,19 @@ export function Workbench() {
   // The turns a rewind undoes: the chosen one and those after it on the branch shown.
   const branchTurns = chat.turns.flatMap((t) => (t.branch ? [t.branch.turn] : []));
   const rewindFrom = useMemo(() => (rewindTurn === null ? [] : branchTurns.slice(Math.max(0, branchTurns.indexOf(rewindTurn)))), [rewindTurn, branchTurns.join(",")]);
+  const paletteItems: PaletteItem[] = [
+    { id: "new-chat", label: "New chat", group: "Actions", run: () => sessionActions.onNew() },
+    ...(chat.streaming ? [{ id: "stop", label: "Stop the answer", group: "Actions" as const, run: () => chat.stop() }] : []),
+    { id: "shortcuts", label: "Keyboard shortcuts", group: "Actions", run: () => setShortcuts(true) },
+    { id: "model", label: "Model settings", group: "Actions", run: () => setModelDialog(true) },
+    ...(["chat", "memory", "skills", "knowledge", "agents", "approvals", "mcp"] as SidebarView[]).map((v) => ({
+      id: `view-${v}`,
+      label: `Go to ${v === "mcp" ? "MCP" : v[0].toUpperCase() + v.slice(1)}`,
+      group: "Views" as const,
+      run: () => onView(v),
+    })),
+    ...sessions.map((session) => ({ id: `session-${session.id}`, label: session.title, group: "Sessions" as const, run: () => sessionActions.onOpen(session.id) })),
+  ];
   const title = chat.sessionId ? (sessions.find((s) => s.id === chat.sessionId)?.title ?? "Session") : "New session";
 
   return (
@@ -278,6 +312,8 @@ export function Workbench() {
         </Panel>
       </Group>
       <Toaster toasts={toasts.toasts} onDismiss={toasts.dismiss} />
+      <CommandPalette open={palette} onClose={() => setPalette(false)} items={paletteItems} />
+      <ShortcutsDialog open={shortcuts} onClose={() => setShortcuts(false)} />
     </div>
   );
 }

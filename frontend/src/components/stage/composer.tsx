@@ -64,6 +64,12 @@ export function Composer({ streaming, disabled, skills, onSend, onSteer, onStop,
         return;
       }
     }
+    // Esc stops a streaming answer (as in ChatGPT and Claude); the text being typed stays.
+    if (e.key === "Escape" && streaming && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      onStop();
+      return;
+    }
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       send();

@@ -1,0 +1,135 @@
+"use client";
+import type { SessionSummary } from "@mini-openclaw/protocol";
+import { Command } from "lucide-react";
+import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
+import { cn } from "@/lib/utils";
+
+export interface PaletteItem {
+  id: string;
+  label: string;
+  group: "Actions" | "Views" | "Sessions";
+  run: () => void;
+}
+
+const MAX_SHOWN = 12;
+
+/** Words of the query all in the label, in any order, case-insensitively. */
+function matches(label: string, query: string): boolean {
+  const text = label.toLowerCase();
+  return query.toLowerCase().split(/\s+/).filter(Boolean).every((word) => text.includes(word));
+}
+
+/**
+ * Ctrl/⌘+K: one box to reach anything: a session by its title, a view, an action. A combobox in a
+ * modal dialog (WAI-ARIA's pattern): type to filter, arrows to move, Enter to run, Esc to close.
+ */
+export function CommandPalette({ open, onClose, items }: { open: boolean; onClose: () => void; items: PaletteItem[] }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [query, setQuery] = useState("");
+  const [active, setActive] = useState(0);
+
+  useEffect(() => {
+    if (!open) return dialog.current?.close();
+    setQuery("");
+    setActive(0);
+    dialog.current?.showModal();
+  }, [open]);
+
+  const shown = useMemo(() => items.filter((item) => matches(item.label, query)).slice(0, MAX_SHOWN), [items, query]);
+  const run = (item: PaletteItem | undefined) => {
+    if (!item) return;
+    onClose();
+    item.run();
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      setActive((a) => (shown.length ? (a + (e.key === "ArrowDown" ? 1 : shown.length - 1)) % shown.length : 0));
+    } else if (e.key === "Enter") {
+      e.preventDefault();
+      run(shown[Math.min(active, shown.length - 1)]);
+    }
+  };
+
+  return (
+    <dialog ref={dialog} onClose={onClose} aria-label="Command palette" data-testid="command-palette" className="mx-auto mt-[15vh] w-[560px] max-w-[95vw] rounded-xl border border-zinc-200 bg-white p-0 text-zinc-900 shadow-2xl backdrop:bg-zinc-900/30">
+      <div className="flex items-center gap-2 border-b border-zinc-200 px-3">
+        <Command className="size-4 text-zinc-400" aria-hidden />
+        <input
+          autoFocus
+          role="combobox"
+          aria-expanded="true"
+          aria-controls="palette-list"
+          aria-activedescendant={shown[active] ? `palette-${shown[active].id}` : undefined}
+          aria-label="Search sessions, views and actions"
+          data-testid="palette-input"
+          value={query}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setActive(0);
+          }}
+          onKeyDown={onKeyDown}
+          placeholder="Search sessions, views and actions…"
+          className="h-11 flex-1 bg-transparent text-sm outline-none"
+        />
+      </div>
+      <ul id="palette-list" role="listbox" aria-label="Results" className="max-h-80 overflow-y-auto p-1">
+        {shown.length === 0 && <li className="px-3 py-2 text-sm text-zinc-500">Nothing matches.</li>}
+        {shown.map((item, i) => (
+          <li
+            key={item.id}
+            id={`palette-${item.id}`}
+            role="option"
+            aria-selected={i === active}
+            data-testid="palette-item"
+            onMouseEnter={() => setActive(i)}
+            onClick={() => run(item)}
+            className={cn("flex cursor-pointer items-center justify-between rounded-md px-3 py-1.5 text-sm", i === active ? "bg-klein-50 text-klein" : "text-zinc-700")}
+          >
+            <span className="truncate">{item.label}</span>
+            <span className="ml-3 shrink-0 text-[11px] text-zinc-400">{item.group}</span>
+          </li>
+        ))}
+      </ul>
+    </dialog>
+  );
+}
+
+/** The shortcuts, listed by `?` (outside a text field). */
+export const SHORTCUTS: Array<{ keys: string; what: string }> = [
+  { keys: "Ctrl/⌘ + K", what: "Command palette: sessions, views, actions" },
+  { keys: "Esc", what: "Stop the answer that is streaming (in the message box)" },
+  { keys: "Enter", what: "Send (while an answer streams: queue a follow-up)" },
+  { keys: "Shift + Enter", what: "New line in the message" },
+  { keys: "/", what: "Skills and MCP prompts, at the start of a message" },
+  { keys: "Ctrl/⌘ + S", what: "Save the file open in the Inspector" },
+  { keys: "?", what: "This list" },
+];
+
+export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    if (open) dialog.current?.showModal();
+    else dialog.current?.close();
+  }, [open]);
+  return (
+    <dialog ref={dialog} onClose={onClose} aria-labelledby="shortcuts-title" data-testid="shortcuts" className="m-auto w-[440px] max-w-[95vw] rounded-xl border border-zinc-200 bg-white p-5 text-zinc-900 shadow-2xl backdrop:bg-zinc-900/30">
+      <h2 id="shortcuts-title" className="pb-3 text-[15px] font-semibold">
+        Keyboard shortcuts
+      </h2>
+      <dl className="space-y-1.5 text-sm">
+        {SHORTCUTS.map((s) => (
+          <div key={s.keys} className="flex gap-3">
+            <dt className="w-28 shrink-0">
+              <kbd className="rounded border border-zinc-300 bg-zinc-50 px-1.5 py-0.5 font-mono text-[12px]">{s.keys}</kbd>
+            </dt>
+            <dd className="text-zinc-600">{s.what}</dd>
+          </div>
+        ))}
+      </dl>
+      <form method="dialog" className="pt-4 text-right">
+        <button className="rounded-md border border-zinc-200 px-3 py-1 text-sm hover:bg-zinc-50">Close</button>
+      </form>
+    </dialog>
+  );
+}
