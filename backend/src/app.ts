@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import fastifySwagger from "@fastify/swagger";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { type ChatDeps, prepareTurn } from "./chat/chat-turn.js";
 import { TurnRegistry } from "./turns/turn-registry.js";
@@ -75,6 +76,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // A cross-site page can POST text/plain without a preflight: accept JSON bodies only.
   app.removeContentTypeParser("text/plain");
 
+  // The route schemas, as OpenAPI (GET /api/openapi.json): every route registered after this is described.
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: { title: "Mini-OpenClaw", version, description: "The workbench's HTTP API (README, \"API\"). Errors are `{ error }` with a fitting status; chat streams are SSE." },
+    },
+    transform: ({ schema, url }) => ({ schema: { ...(schema ?? {}), hide: !url.startsWith("/api/") || url === "/api/openapi.json", tags: [url.split("/")[2] ?? "api"] }, url }),
+  });
   registerErrorHandler(app);
   app.addHook("onResponse", async (request, reply) => {
     request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
@@ -140,6 +149,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(approvalRoutes, { config, gate: approvals });
   await app.register(agentRoutes, { config, delegations, reviewer });
   await app.register(modelRoutes, { config, ui, knowledge });
+  app.get("/api/openapi.json", async () => app.swagger());
   await registerStaticUi(app, config.frontendDir);
   return app;
 }
