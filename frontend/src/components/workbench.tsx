@@ -1,8 +1,8 @@
 "use client";
 import { type HealthReply, type SessionSummary, type SkillsReply, uiEventSchema, type WorkspaceFile } from "@mini-openclaw/protocol";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Group, Panel, Separator } from "react-resizable-panels";
 import { api } from "@/lib/api";
+import { plural } from "@/lib/utils";
 import { useChat } from "@/lib/use-chat";
 import { HealthBanner } from "./health-banner";
 import { Inspector, type InspectorTab } from "./inspector/inspector";
@@ -18,10 +18,7 @@ import { RewindDialog } from "./stage/rewind-dialog";
 import { CommandPalette, type PaletteItem, ShortcutsDialog } from "./command-palette";
 import type { OpenChange } from "./inspector/change-diff";
 import type { TurnActions } from "./stage/turn-controls";
-
-function ResizeHandle() {
-  return <Separator className="w-px bg-zinc-200 transition-colors hover:bg-klein/40 data-[separator=active]:bg-klein/60" />;
-}
+import { WorkbenchPanes } from "./workbench-panes";
 
 /** The three-pane IDE: Sidebar (navigation, sessions), Stage (the conversation), Inspector (files, prompt). */
 export function Workbench() {
@@ -33,6 +30,9 @@ export function Workbench() {
   const [files, setFiles] = useState<WorkspaceFile[]>([]);
   const [view, setView] = useState<SidebarView>("chat");
   const [tab, setTab] = useState<InspectorTab>("files");
+  /** Bumped whenever something is opened in the Inspector: a collapsed Inspector expands to show it. */
+  const [inspectorWanted, setInspectorWanted] = useState(0);
+  const wantInspector = useCallback(() => setInspectorWanted((n) => n + 1), []);
   const [openPath, setOpenPath] = useState<string | null>("memory/MEMORY.md");
   const [promptRefresh, setPromptRefresh] = useState(0);
   const [agentsRefresh, setAgentsRefresh] = useState(0);
@@ -117,6 +117,7 @@ export function Workbench() {
   const openFile = (path: string) => {
     setOpenPath(path);
     setTab("files");
+    wantInspector();
   };
   /** A line of a file, scrolled to and marked in the Inspector (a cited knowledge passage). */
   const [reveal, setReveal] = useState<{ path: string; line: number; nonce: number } | null>(null);
@@ -124,13 +125,15 @@ export function Workbench() {
     setOpenPath(path);
     setTab("files");
     setReveal({ path, line, nonce: Date.now() });
-  }, []);
+    wantInspector();
+  }, [wantInspector]);
   /** One file of one call's changes, open as a diff in the Inspector. */
   const [openChange, setOpenChange] = useState<OpenChange | null>(null);
   const showChange = useCallback((change: string, path: string) => {
     setOpenChange({ change, path });
     setTab("changes");
-  }, []);
+    wantInspector();
+  }, [wantInspector]);
   const [palette, setPalette] = useState(false);
   const [shortcuts, setShortcuts] = useState(false);
   // Ctrl/⌘+K anywhere opens the palette; `?` outside a text field lists the shortcuts.
@@ -243,8 +246,9 @@ export function Workbench() {
           void api.health().then(setHealth);
         }} />
       <HealthBanner health={health} unreachable={unreachable} />
-      <Group orientation="horizontal" className="min-h-0 flex-1">
-        <Panel id="sidebar-panel" defaultSize="19" minSize="180px" maxSize="35">
+      <WorkbenchPanes
+        showInspector={inspectorWanted}
+        sidebar={(panes) => (
           <Sidebar
             view={view}
             onView={onView}
@@ -261,10 +265,11 @@ export function Workbench() {
             onSkillsChanged={refreshLists}
             onOpenAt={openAt}
             onToast={showToast}
+            onCollapse={panes.collapse}
           />
-        </Panel>
-        <ResizeHandle />
-        <Panel id="stage-panel" defaultSize="48" minSize="30">
+        )}
+        stage={
+          <>
           <CitationContext.Provider value={openAt}>
           <ChangeContext.Provider value={showChange}>
           <Stage turnActions={turnActions} highlight={highlight} sessionKey={chat.sessionId ?? "new"} title={title} turns={chat.turns} streaming={chat.streaming} loadError={chat.loadError} skills={skills?.skills ?? []} onSend={chat.send} onStop={chat.stop} onSteer={(text) => void chat.queueMessage(text, "steer").catch(failed)} queue={chat.queue} onRemoveQueued={(id) => void chat.removeQueued(id)} restored={chat.restored} onCompact={chat.sessionId ? compact : undefined} toolsOff={chat.toolsOff} onChatWithoutTools={chat.chatWithoutTools} />
@@ -280,15 +285,15 @@ export function Workbench() {
                 setRewindTurn(null);
                 const put = reply.files.restored.length + reply.files.removed.length;
                 const skipped = reply.files.skipped.length ? `; ${reply.files.skipped.length} left as they are` : "";
-                showToast(`Rewound to before turn ${reply.turn}: ${put} file${put === 1 ? "" : "s"} put back${skipped}${reply.conversation_leaf !== null ? ", the conversation goes on from there" : ""}.`);
+                showToast(`Rewound to before turn ${reply.turn}: ${plural(put, "file")} put back${skipped}${reply.conversation_leaf !== null ? ", the conversation goes on from there" : ""}.`);
                 refreshLists();
                 if (chat.sessionId) void chat.open(chat.sessionId);
               }}
             />
           )}
-        </Panel>
-        <ResizeHandle />
-        <Panel id="inspector-panel" defaultSize="33" minSize="20">
+          </>
+        }
+        inspector={(panes) => (
           <Inspector
             reveal={reveal}
             tab={tab}
@@ -308,9 +313,10 @@ export function Workbench() {
               showToast(`Reverted ${path}.`);
               refreshLists();
             }}
+            onCollapse={panes.collapse}
           />
-        </Panel>
-      </Group>
+        )}
+      />
       <Toaster toasts={toasts.toasts} onDismiss={toasts.dismiss} />
       <CommandPalette open={palette} onClose={() => setPalette(false)} items={paletteItems} />
       <ShortcutsDialog open={shortcuts} onClose={() => setShortcuts(false)} />

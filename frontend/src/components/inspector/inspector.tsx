@@ -9,6 +9,7 @@ import { FileEditor } from "./file-editor";
 import { EXTRACTED_SOURCE, ExtractedSource } from "./extracted-source";
 import { PromptView } from "./prompt-view";
 import { ChangeDiff, type OpenChange } from "./change-diff";
+import { CollapseButton } from "../workbench-panes";
 
 export type InspectorTab = "files" | "prompt" | "changes";
 
@@ -27,6 +28,8 @@ interface InspectorProps {
   /** One file of one call's changes, shown as a diff with Revert. */
   openChange: OpenChange | null;
   onReverted: (path: string) => void;
+  /** Collapse the Inspector to its rail. */
+  onCollapse: () => void;
 }
 
 const GROUP_LABELS: Record<WorkspaceFile["group"], string> = {
@@ -38,7 +41,7 @@ const GROUP_LABELS: Record<WorkspaceFile["group"], string> = {
   settings: "Settings",
 };
 
-export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, sessionId, promptRefresh, diskChanges, reveal, openChange, onReverted }: InspectorProps) {
+export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, sessionId, promptRefresh, diskChanges, reveal, openChange, onReverted, onCollapse }: InspectorProps) {
   const drafts = useRef(new Map<string, { saved: string; text: string }>()).current;
   const groups = new Map<WorkspaceFile["group"], WorkspaceFile[]>();
   for (const file of files) groups.set(file.group, [...(groups.get(file.group) ?? []), file]);
@@ -60,6 +63,9 @@ export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, se
               Changes
             </TabsTrigger>
           </TabsList>
+          <span className="ml-auto">
+            <CollapseButton side="right" onClick={onCollapse} />
+          </span>
         </div>
         <TabsContent value="files" className="flex min-h-0 flex-col data-[state=inactive]:hidden">
           <div className="max-h-[34%] shrink-0 overflow-y-auto border-b border-zinc-200/80 px-2 py-1.5" data-testid="file-list">

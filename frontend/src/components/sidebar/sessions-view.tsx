@@ -140,7 +140,7 @@ function SessionRow({ session: s, active, onOpen, onRename, onPin, onDelete }: {
       data-testid="session-item"
       data-session-id={s.id}
       data-pinned={s.pinned ? "true" : undefined}
-      className={cn("group relative flex items-center rounded-md transition-colors", active ? "bg-klein-50 ring-1 ring-klein-100" : "hover:bg-zinc-50")}
+      className={cn("group relative rounded-md transition-colors", active ? "bg-klein-50 ring-1 ring-klein-100" : "hover:bg-zinc-50")}
     >
       {editing ? (
         <input
@@ -157,7 +157,7 @@ function SessionRow({ session: s, active, onOpen, onRename, onPin, onDelete }: {
           className="m-1 w-[calc(100%-0.5rem)] rounded border border-klein-100 px-1.5 py-1 text-[13px] outline-none"
         />
       ) : (
-        <button type="button" data-testid="session-open" onClick={() => onOpen(s.id)} className="block min-w-0 flex-1 px-2.5 py-2 pr-1 text-left">
+        <button type="button" data-testid="session-open" onClick={() => onOpen(s.id)} className="block w-full px-2.5 py-2 text-left">
           <div className={cn("flex items-center gap-1 truncate text-[13px]", active ? "font-semibold text-klein" : "text-zinc-800")}>
             {s.pinned && <Pin className="size-3 shrink-0 text-klein" aria-label="pinned" />}
             <span className="truncate" data-testid="session-title">{s.title}</span>
@@ -168,8 +168,8 @@ function SessionRow({ session: s, active, onOpen, onRename, onPin, onDelete }: {
         </button>
       )}
       {!editing && (
-        // Beside the title (it gives way), never over it.
-        <div className="hidden shrink-0 items-center gap-0.5 pr-1 group-focus-within:flex group-hover:flex" data-testid="session-actions">
+        // On the row's second line, beside the date: never over the title, and showing them moves nothing.
+        <div className="absolute right-1 bottom-0.5 hidden items-center gap-0.5 rounded bg-inherit group-focus-within:flex group-hover:flex" data-testid="session-actions">
           <button type="button" title="Rename" aria-label="Rename" data-testid="session-rename" className={icon} onClick={() => (setDraft(s.title), setEditing(true))}>
             <Pencil className="size-3.5" />
           </button>

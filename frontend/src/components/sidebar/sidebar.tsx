@@ -2,6 +2,7 @@
 import type { SessionSummary, SkillsReply, WorkspaceFile } from "@mini-openclaw/protocol";
 import { Bot, Brain, Library, MessageSquare, Plug, ShieldCheck, Sparkles } from "lucide-react";
 import { cn } from "@/lib/utils";
+import { CollapseButton } from "../workbench-panes";
 
 import { AgentsView } from "./agents-view";
 import { ApprovalsView } from "./approvals-view";
@@ -32,6 +33,8 @@ interface SidebarProps {
   /** Opens a file in the Inspector at a line, marked (a knowledge passage). */
   onOpenAt: (path: string, line: number) => void;
   onToast: (message: string, level?: "info" | "warning") => void;
+  /** Collapse the Sidebar to its rail (or close the drawer). */
+  onCollapse: () => void;
 }
 
 const NAV: Array<{ id: SidebarView; label: string; icon: typeof Brain }> = [
@@ -54,7 +57,10 @@ export function Sidebar(props: SidebarProps) {
   const { view, onView } = props;
   return (
     <aside data-testid="sidebar" className="flex h-full min-h-0 flex-col bg-white">
-      <nav className="grid grid-cols-4 gap-1 border-b border-zinc-200/80 p-2">
+      <div className="flex justify-end px-1 pt-1">
+        <CollapseButton side="left" onClick={props.onCollapse} />
+      </div>
+      <nav aria-label="Views" className="grid grid-cols-4 gap-1 border-b border-zinc-200/80 px-2 pb-2">
         {NAV.map(({ id, label, icon: Icon }) => (
           <button
             key={id}

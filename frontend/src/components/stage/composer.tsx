@@ -113,7 +113,7 @@ export function Composer({ streaming, disabled, skills, onSend, onSteer, onStop,
           }}
           onKeyDown={onKeyDown}
           rows={Math.min(8, Math.max(1, text.split("\n").length))}
-          placeholder={streaming ? "Queue a follow-up (Enter), or steer the running turn…" : "Ask the agent… (Enter to send, Shift+Enter for a new line, / for skills)"}
+          placeholder={streaming ? "Queue a follow-up, or steer the turn…" : "Ask the agent… (Shift+Enter: new line, / for skills)"}
           className="max-h-48 min-h-[36px] flex-1 resize-none bg-transparent px-1.5 py-1.5 text-[14.5px] outline-none placeholder:text-zinc-400"
         />
         {streaming && onSteer && (

@@ -1,0 +1,98 @@
+/**
+ * The panes at the widths people use (issue 31), in a real Chromium against the real backend: the
+ * Sidebar and Inspector collapse to a rail and back, the choice survives a reload, the Stage keeps at
+ * least 480 px and the composer's placeholder is whole, the Inspector starts collapsed at 1024 px,
+ * and under 800 px the Sidebar is a drawer over the Stage.
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startWorkbench, type Workbench } from "../../backend/test-support/workbench-harness";
+import { chromiumAvailable, launch, openPage, type WatchedPage } from "./browser";
+import { checkAndClosePage } from "./page-checks";
+
+const width = (page: Page, testId: string) => page.getByTestId(testId).evaluate((el) => el.getBoundingClientRect().width);
+/** Whether the composer shows its whole placeholder (the text fits the box's inner width). */
+const placeholderFits = (page: Page) =>
+  page.getByTestId("composer").evaluate((el) => {
+    const box = el as HTMLTextAreaElement;
+    const style = getComputedStyle(box);
+    const ctx = document.createElement("canvas").getContext("2d")!;
+    ctx.font = `${style.fontSize} ${style.fontFamily}`;
+    const inner = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return ctx.measureText(box.placeholder).width <= inner;
+  });
+
+describe.skipIf(!chromiumAvailable)("the panes", () => {
+  let browser: Browser;
+  let wb: Workbench | undefined;
+  const views: WatchedPage[] = [];
+
+  beforeAll(async () => {
+    browser = await launch();
+  });
+  afterAll(async () => browser?.close());
+  afterEach(async (context) => {
+    if (context.task.result?.state === "fail") for (const v of views) await v.shot(`failed-panes-${context.task.name.slice(0, 30).replace(/\W+/g, "-")}`).catch(() => {});
+    for (const view of views.splice(0)) await checkAndClosePage(view);
+    await wb?.close();
+    wb = undefined;
+  });
+
+  it("at 1440 px: both panes collapse to a rail and expand; the choice persists across a reload; the Stage takes the room", async () => {
+    wb = await startWorkbench({ script: [] });
+    const view = await openPage(browser, wb.url);
+    views.push(view);
+    const { page } = view;
+    const stageBefore = await width(page, "stage");
+    await page.getByRole("button", { name: "Collapse sidebar" }).click();
+    await page.getByRole("button", { name: "Collapse inspector" }).click();
+    await page.getByTestId("sidebar-rail").waitFor();
+    await page.getByTestId("inspector-rail").waitFor();
+    expect(await width(page, "sidebar-rail")).toBeLessThanOrEqual(64);
+    expect(await width(page, "inspector-rail")).toBeLessThanOrEqual(64);
+    expect(await width(page, "stage")).toBeGreaterThan(stageBefore + 400);
+    await page.reload();
+    await page.waitForSelector("html[data-ready='true']");
+    await page.getByTestId("inspector-rail").waitFor();
+    expect(await page.getByTestId("sidebar-rail").isVisible()).toBe(true);
+    await page.getByRole("button", { name: "Expand sidebar" }).click();
+    await page.getByRole("button", { name: "Expand inspector" }).click();
+    await page.getByTestId("sidebar").waitFor();
+    expect(await width(page, "sidebar")).toBeGreaterThan(150);
+    expect(await page.getByTestId("inspector-rail").count()).toBe(0);
+  });
+
+  it("at 1024 px the Inspector starts collapsed; at 900 px the Stage keeps 480 px and the placeholder is whole", async () => {
+    wb = await startWorkbench({ script: [] });
+    for (const size of [{ width: 1024, height: 768 }, { width: 900, height: 700 }]) {
+      const view = await openPage(browser, wb.url, size);
+      views.push(view);
+      const { page } = view;
+      await page.getByTestId("inspector-rail").waitFor();
+      expect(await width(page, "stage")).toBeGreaterThanOrEqual(480);
+      expect(await placeholderFits(page)).toBe(true);
+      // Opening a file brings the Inspector back, and the Stage still keeps its room.
+      await page.getByTestId("nav-memory").click();
+      await page.getByTestId("inspector").waitFor();
+      expect(await width(page, "stage")).toBeGreaterThanOrEqual(480);
+      expect(await placeholderFits(page)).toBe(true);
+    }
+  });
+
+  it("under 800 px the Sidebar is a drawer over the Stage, opened by Expand sidebar; the Stage keeps the width", async () => {
+    wb = await startWorkbench({ script: [] });
+    const view = await openPage(browser, wb.url, { width: 760, height: 700 });
+    views.push(view);
+    const { page } = view;
+    await page.getByTestId("sidebar-rail").waitFor();
+    const stage = await width(page, "stage");
+    expect(stage).toBeGreaterThanOrEqual(480);
+    await page.getByRole("button", { name: "Expand sidebar" }).click();
+    const drawer = page.getByTestId("sidebar-drawer");
+    await drawer.getByTestId("sidebar").waitFor();
+    expect(await width(page, "stage")).toBe(stage);
+    await drawer.getByRole("button", { name: "Collapse sidebar" }).click();
+    expect(await drawer.count()).toBe(0);
+    expect(await placeholderFits(page)).toBe(true);
+  });
+});

@@ -1,0 +1,147 @@
+"use client";
+import { PanelLeftClose, PanelLeftOpen, PanelRightClose, PanelRightOpen } from "lucide-react";
+import { type ReactNode, useCallback, useEffect, useState } from "react";
+import { Group, Panel, Separator, useDefaultLayout, usePanelRef } from "react-resizable-panels";
+import { cn } from "@/lib/utils";
+
+/** Under this width the Sidebar is a drawer over the Stage, which keeps the whole width. */
+export const DRAWER_BELOW_PX = 800;
+/** At this width or less, the Inspector starts collapsed (until the user says otherwise). */
+export const INSPECTOR_COLLAPSED_AT_PX = 1024;
+const RAIL = "44px";
+const STORAGE_KEY = "moc.panes";
+
+export interface PaneControls {
+  /** Collapse this pane to its rail (or close the drawer). */
+  collapse: () => void;
+}
+
+function ResizeHandle() {
+  return <Separator className="w-px bg-zinc-200 transition-colors hover:bg-klein/40 data-[separator=active]:bg-klein/60" />;
+}
+
+/** A collapsed pane: a rail at most 64 px wide with the button that brings it back. */
+function Rail({ side, onExpand }: { side: "left" | "right"; onExpand: () => void }) {
+  const Icon = side === "left" ? PanelLeftOpen : PanelRightOpen;
+  const label = side === "left" ? "Expand sidebar" : "Expand inspector";
+  return (
+    <div className={cn("flex h-full flex-col items-center bg-white py-2", side === "left" ? "border-r border-zinc-200/80" : "border-l border-zinc-200/80")} data-testid={side === "left" ? "sidebar-rail" : "inspector-rail"}>
+      <button type="button" aria-label={label} onClick={onExpand} className="rounded-md p-1.5 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800">
+        <Icon className="size-4" />
+      </button>
+    </div>
+  );
+}
+
+/** The button a pane shows to collapse itself. */
+export function CollapseButton({ side, onClick }: { side: "left" | "right"; onClick: () => void }) {
+  const Icon = side === "left" ? PanelLeftClose : PanelRightClose;
+  return (
+    <button type="button" aria-label={side === "left" ? "Collapse sidebar" : "Collapse inspector"} onClick={onClick} className="rounded-md p-1.5 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700">
+      <Icon className="size-4" />
+    </button>
+  );
+}
+
+/** localStorage, and nothing while the page is prerendered (there is no window then). */
+const browserStorage = {
+  getItem: (key: string) => (typeof window === "undefined" ? null : window.localStorage.getItem(key)),
+  setItem: (key: string, value: string) => {
+    if (typeof window !== "undefined") window.localStorage.setItem(key, value);
+  },
+};
+
+/**
+ * The three panes: Sidebar and Inspector collapse to a rail and back, and resize; the Stage takes the
+ * room and never goes under 480 px. Sizes and collapsed panes persist across reloads (localStorage).
+ * Under 800 px the Sidebar is a drawer over the Stage. At 1024 px or less the Inspector starts
+ * collapsed when no layout was saved.
+ */
+export function WorkbenchPanes({
+  sidebar,
+  stage,
+  inspector,
+  showInspector,
+}: {
+  sidebar: (c: PaneControls) => ReactNode;
+  stage: ReactNode;
+  inspector: (c: PaneControls) => ReactNode;
+  /** Bumped when something opens in the Inspector (a file, a diff, a citation): a collapsed one expands. */
+  showInspector: number;
+}) {
+  const sidebarRef = usePanelRef();
+  const inspectorRef = usePanelRef();
+  const { defaultLayout, onLayoutChanged } = useDefaultLayout({ id: STORAGE_KEY, storage: browserStorage });
+  const [collapsed, setCollapsed] = useState({ sidebar: false, inspector: false });
+  const [narrow, setNarrow] = useState(false);
+  const [drawer, setDrawer] = useState(false);
+
+  const look = useCallback(() => {
+    setCollapsed({ sidebar: sidebarRef.current?.isCollapsed() ?? false, inspector: inspectorRef.current?.isCollapsed() ?? false });
+  }, [sidebarRef, inspectorRef]);
+
+  useEffect(() => {
+    const measure = () => setNarrow(window.innerWidth < DRAWER_BELOW_PX);
+    measure();
+    if (!defaultLayout && window.innerWidth <= INSPECTOR_COLLAPSED_AT_PX) {
+      inspectorRef.current?.collapse();
+      // The first layout had no room for all three and gave way on the Sidebar: it comes back now.
+      if (window.innerWidth >= DRAWER_BELOW_PX) sidebarRef.current?.expand();
+    }
+    look();
+    window.addEventListener("resize", measure);
+    return () => window.removeEventListener("resize", measure);
+    // Once, at mount: the first layout.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  // Narrow: the Sidebar's panel is a rail, and its content opens as a drawer instead.
+  useEffect(() => {
+    if (narrow) sidebarRef.current?.collapse();
+    else setDrawer(false);
+    look();
+  }, [narrow, sidebarRef, look]);
+
+  useEffect(() => {
+    if (showInspector > 0 && inspectorRef.current?.isCollapsed()) inspectorRef.current.expand();
+  }, [showInspector, inspectorRef]);
+
+  const expandSidebar = () => (narrow ? setDrawer(true) : sidebarRef.current?.expand());
+  const sidebarControls: PaneControls = { collapse: () => (narrow ? setDrawer(false) : sidebarRef.current?.collapse()) };
+  const inspectorControls: PaneControls = { collapse: () => inspectorRef.current?.collapse() };
+
+  return (
+    <>
+      <Group
+        orientation="horizontal"
+        className="min-h-0 flex-1"
+        defaultLayout={defaultLayout}
+        onLayoutChanged={(layout, meta) => {
+          onLayoutChanged(layout, meta);
+          look();
+        }}
+      >
+        <Panel id="sidebar-panel" panelRef={sidebarRef} defaultSize="260px" minSize="200px" maxSize="35" collapsible collapsedSize={RAIL} onResize={look}>
+          {(collapsed.sidebar || narrow) && <Rail side="left" onExpand={expandSidebar} />}
+          {/* Kept mounted while collapsed: what it holds (a search typed, a view's state) stays. */}
+          <div className={cn("h-full", (collapsed.sidebar || narrow) && "hidden")}>{!narrow && sidebar(sidebarControls)}</div>
+        </Panel>
+        <ResizeHandle />
+        <Panel id="stage-panel" minSize="480px">
+          {stage}
+        </Panel>
+        <ResizeHandle />
+        <Panel id="inspector-panel" panelRef={inspectorRef} defaultSize="33%" minSize="200px" collapsible collapsedSize={RAIL} onResize={look}>
+          {collapsed.inspector && <Rail side="right" onExpand={() => inspectorRef.current?.expand()} />}
+          {/* Kept mounted while collapsed: an unsaved edit in the editor stays. */}
+          <div className={cn("h-full", collapsed.inspector && "hidden")}>{inspector(inspectorControls)}</div>
+        </Panel>
+      </Group>
+      {narrow && drawer && (
+        <div className="fixed inset-0 z-40" data-testid="sidebar-drawer">
+          <button type="button" aria-label="Close the sidebar" className="absolute inset-0 bg-zinc-900/20" onClick={() => setDrawer(false)} />
+          <div className="absolute inset-y-0 left-0 w-[300px] max-w-[85vw] shadow-2xl">{sidebar(sidebarControls)}</div>
+        </div>
+      )}
+    </>
+  );
+}
