@@ -54,7 +54,7 @@ export function CommandPalette({ open, onClose, items }: { open: boolean; onClos
   return (
     <dialog ref={dialog} onClose={onClose} aria-label="Command palette" data-testid="command-palette" className="mx-auto mt-[15vh] w-[560px] max-w-[95vw] rounded-xl border border-zinc-200 bg-white p-0 text-zinc-900 shadow-2xl backdrop:bg-zinc-900/30">
       <div className="flex items-center gap-2 border-b border-zinc-200 px-3">
-        <Command className="size-4 text-zinc-400" aria-hidden />
+        <Command className="size-4 text-zinc-500" aria-hidden />
         <input
           autoFocus
           role="combobox"
@@ -87,7 +87,7 @@ export function CommandPalette({ open, onClose, items }: { open: boolean; onClos
             className={cn("flex cursor-pointer items-center justify-between rounded-md px-3 py-1.5 text-sm", i === active ? "bg-klein-50 text-klein" : "text-zinc-700")}
           >
             <span className="truncate">{item.label}</span>
-            <span className="ml-3 shrink-0 text-[11px] text-zinc-400">{item.group}</span>
+            <span className="ml-3 shrink-0 text-[11px] text-zinc-600">{item.group}</span>
           </li>
         ))}
       </ul>

@@ -13,13 +13,13 @@ export function TopBar({ health, onModel }: { health: HealthReply | null; onMode
       </div>
       {health && (
         <div className="flex items-center gap-2" data-testid="status">
-          <button type="button" data-testid="model-button" title="Set up the model" onClick={onModel}>
+          <button type="button" data-testid="model-button" data-tip="Set up the model" onClick={onModel}>
             <Badge variant={health.model.configured ? "muted" : "warning"} className="cursor-pointer hover:opacity-80">
               <Cpu />
               {health.model.configured ? health.model.model : "set up a model"}
             </Badge>
           </button>
-          <Badge variant={health.sandbox.mode === "bubblewrap" ? "success" : "warning"} title={health.sandbox.detail}>
+          <Badge variant={health.sandbox.mode === "bubblewrap" ? "success" : "warning"} data-tip={health.sandbox.detail}>
             {health.sandbox.mode === "bubblewrap" ? <ShieldCheck /> : <ShieldAlert />}
             {health.sandbox.mode === "bubblewrap" ? "sandboxed" : "no sandbox"}
           </Badge>

@@ -37,7 +37,7 @@ function Rail({ side, onExpand }: { side: "left" | "right"; onExpand: () => void
 export function CollapseButton({ side, onClick }: { side: "left" | "right"; onClick: () => void }) {
   const Icon = side === "left" ? PanelLeftClose : PanelRightClose;
   return (
-    <button type="button" aria-label={side === "left" ? "Collapse sidebar" : "Collapse inspector"} onClick={onClick} className="rounded-md p-1.5 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700">
+    <button type="button" aria-label={side === "left" ? "Collapse sidebar" : "Collapse inspector"} onClick={onClick} className="rounded-md p-1.5 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-700">
       <Icon className="size-4" />
     </button>
   );

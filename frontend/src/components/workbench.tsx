@@ -19,6 +19,7 @@ import { CommandPalette, type PaletteItem, ShortcutsDialog } from "./command-pal
 import type { OpenChange } from "./inspector/change-diff";
 import type { TurnActions } from "./stage/turn-controls";
 import { WorkbenchPanes } from "./workbench-panes";
+import { TooltipLayer } from "./ui/tooltip-layer";
 
 /** The three-pane IDE: Sidebar (navigation, sessions), Stage (the conversation), Inspector (files, prompt). */
 export function Workbench() {
@@ -320,6 +321,7 @@ export function Workbench() {
       <Toaster toasts={toasts.toasts} onDismiss={toasts.dismiss} />
       <CommandPalette open={palette} onClose={() => setPalette(false)} items={paletteItems} />
       <ShortcutsDialog open={shortcuts} onClose={() => setShortcuts(false)} />
+      <TooltipLayer />
     </div>
   );
 }

@@ -8,7 +8,7 @@ import { Badge } from "@/components/ui/badge";
 import { ApiError, api } from "@/lib/api";
 import { EditorFrame } from "./editor-frame";
 
-const MonacoDiff = dynamic(() => import("./diff-editor"), { ssr: false, loading: () => <div className="p-4 text-sm text-zinc-400">Loading diff…</div> });
+const MonacoDiff = dynamic(() => import("./diff-editor"), { ssr: false, loading: () => <div className="p-4 text-sm text-zinc-500">Loading diff…</div> });
 
 export interface OpenChange {
   change: string;

@@ -11,7 +11,7 @@ export default function MonacoDiff({ path, before, after }: { path: string; befo
       originalModelPath={`before://${path}`}
       modifiedModelPath={`after://${path}`}
       theme="vs"
-      loading={<div className="p-4 text-sm text-zinc-400">Loading diff…</div>}
+      loading={<div className="p-4 text-sm text-zinc-500">Loading diff…</div>}
       options={{ readOnly: true, originalEditable: false, renderSideBySide: false, minimap: { enabled: false }, wordWrap: "on", fontSize: 13, automaticLayout: true, scrollBeyondLastLine: false }}
     />
   );

@@ -6,7 +6,7 @@ import type { ReactNode } from "react";
 /** Monaco, loaded on the client only (it needs `window`). */
 export const MonacoEditor = dynamic(() => import("./monaco-editor"), {
   ssr: false,
-  loading: () => <div className="p-4 text-sm text-zinc-400">Loading editor…</div>,
+  loading: () => <div className="p-4 text-sm text-zinc-500">Loading editor…</div>,
 });
 
 /**

@@ -29,7 +29,7 @@ export function ExtractedSource({ path, reveal }: { path: string; reveal?: { lin
   const line = source?.pages && reveal ? (source.pages.find((p) => p.page === reveal.line)?.line ?? 1) : reveal?.line;
   const note = source?.page_word ? `extracted text, by ${source.page_word} · read-only` : "extracted text · read-only";
   return (
-    <EditorFrame path={path} error={error} actions={<span className="text-xs text-zinc-400" data-testid="extracted-note">{note}</span>}>
+    <EditorFrame path={path} error={error} actions={<span className="text-xs text-zinc-500" data-testid="extracted-note">{note}</span>}>
       {source && (
         <MonacoEditor
           path={path}

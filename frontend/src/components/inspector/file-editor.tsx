@@ -125,7 +125,7 @@ export function FileEditor({
               unsaved
             </span>
           )}
-          <Button size="sm" onClick={save} disabled={!dirty || saving} data-testid="save" title="Save (Ctrl/Cmd+S)">
+          <Button size="sm" onClick={save} disabled={!dirty || saving} data-testid="save" data-tip="Save (Ctrl/Cmd+S)">
             <Save />
             {saving ? "Saving…" : "Save"}
           </Button>

@@ -71,7 +71,7 @@ export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, se
           <div className="max-h-[34%] shrink-0 overflow-y-auto border-b border-zinc-200/80 px-2 py-1.5" data-testid="file-list">
             {[...groups].map(([group, list]) => (
               <div key={group} className="py-1">
-                <div className="px-1 pb-0.5 text-[10.5px] font-semibold uppercase tracking-wide text-zinc-400">{GROUP_LABELS[group]}</div>
+                <div className="px-1 pb-0.5 text-[10.5px] font-semibold uppercase tracking-wide text-zinc-500">{GROUP_LABELS[group]}</div>
                 {list.map((f) => (
                   <button
                     key={f.path}
@@ -104,7 +104,7 @@ export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, se
                 reveal={reveal?.path === openPath ? reveal : null}
               />
             ) : (
-              <div className="p-4 text-sm text-zinc-400">Open a file to edit it: MEMORY.md, a SKILL.md, or a workspace file.</div>
+              <div className="p-4 text-sm text-zinc-500">Open a file to edit it: MEMORY.md, a SKILL.md, or a workspace file.</div>
             )}
           </div>
         </TabsContent>
@@ -115,7 +115,7 @@ export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, se
           {openChange ? (
             <ChangeDiff key={`${openChange.change}:${openChange.path}`} open={openChange} onReverted={onReverted} />
           ) : (
-            <div className="p-4 text-sm text-zinc-400">Click a file under a tool call in the conversation to see what the call changed, and revert it.</div>
+            <div className="p-4 text-sm text-zinc-500">Click a file under a tool call in the conversation to see what the call changed, and revert it.</div>
           )}
         </TabsContent>
       </Tabs>

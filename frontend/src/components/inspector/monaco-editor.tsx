@@ -66,7 +66,7 @@ export default function MonacoEditor({ path, value, onChange, onSave, reveal, re
       theme="vs"
       onChange={(v) => onChange(v ?? "")}
       onMount={onMount}
-      loading={<div className="p-4 text-sm text-zinc-400">Loading editor…</div>}
+      loading={<div className="p-4 text-sm text-zinc-500">Loading editor…</div>}
       options={{
         minimap: { enabled: false },
         readOnly,

@@ -24,7 +24,7 @@ export function PromptView({ sessionId, refreshKey }: { sessionId: string | null
   useEffect(load, [load, refreshKey]);
 
   if (error) return <div className="p-3 text-sm text-red-700">{error}</div>;
-  if (!prompt) return <div className="p-3 text-sm text-zinc-400">Loading…</div>;
+  if (!prompt) return <div className="p-3 text-sm text-zinc-500">Loading…</div>;
   const used = Math.round((prompt.total_chars / prompt.budget_chars) * 100);
   return (
     <div className="h-full overflow-y-auto p-3" data-testid="prompt-view">
@@ -41,16 +41,16 @@ export function PromptView({ sessionId, refreshKey }: { sessionId: string | null
         {prompt.sections.map((section) => (
           <Collapsible key={section.name} data-testid="prompt-section" data-name={section.name} className="rounded-lg border border-zinc-200 bg-white">
             <CollapsibleTrigger className="group flex w-full items-center gap-2 px-2.5 py-2 text-left">
-              <ChevronRight className="size-3.5 text-zinc-400 transition-transform group-data-[state=open]:rotate-90" />
+              <ChevronRight className="size-3.5 text-zinc-500 transition-transform group-data-[state=open]:rotate-90" />
               <span className="flex-1 font-mono text-xs font-semibold text-zinc-800">{section.name}</span>
               {section.missing && <Badge variant="danger">missing</Badge>}
               {section.problem && (
-                <Badge variant="danger" title={`${section.path} was not read: ${section.problem}`} data-testid="prompt-section-problem">
+                <Badge variant="danger" data-tip={`${section.path} was not read: ${section.problem}`} data-testid="prompt-section-problem">
                   {section.problem}
                 </Badge>
               )}
               {section.truncated && <Badge variant="warning">truncated</Badge>}
-              <span className="text-[11px] tabular-nums text-zinc-500" title="raw → injected characters (≈ tokens)">
+              <span className="text-[11px] tabular-nums text-zinc-500" data-tip="raw → injected characters (≈ tokens)">
                 {section.raw_chars.toLocaleString()} → {section.injected_chars.toLocaleString()} · ≈{section.token_estimate.toLocaleString()} tok
               </span>
             </CollapsibleTrigger>

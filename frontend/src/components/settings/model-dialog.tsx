@@ -14,7 +14,7 @@ function KeyField(props: { testId: string; saved: boolean; unsetHint: string; va
   return (
     <label className={cn("block space-y-1", props.className)}>
       API key{" "}
-      <span className="font-normal text-zinc-400">({props.saved && props.value === undefined ? "a key is saved; type to replace it" : props.unsetHint})</span>
+      <span className="font-normal text-zinc-500">({props.saved && props.value === undefined ? "a key is saved; type to replace it" : props.unsetHint})</span>
       <input data-testid={props.testId} type="password" autoComplete="off" className={field} value={props.value ?? ""} onChange={(e) => props.onChange(e.target.value)} />
     </label>
   );
@@ -99,7 +99,7 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
       >
         <div className="flex items-center justify-between">
           <h2 className="text-[15px] font-semibold text-zinc-900">Model</h2>
-          <button type="button" aria-label="Close" className="text-zinc-400 hover:text-zinc-700" onClick={onClose}>
+          <button type="button" aria-label="Close" className="text-zinc-500 hover:text-zinc-700" onClick={onClose}>
             <X className="size-4" />
           </button>
         </div>
@@ -122,7 +122,7 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
           ))}
         </div>
         <label className="block space-y-1 text-xs font-medium text-zinc-600">
-          Base URL <span className="font-normal text-zinc-400">(empty for OpenAI)</span>
+          Base URL <span className="font-normal text-zinc-500">(empty for OpenAI)</span>
           <input data-testid="model-base-url" className={field} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="http://localhost:11434/v1" />
         </label>
         <label className="block space-y-1 text-xs font-medium text-zinc-600">
@@ -139,7 +139,7 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
               <input data-testid="embedding-model" className={field} value={embeddingModel} onChange={(e) => setEmbeddingModel(e.target.value)} placeholder="text-embedding-3-small" />
             </label>
             <label className="block space-y-1">
-              Base URL <span className="text-zinc-400">(empty: the chat model's)</span>
+              Base URL <span className="text-zinc-500">(empty: the chat model's)</span>
               <input data-testid="embedding-base-url" className={field} value={embeddingUrl} onChange={(e) => setEmbeddingUrl(e.target.value)} />
             </label>
             <KeyField testId="embedding-api-key" saved={current?.embedding.api_key_set ?? false} unsetHint="empty: the chat model's" value={embeddingKey} onChange={setEmbeddingKey} />
@@ -152,7 +152,7 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
           <ul className="space-y-1 rounded-md bg-zinc-50 p-2.5 text-xs" data-testid="model-test-result">
             {test.checks.map((check) => (
               <li key={check.name} data-testid="model-check" data-check={check.name} data-ok={check.ok ? "true" : "false"} className="flex gap-1.5">
-                {check.ok ? <Check className="size-3.5 shrink-0 text-emerald-600" /> : <X className="size-3.5 shrink-0 text-zinc-400" />}
+                {check.ok ? <Check className="size-3.5 shrink-0 text-emerald-600" /> : <X className="size-3.5 shrink-0 text-zinc-500" />}
                 <span className="font-semibold text-zinc-700">{check.name}</span>
                 <span className="text-zinc-500">{check.detail}</span>
               </li>
@@ -164,7 +164,7 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
             {error}
           </p>
         )}
-        <p className="text-[11px] text-zinc-400" data-testid="model-save-note">
+        <p className="text-[11px] text-zinc-500" data-testid="model-save-note">
           Save writes {current?.key_file ?? "KEY.md"} (git ignores it); the next message uses it.
         </p>
         <div className="flex justify-end gap-2">

@@ -55,12 +55,12 @@ export function AgentsView({ refresh, openPath, onOpenFile }: AgentsViewProps) {
   };
 
   if (error) return <div className="p-2 text-xs text-red-700">{error}</div>;
-  if (!status) return <div className="p-2 text-xs text-zinc-400">Loading agents…</div>;
+  if (!status) return <div className="p-2 text-xs text-zinc-500">Loading agents…</div>;
   const { reviewer } = status;
   return (
     <div className="space-y-4" data-testid="agents-view">
       <section>
-        <h3 className="px-1 pb-1 text-[11px] font-semibold tracking-wide text-zinc-400 uppercase">Reviewer</h3>
+        <h3 className="px-1 pb-1 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">Reviewer</h3>
         <div className="rounded-lg border border-zinc-200 px-2.5 py-2">
           <label className="flex cursor-pointer items-center justify-between gap-2 text-[13px] text-zinc-800">
             <span className="flex items-center gap-1.5">
@@ -78,7 +78,7 @@ export function AgentsView({ refresh, openPath, onOpenFile }: AgentsViewProps) {
           )}
           {reviewer.latest && (
             <div className="mt-2 border-t border-zinc-100 pt-2 text-xs text-zinc-600" data-testid="reviewer-latest">
-              <div className="text-[11px] text-zinc-400">Latest advice · {relativeTime(reviewer.latest.ts)}</div>
+              <div className="text-[11px] text-zinc-500">Latest advice · {relativeTime(reviewer.latest.ts)}</div>
               <div className="mt-0.5 whitespace-pre-wrap">{reviewer.latest.advice || "(none: all was well)"}</div>
             </div>
           )}
@@ -86,9 +86,9 @@ export function AgentsView({ refresh, openPath, onOpenFile }: AgentsViewProps) {
       </section>
 
       <section>
-        <h3 className="px-1 pb-1 text-[11px] font-semibold tracking-wide text-zinc-400 uppercase">Running now</h3>
+        <h3 className="px-1 pb-1 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">Running now</h3>
         {status.running.length === 0 ? (
-          <div className="px-1 text-xs text-zinc-400" data-testid="no-delegations">No delegations running.</div>
+          <div className="px-1 text-xs text-zinc-500" data-testid="no-delegations">No delegations running.</div>
         ) : (
           <ul className="space-y-1" data-testid="running-delegations">
             {status.running.map((d) => (
@@ -104,7 +104,7 @@ export function AgentsView({ refresh, openPath, onOpenFile }: AgentsViewProps) {
       </section>
 
       <section>
-        <h3 className="px-1 pb-1 text-[11px] font-semibold tracking-wide text-zinc-400 uppercase">Roles · depth limit {status.max_depth}</h3>
+        <h3 className="px-1 pb-1 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">Roles · depth limit {status.max_depth}</h3>
         <div className="space-y-2">
           {status.roles.map((role) => (
             <button
@@ -116,7 +116,7 @@ export function AgentsView({ refresh, openPath, onOpenFile }: AgentsViewProps) {
             >
               <div className="flex items-center gap-1.5 font-mono text-[13px] font-semibold text-zinc-800">
                 <Bot className="size-3.5 text-klein" /> {role.name}
-                {role.model && <span className="font-sans text-[11px] font-normal text-zinc-400">· {role.model}</span>}
+                {role.model && <span className="font-sans text-[11px] font-normal text-zinc-500">· {role.model}</span>}
               </div>
               <div className="mt-1 line-clamp-3 text-xs text-zinc-500">{role.description}</div>
               <div className="mt-1 flex flex-wrap gap-1">
@@ -134,7 +134,7 @@ export function AgentsView({ refresh, openPath, onOpenFile }: AgentsViewProps) {
           {status.problems.map((p) => (
             <ProblemCard key={p.path} title={p.path} reason={p.reason} testId="role-problem" onOpen={() => onOpenFile(p.path)} />
           ))}
-          <p className="px-1 text-[11px] leading-relaxed text-zinc-400">
+          <p className="px-1 text-[11px] leading-relaxed text-zinc-500">
             A role is agents/&lt;name&gt;.md: frontmatter name, description, tools (and optionally model); the body is its instructions. The agent
             hands tasks to roles with the delegate tool.
           </p>

@@ -27,14 +27,14 @@ export function ApprovalsView({ onOpenFile, onOpenSession }: { onOpenFile: (path
     };
   }, []);
   if (error) return <div className="p-2 text-xs text-red-700">{error}</div>;
-  if (!reply) return <div className="p-2 text-xs text-zinc-400">Loading approvals…</div>;
+  if (!reply) return <div className="p-2 text-xs text-zinc-500">Loading approvals…</div>;
   return (
     <div className="space-y-3" data-testid="approvals-view">
       {reply.off && <WarningLine text="APPROVALS=off: every call runs without asking." />}
       {reply.problem && <WarningLine text={reply.problem} testId="approvals-problem" />}
       <section className="space-y-1.5">
-        <h3 className="px-1 text-[11px] font-semibold tracking-wide text-zinc-400 uppercase">Waiting ({reply.pending.length})</h3>
-        {reply.pending.length === 0 && <div className="px-1 text-xs text-zinc-400">Nothing waits for you.</div>}
+        <h3 className="px-1 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">Waiting ({reply.pending.length})</h3>
+        {reply.pending.length === 0 && <div className="px-1 text-xs text-zinc-500">Nothing waits for you.</div>}
         {reply.pending.map((request) => (
           <div key={request.id} className="rounded-lg border border-zinc-200 pt-2" data-testid="pending-approval">
             <button type="button" className="px-3 pb-1 text-[11px] text-klein hover:underline" onClick={() => onOpenSession(request.session_id)}>
@@ -46,7 +46,7 @@ export function ApprovalsView({ onOpenFile, onOpenSession }: { onOpenFile: (path
       </section>
       <section className="space-y-1.5">
         <div className="flex items-center justify-between px-1">
-          <h3 className="text-[11px] font-semibold tracking-wide text-zinc-400 uppercase">Policy</h3>
+          <h3 className="text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">Policy</h3>
           <Button variant="ghost" size="sm" onClick={() => onOpenFile("APPROVALS.json")} data-testid="edit-approvals">
             <FileCog /> Edit APPROVALS.json
           </Button>
@@ -70,7 +70,7 @@ export function ApprovalsView({ onOpenFile, onOpenSession }: { onOpenFile: (path
             )}
           </div>
         ))}
-        <p className="px-1 text-[11px] leading-relaxed text-zinc-400">
+        <p className="px-1 text-[11px] leading-relaxed text-zinc-500">
           Asks time out after {reply.policy.timeout_seconds} s (denied). A deny rule wins over any allow rule.
         </p>
       </section>

@@ -64,7 +64,7 @@ export function KnowledgeView({ onOpenAt }: { onOpenAt: (path: string, line: num
     );
   };
 
-  if (!status) return <div className="p-2 text-xs text-zinc-400">{error ?? "Loading the knowledge base…"}</div>;
+  if (!status) return <div className="p-2 text-xs text-zinc-500">{error ?? "Loading the knowledge base…"}</div>;
   const { indexing } = status;
   const left = estimate(started.current, indexing.done, indexing.total);
   return (
@@ -75,7 +75,7 @@ export function KnowledgeView({ onOpenAt }: { onOpenAt: (path: string, line: num
             <b className="text-zinc-700">{status.documents.toLocaleString("en")}</b> {status.documents === 1 ? "document" : "documents"} · <b className="text-zinc-700">{status.chunks.toLocaleString("en")}</b> {status.chunks === 1 ? "chunk" : "chunks"} ·{" "}
             <span data-testid="knowledge-mode">{status.mode === "hybrid" ? "hybrid (BM25 + vectors)" : "BM25 only"}</span>
           </span>
-          <Button variant="ghost" size="sm" disabled={indexing.running} onClick={() => void api.knowledgeRebuild()} data-testid="knowledge-rebuild" title="Read and index every document again">
+          <Button variant="ghost" size="sm" disabled={indexing.running} onClick={() => void api.knowledgeRebuild()} data-testid="knowledge-rebuild" data-tip="Read and index every document again">
             <RefreshCw /> Rebuild
           </Button>
         </div>
@@ -108,7 +108,7 @@ export function KnowledgeView({ onOpenAt }: { onOpenAt: (path: string, line: num
       {error && <div className="px-1 text-xs text-red-700">{error}</div>}
       {results && (
         <div className="space-y-1.5" data-testid="knowledge-results">
-          <div className="px-1 text-[11px] text-zinc-400">
+          <div className="px-1 text-[11px] text-zinc-500">
             {plural(results.results.length, "passage")} · {results.mode === "hybrid" ? "hybrid" : "BM25 only"}
             {results.note ? ` · ${results.note}` : ""}
           </div>
@@ -133,8 +133,8 @@ export function KnowledgeView({ onOpenAt }: { onOpenAt: (path: string, line: num
         </div>
       )}
       <section className="space-y-0.5">
-        <h3 className="px-1 text-[11px] font-semibold tracking-wide text-zinc-400 uppercase">Documents</h3>
-        {documents.length === 0 && <div className="px-1 text-xs text-zinc-400">Put Markdown, text or PDF files under knowledge/.</div>}
+        <h3 className="px-1 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">Documents</h3>
+        {documents.length === 0 && <div className="px-1 text-xs text-zinc-500">Put Markdown, text or PDF files under knowledge/.</div>}
         {documents.map((doc) => (
           <button
             key={doc.path}
@@ -143,10 +143,10 @@ export function KnowledgeView({ onOpenAt }: { onOpenAt: (path: string, line: num
             data-state={doc.state}
             onClick={() => onOpenAt(doc.path, 1)}
             className="block w-full rounded-md px-2 py-1 text-left hover:bg-zinc-50"
-            title={doc.reason}
+            data-tip={doc.reason}
           >
             <div className="flex items-center gap-1.5 text-xs">
-              <FileText className="size-3.5 shrink-0 text-zinc-400" />
+              <FileText className="size-3.5 shrink-0 text-zinc-500" />
               <span className="min-w-0 flex-1 truncate font-mono">{doc.path.replace(/^knowledge\//, "")}</span>
               <span className={cn("shrink-0 text-[11px]", STATE_STYLE[doc.state])}>{doc.state === "indexed" ? plural(doc.chunks, "chunk") : doc.state}</span>
             </div>

@@ -48,11 +48,11 @@ export function McpView({ refresh, onOpenFile }: { refresh: number; onOpenFile: 
   };
 
   if (error) return <div className="p-2 text-xs text-red-700">{error}</div>;
-  if (!reply) return <div className="p-2 text-xs text-zinc-400">Loading MCP servers…</div>;
+  if (!reply) return <div className="p-2 text-xs text-zinc-500">Loading MCP servers…</div>;
   return (
     <div className="space-y-3" data-testid="mcp-view">
       <div className="flex items-center justify-between px-1">
-        <h3 className="text-[11px] font-semibold tracking-wide text-zinc-400 uppercase">MCP servers ({reply.servers.length})</h3>
+        <h3 className="text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">MCP servers ({reply.servers.length})</h3>
         <Button variant="ghost" size="sm" onClick={() => onOpenFile(reply.file.path)} data-testid="edit-mcp">
           <FileCog /> {reply.file.exists ? "Edit MCP.json" : "Create MCP.json"}
         </Button>
@@ -88,7 +88,7 @@ function ServerCard({ server, restarting, onRestart }: { server: McpServerStatus
           <RotateCw className={restarting ? "animate-spin" : undefined} /> Restart
         </Button>
       </div>
-      <div className="mt-0.5 truncate font-mono text-[11px] text-zinc-500" title={server.target}>
+      <div className="mt-0.5 truncate font-mono text-[11px] text-zinc-500" data-tip={server.target}>
         {server.transport} · {server.target}
       </div>
       {server.reason && (

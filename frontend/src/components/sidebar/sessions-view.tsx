@@ -66,7 +66,7 @@ export function SessionsView({ sessions, current, ...actions }: SessionsViewProp
           <Plus />
           New session
         </Button>
-        <Button variant="ghost" size="sm" title="Import a session exported as JSON" onClick={() => picker.current?.click()} data-testid="session-import">
+        <Button variant="ghost" size="sm" data-tip="Import a session exported as JSON" aria-label="Import a session" onClick={() => picker.current?.click()} data-testid="session-import">
           <FileUp />
         </Button>
         <input
@@ -87,7 +87,7 @@ export function SessionsView({ sessions, current, ...actions }: SessionsViewProp
         <SearchResults hits={hits} error={searchError} onOpen={actions.onOpen} />
       ) : (
         <>
-          {sessions.length === 0 && <div className="px-2 py-4 text-center text-xs text-zinc-400">No sessions yet</div>}
+          {sessions.length === 0 && <div className="px-2 py-4 text-center text-xs text-zinc-500">No sessions yet</div>}
           {sessions.map((s) => (
             <SessionRow key={s.id} session={s} active={s.id === current} {...actions} />
           ))}
@@ -99,10 +99,10 @@ export function SessionsView({ sessions, current, ...actions }: SessionsViewProp
 
 function SearchResults({ hits, error, onOpen }: { hits: { query: string; results: SessionSearchHit[]; searched: number } | null; error: string | null; onOpen: SessionActions["onOpen"] }) {
   if (error) return <div className="px-2 py-3 text-xs text-red-700">{error}</div>;
-  if (!hits) return <div className="px-2 py-3 text-xs text-zinc-400">Searching…</div>;
+  if (!hits) return <div className="px-2 py-3 text-xs text-zinc-500">Searching…</div>;
   return (
     <div className="space-y-1" data-testid="search-results">
-      <div className="px-1 text-[11px] text-zinc-400">
+      <div className="px-1 text-[11px] text-zinc-500">
         {hits.results.length === 0 ? "No session matches" : `${hits.results.length}${hits.results.length === 50 ? "+" : ""} of ${hits.searched} sessions`}
       </div>
       {hits.results.map((hit) => (
@@ -116,7 +116,7 @@ function SearchResults({ hits, error, onOpen }: { hits: { query: string; results
         >
           <div className="truncate text-[13px] text-zinc-800">{marked(hit.title, hits.query)}</div>
           {hit.snippet && <div className="mt-0.5 line-clamp-2 text-[11px] text-zinc-500">{marked(hit.snippet, hits.query)}</div>}
-          <div className="mt-0.5 text-[11px] text-zinc-400">
+          <div className="mt-0.5 text-[11px] text-zinc-500">
             {hit.turn > 0 ? `turn ${hit.turn} · ` : "title · "}
             {relativeTime(hit.updated_at)}
           </div>
@@ -129,7 +129,7 @@ function SearchResults({ hits, error, onOpen }: { hits: { query: string; results
 function SessionRow({ session: s, active, onOpen, onRename, onPin, onDelete }: { session: SessionSummary; active: boolean } & SessionActions) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(s.title);
-  const icon = "rounded p-1 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700";
+  const icon = "rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-700";
   const save = () => {
     setEditing(false);
     const title = draft.trim();
@@ -162,7 +162,7 @@ function SessionRow({ session: s, active, onOpen, onRename, onPin, onDelete }: {
             {s.pinned && <Pin className="size-3 shrink-0 text-klein" aria-label="pinned" />}
             <span className="truncate" data-testid="session-title">{s.title}</span>
           </div>
-          <div className="mt-0.5 truncate text-[11px] text-zinc-400">
+          <div className="mt-0.5 truncate text-[11px] text-zinc-600">
             {relativeTime(s.updated_at)} · {plural(s.message_count, "message")}
           </div>
         </button>
@@ -170,19 +170,19 @@ function SessionRow({ session: s, active, onOpen, onRename, onPin, onDelete }: {
       {!editing && (
         // On the row's second line, beside the date: never over the title, and showing them moves nothing.
         <div className="absolute right-1 bottom-0.5 hidden items-center gap-0.5 rounded bg-inherit group-focus-within:flex group-hover:flex" data-testid="session-actions">
-          <button type="button" title="Rename" aria-label="Rename" data-testid="session-rename" className={icon} onClick={() => (setDraft(s.title), setEditing(true))}>
+          <button type="button" data-tip="Rename" aria-label="Rename" data-testid="session-rename" className={icon} onClick={() => (setDraft(s.title), setEditing(true))}>
             <Pencil className="size-3.5" />
           </button>
-          <button type="button" title={s.pinned ? "Unpin" : "Pin to the top"} aria-label={s.pinned ? "Unpin" : "Pin to the top"} data-testid="session-pin" className={icon} onClick={() => onPin(s.id, !s.pinned)}>
+          <button type="button" data-tip={s.pinned ? "Unpin" : "Pin to the top"} aria-label={s.pinned ? "Unpin" : "Pin to the top"} data-testid="session-pin" className={icon} onClick={() => onPin(s.id, !s.pinned)}>
             {s.pinned ? <PinOff className="size-3.5" /> : <Pin className="size-3.5" />}
           </button>
-          <a href={api.exportUrl(s.id, "md")} download title="Export as Markdown" aria-label="Export as Markdown" data-testid="session-export-md" className={icon}>
+          <a href={api.exportUrl(s.id, "md")} download data-tip="Export as Markdown" aria-label="Export as Markdown" data-testid="session-export-md" className={icon}>
             <Download className="size-3.5" />
           </a>
-          <a href={api.exportUrl(s.id, "json")} download title="Export as JSON (to import elsewhere)" aria-label="Export as JSON" data-testid="session-export-json" className={icon}>
+          <a href={api.exportUrl(s.id, "json")} download data-tip="Export as JSON (to import elsewhere)" aria-label="Export as JSON" data-testid="session-export-json" className={icon}>
             <Braces className="size-3.5" />
           </a>
-          <button type="button" title="Delete (undo for a few seconds; the file goes to sessions/.trash)" aria-label="Delete" data-testid="session-delete" className={cn(icon, "hover:text-red-700")} onClick={() => onDelete(s)}>
+          <button type="button" data-tip="Delete (undo for a few seconds; the file goes to sessions/.trash)" aria-label="Delete" data-testid="session-delete" className={cn(icon, "hover:text-red-700")} onClick={() => onDelete(s)}>
             <Trash2 className="size-3.5" />
           </button>
         </div>

@@ -111,9 +111,9 @@ function MemoryList({ memoryFiles, openPath, onOpenFile }: SidebarProps) {
         .map((f) => (
           <FileButton key={f.path} path={f.path} active={openPath === f.path} onOpen={onOpenFile} />
         ))}
-      <h3 className="px-2 pt-3 text-[11px] font-semibold tracking-wide text-zinc-400 uppercase">Daily log</h3>
+      <h3 className="px-2 pt-3 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">Daily log</h3>
       <p className="px-2 pb-1 text-[11px] leading-relaxed text-zinc-500">The agent&apos;s own notes, one file a day; today&apos;s and yesterday&apos;s are in its prompt, memory_search finds the rest.</p>
-      {logs.length === 0 && <div className="px-2 text-xs text-zinc-400" data-testid="no-daily-logs">No daily log yet.</div>}
+      {logs.length === 0 && <div className="px-2 text-xs text-zinc-500" data-testid="no-daily-logs">No daily log yet.</div>}
       {logs.map((f) => (
         <FileButton key={f.path} path={f.path} active={openPath === f.path} onOpen={onOpenFile} />
       ))}

@@ -62,7 +62,7 @@ export function SkillsView({ skills, openPath, onOpenFile, toPath, onInstalled, 
     }
   }
 
-  if (!skills) return <div className="p-2 text-xs text-zinc-400">Loading skills…</div>;
+  if (!skills) return <div className="p-2 text-xs text-zinc-500">Loading skills…</div>;
   const q = query.trim().toLowerCase();
   const problems = skills.problems.filter((p) => !q || matches(q, p.folder, p.reason));
   const shown = skills.skills.filter((s) => !q || matches(q, s.name, s.description, ...s.warnings, ...s.tags));
@@ -94,7 +94,7 @@ export function SkillsView({ skills, openPath, onOpenFile, toPath, onInstalled, 
           data-testid="skills-install"
           disabled={installing}
           onClick={() => picker.current?.click()}
-          title="Install a skill from a .zip or .skill archive (or drop one here)"
+          data-tip="Install a skill from a .zip or .skill archive (or drop one here)"
           className="flex items-center gap-1 rounded px-1.5 py-0.5 text-klein hover:bg-klein-50 disabled:opacity-50"
         >
           <PackagePlus className="size-3.5" />
@@ -120,7 +120,7 @@ export function SkillsView({ skills, openPath, onOpenFile, toPath, onInstalled, 
           {list.shortened.length > 0 && <>{list.shortened.length} descriptions shortened</>}
           {list.shortened.length > 0 && list.omitted.length > 0 && ", "}
           {list.omitted.length > 0 && (
-            <span title={list.omitted.join(", ")}>
+            <span data-tip={list.omitted.join(", ")}>
               {list.omitted.length} skills left out (they still run as /name)
             </span>
           )}
@@ -134,8 +134,8 @@ export function SkillsView({ skills, openPath, onOpenFile, toPath, onInstalled, 
       {ordered.map((skill) => (
         <SkillCard key={skill.name} skill={skill} path={toPath(skill.location)} openPath={openPath} onOpenFile={onOpenFile} />
       ))}
-      {q && problems.length + ordered.length === 0 && <div className="px-2 py-3 text-center text-xs text-zinc-400">No skill matches “{query}”.</div>}
-      <p className="px-1 pt-1 text-[11px] leading-relaxed text-zinc-400">
+      {q && problems.length + ordered.length === 0 && <div className="px-2 py-3 text-center text-xs text-zinc-500">No skill matches “{query}”.</div>}
+      <p className="px-1 pt-1 text-[11px] leading-relaxed text-zinc-500">
         Drop a .zip or .skill archive (or a skill folder) here, or add a folder with a SKILL.md under skills/; new sessions pick it up.
       </p>
     </div>

@@ -34,7 +34,7 @@ export function BlockList({ blocks, streaming }: { blocks: Block[]; streaming: b
             return (
               <div key={index} data-testid="skill-activation">
                 <Badge
-                  title={`${block.location}${block.allowedTools ? ` · tools: ${block.allowedTools.join(", ")}` : ""}${block.allowedCommands ? ` · terminal commands: ${block.allowedCommands.join(", ")}` : ""}`}
+                  data-tip={`${block.location}${block.allowedTools ? ` · tools: ${block.allowedTools.join(", ")}` : ""}${block.allowedCommands ? ` · terminal commands: ${block.allowedCommands.join(", ")}` : ""}`}
                 >
                   <Sparkles />
                   Skill active: {block.name}

@@ -18,7 +18,7 @@ export function ChangedFiles({ change, files }: { change: string; files: Changed
   const openChange = useContext(ChangeContext);
   return (
     <div className="border-t border-zinc-100 px-3 py-1.5" data-testid="changed-files">
-      <div className="pb-0.5 text-[11px] text-zinc-400">Changed {plural(files.length, "file")}</div>
+      <div className="pb-0.5 text-[11px] text-zinc-500">Changed {plural(files.length, "file")}</div>
       <ul className="space-y-0.5">
         {files.map((file) => (
           <li key={file.path}>
@@ -32,10 +32,10 @@ export function ChangedFiles({ change, files }: { change: string; files: Changed
               className="flex w-full items-center gap-1.5 rounded px-1 text-left font-mono text-[12px] text-zinc-700 hover:bg-zinc-50"
               aria-label={`${file.kind} ${file.path}: show the diff`}
             >
-              <FileDiff className="size-3 shrink-0 text-zinc-400" />
+              <FileDiff className="size-3 shrink-0 text-zinc-500" />
               <span className={cn("w-16 shrink-0 font-sans text-[11px]", KIND_STYLE[file.kind])}>{file.kind}</span>
               <span className="truncate">{file.path}</span>
-              {!file.restorable && <span className="shrink-0 font-sans text-[10px] text-zinc-400" title={file.reason}>not restorable</span>}
+              {!file.restorable && <span className="shrink-0 font-sans text-[10px] text-zinc-500" data-tip={file.reason}>not restorable</span>}
             </button>
           </li>
         ))}

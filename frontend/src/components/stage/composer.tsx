@@ -79,7 +79,7 @@ export function Composer({ streaming, disabled, skills, onSend, onSteer, onStop,
     <div className="relative border-t border-zinc-200/80 bg-white p-3">
       {matches.length > 0 && (
         <div role="listbox" data-testid="slash-menu" className="absolute bottom-full left-3 right-3 mb-1 overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-lg">
-          <div className="border-b border-zinc-100 px-3 py-1.5 text-[11px] font-medium uppercase tracking-wide text-zinc-400">Skills</div>
+          <div className="border-b border-zinc-100 px-3 py-1.5 text-[11px] font-medium uppercase tracking-wide text-zinc-500">Skills</div>
           {matches.slice(0, 8).map((skill, i) => (
             <button
               key={skill.name}
@@ -118,10 +118,10 @@ export function Composer({ streaming, disabled, skills, onSend, onSteer, onStop,
         />
         {streaming && onSteer && (
           <>
-            <Button variant="ghost" size="sm" onClick={() => send(true)} disabled={!text.trim()} data-testid="steer" title="Send into the running turn: the agent reads it at its next step">
+            <Button variant="ghost" size="sm" onClick={() => send(true)} disabled={!text.trim()} data-testid="steer" data-tip="Send into the running turn: the agent reads it at its next step">
               <CornerDownRight /> Steer
             </Button>
-            <Button variant="ghost" size="sm" onClick={() => send(false)} disabled={!text.trim()} data-testid="follow-up" title="Run as the next turn when this one ends (Enter)">
+            <Button variant="ghost" size="sm" onClick={() => send(false)} disabled={!text.trim()} data-testid="follow-up" data-tip="Run as the next turn when this one ends (Enter)">
               <ListPlus /> Follow up
             </Button>
           </>
@@ -140,13 +140,13 @@ export function Composer({ streaming, disabled, skills, onSend, onSteer, onStop,
         <ul data-testid="queue" aria-label="Queued messages" className="mt-2 space-y-1">
           {queue.map((item) => (
             <li key={item.id} data-testid="queue-item" data-mode={item.mode} className="flex items-center gap-2 rounded-lg border border-zinc-200 bg-zinc-50 px-2.5 py-1 text-[13px] text-zinc-700">
-              <span className="shrink-0 text-[10.5px] font-medium uppercase tracking-wide text-zinc-400">{item.mode === "steer" ? "steer" : "next"}</span>
+              <span className="shrink-0 text-[10.5px] font-medium uppercase tracking-wide text-zinc-500">{item.mode === "steer" ? "steer" : "next"}</span>
               <span className="min-w-0 flex-1 truncate">{item.message}</span>
               <button
                 type="button"
                 aria-label={`Edit queued message: ${item.message.slice(0, 40)}`}
                 data-testid="queue-edit"
-                className="rounded p-0.5 text-zinc-400 hover:bg-zinc-200 hover:text-zinc-700"
+                className="rounded p-0.5 text-zinc-500 hover:bg-zinc-200 hover:text-zinc-700"
                 onClick={() => {
                   onRemoveQueued?.(item.id);
                   setText((current) => (current.trim() ? `${current}\n\n${item.message}` : item.message));
@@ -158,7 +158,7 @@ export function Composer({ streaming, disabled, skills, onSend, onSteer, onStop,
                 type="button"
                 aria-label={`Remove queued message: ${item.message.slice(0, 40)}`}
                 data-testid="queue-remove"
-                className="rounded p-0.5 text-zinc-400 hover:bg-zinc-200 hover:text-zinc-700"
+                className="rounded p-0.5 text-zinc-500 hover:bg-zinc-200 hover:text-zinc-700"
                 onClick={() => onRemoveQueued?.(item.id)}
               >
                 <X className="size-3.5" />

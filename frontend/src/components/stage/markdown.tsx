@@ -24,7 +24,7 @@ function SafeImage({ src, alt }: ComponentProps<"img">) {
       target="_blank"
       rel="noopener noreferrer"
       className="remote-image inline-flex items-center gap-1 rounded border border-dashed border-zinc-300 px-1.5 py-0.5 text-[13px] text-zinc-600"
-      title={`Not loaded: ${url}`}
+      data-tip={`Not loaded: ${url}`}
       data-remote-image=""
     >
       <ImageOff className="h-3.5 w-3.5" aria-hidden />
@@ -46,7 +46,7 @@ function SafeLink({ href, children, node: _node, ...rest }: ComponentProps<"a"> 
         data-line={cite.line}
         onClick={() => openCitation?.(cite.path, cite.line)}
         className="cursor-pointer font-mono text-[0.92em] text-klein underline decoration-dotted underline-offset-2 hover:decoration-solid"
-        title={`Open ${cite.path} at line ${cite.line}`}
+        data-tip={`Open ${cite.path} at line ${cite.line}`}
       >
         {children}
       </button>

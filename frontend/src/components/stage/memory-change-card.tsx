@@ -30,7 +30,7 @@ export function MemoryChangeCard({ change, path }: { change: string; path: strin
         <pre className="mt-1 max-h-48 overflow-auto font-mono text-[11.5px] leading-snug whitespace-pre-wrap" data-testid="memory-diff">
           {withContext(lines).map((line, i) =>
             line === null ? (
-              <div key={i} className="text-zinc-400">
+              <div key={i} className="text-zinc-500">
                 ⋯
               </div>
             ) : (

@@ -46,7 +46,7 @@ function MindMapBranch({ node, path, color, collapsed, onToggle }: NodeProps) {
         disabled={!hasChildren || isRoot}
         onClick={() => onToggle(key)}
         aria-expanded={hasChildren ? !folded : undefined}
-        title={hasChildren && !isRoot ? (folded ? "Show the branch" : "Fold the branch") : undefined}
+        data-tip={hasChildren && !isRoot ? (folded ? "Show the branch" : "Fold the branch") : undefined}
         className={cn(
           "mm-label flex max-w-64 items-center gap-1.5 rounded-md border px-2 py-1 text-left text-[12.5px] leading-snug shadow-sm disabled:cursor-default",
           isRoot ? "border-transparent px-3 py-1.5 text-sm font-semibold text-white" : "bg-white text-zinc-800",

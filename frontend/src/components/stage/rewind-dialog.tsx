@@ -62,7 +62,7 @@ export function RewindDialog({ sessionId, turn, turnsFrom, onClose, onDone }: Re
       <div className="space-y-3 p-5 text-sm">
         <div className="flex items-center justify-between">
           <h2 className="text-[15px] font-semibold text-zinc-900">Rewind to before this turn</h2>
-          <button type="button" aria-label="Close" className="text-zinc-400 hover:text-zinc-700" onClick={onClose}>
+          <button type="button" aria-label="Close" className="text-zinc-500 hover:text-zinc-700" onClick={onClose}>
             <X className="size-4" />
           </button>
         </div>
@@ -74,7 +74,7 @@ export function RewindDialog({ sessionId, turn, turnsFrom, onClose, onDone }: Re
         </label>
         {files && (
           <ul className="max-h-40 overflow-auto rounded-md border border-zinc-200 px-2 py-1 font-mono text-[12px]" data-testid="rewind-list">
-            {calls === null && <li className="text-zinc-400">Loading…</li>}
+            {calls === null && <li className="text-zinc-500">Loading…</li>}
             {calls !== null && paths.size === 0 && <li className="font-sans text-zinc-500">No file was changed by these turns.</li>}
             {[...paths].map(([path, action]) => (
               <li key={path} className="flex gap-2">

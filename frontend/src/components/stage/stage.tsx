@@ -99,7 +99,7 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
     <Pane data-testid="stage" className="bg-canvas">
       <PaneHeader title={title} className="bg-white/70">
         {toolsOff && (
-          <span data-testid="tools-off" className="text-[11px] text-zinc-500" title="This session's model takes no tools: it chats without them.">
+          <span data-testid="tools-off" className="text-[11px] text-zinc-500" data-tip="This session's model takes no tools: it chats without them.">
             tools off
           </span>
         )}
@@ -110,7 +110,7 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
             disabled={streaming}
             onClick={onCompact}
             data-testid="compact-session"
-            title="Summarize the turns so far for the model: it gets the summary and the loaded skills instead. The session file keeps everything."
+            data-tip="Summarize the turns so far for the model: it gets the summary and the loaded skills instead. The session file keeps everything."
           >
             <Layers /> Compact
           </Button>

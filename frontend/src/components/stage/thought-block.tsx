@@ -17,7 +17,7 @@ export function ThoughtBlock({ text, streaming }: { text: string; streaming: boo
         <ChevronRight className={cn("size-3.5 transition-transform", open && "rotate-90")} />
         <Brain className={cn("size-3.5", streaming && "animate-pulse text-klein")} />
         {streaming ? "Thinking…" : "Thought"}
-        {!open && <span className="font-normal text-zinc-400">· {text.length} chars</span>}
+        {!open && <span className="font-normal text-zinc-500">· {text.length} chars</span>}
       </CollapsibleTrigger>
       <CollapsibleContent>
         <div className="mt-1.5 whitespace-pre-wrap border-l-2 border-zinc-200 pl-3 text-[13px] leading-relaxed text-zinc-500 italic">

@@ -61,7 +61,7 @@ export function ToolCard({ block }: { block: ToolBlock }) {
       className={cn("rounded-lg border bg-white text-sm shadow-[0_1px_2px_rgba(0,0,0,0.03)]", failed ? "border-red-200" : "border-zinc-200")}
     >
       <CollapsibleTrigger className="flex w-full items-center gap-2 px-3 py-2 text-left">
-        <ChevronRight className={cn("size-3.5 shrink-0 text-zinc-400 transition-transform", isOpen && "rotate-90")} />
+        <ChevronRight className={cn("size-3.5 shrink-0 text-zinc-500 transition-transform", isOpen && "rotate-90")} />
         <Icon className="size-4 shrink-0 text-klein" />
         {block.mcp ? (
           <>
@@ -81,7 +81,7 @@ export function ToolCard({ block }: { block: ToolBlock }) {
         ) : (
           <Badge variant="success"><Check />ok</Badge>
         )}
-        {block.durationMs !== undefined && <span className="text-xs tabular-nums text-zinc-400" data-testid="tool-duration">{formatDuration(block.durationMs)}</span>}
+        {block.durationMs !== undefined && <span className="text-xs tabular-nums text-zinc-500" data-testid="tool-duration">{formatDuration(block.durationMs)}</span>}
       </CollapsibleTrigger>
       {block.approval?.decision ? (
         <ApprovalDecisionLine decision={block.approval.decision} />
@@ -93,7 +93,7 @@ export function ToolCard({ block }: { block: ToolBlock }) {
       <CollapsibleContent>
         <div className="space-y-2 border-t border-zinc-100 px-3 py-2">
           <div className="flex items-center justify-between">
-            <span className="text-[11px] font-semibold uppercase tracking-wide text-zinc-400">Input</span>
+            <span className="text-[11px] font-semibold uppercase tracking-wide text-zinc-500">Input</span>
             <button type="button" className="text-xs font-medium text-klein hover:underline" onClick={() => setRaw((r) => !r)}>
               {raw ? "Formatted" : "Raw"}
             </button>
@@ -113,7 +113,7 @@ export function ToolCard({ block }: { block: ToolBlock }) {
               )}
               {block.output !== undefined && (
                 <>
-                  <span className="text-[11px] font-semibold uppercase tracking-wide text-zinc-400">Output</span>
+                  <span className="text-[11px] font-semibold uppercase tracking-wide text-zinc-500">Output</span>
                   <Output text={block.output} />
                 </>
               )}

@@ -15,7 +15,7 @@ export interface TurnActions {
   rewind(turn: number): void;
 }
 
-const icon = "rounded p-1 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700 disabled:opacity-40";
+const icon = "rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-700 disabled:opacity-40";
 
 /** `‹ 2/3 ›` where the session forks: the other turns that follow the same one. */
 export function BranchSwitcher({ branch, busy, onSwitch }: { branch: BranchTurn; busy: boolean; onSwitch: (turn: number) => void }) {
@@ -74,11 +74,11 @@ export function MessageEditor({ text, onSend, onSave, onCancel }: { text: string
           onClick={() => draft.trim() && onSave(draft)}
           disabled={!draft.trim() || draft === text}
           data-testid="edit-save"
-          title="Correct the message without running it again; the model reads the correction from the next turn on"
+          data-tip="Correct the message without running it again; the model reads the correction from the next turn on"
         >
           Save only
         </Button>
-        <Button size="sm" onClick={send} disabled={!draft.trim()} data-testid="edit-send" title="Send the edited message; the first version stays as another branch">
+        <Button size="sm" onClick={send} disabled={!draft.trim()} data-testid="edit-send" data-tip="Send the edited message; the first version stays as another branch">
           Send as a branch
         </Button>
       </div>
@@ -89,7 +89,7 @@ export function MessageEditor({ text, onSend, onSave, onCancel }: { text: string
 /** Edit (on the message), and regenerate and fork (under the answer). */
 export function EditButton({ busy, onEdit }: { busy: boolean; onEdit: () => void }) {
   return (
-    <button type="button" className={icon} title="Edit and send again (as a new branch)" data-testid="edit-message" disabled={busy} onClick={onEdit}>
+    <button type="button" className={icon} data-tip="Edit and send again (as a new branch)" aria-label="Edit this message" data-testid="edit-message" disabled={busy} onClick={onEdit}>
       <Pencil className="size-3.5" />
     </button>
   );
@@ -98,13 +98,13 @@ export function EditButton({ busy, onEdit }: { busy: boolean; onEdit: () => void
 export function AnswerButtons({ branch, user, busy, actions }: { branch: BranchTurn; user: string; busy: boolean; actions: TurnActions }) {
   return (
     <span className="ml-2 inline-flex items-center gap-0.5 opacity-0 transition-opacity group-hover/turn:opacity-100 focus-within:opacity-100">
-      <button type="button" className={icon} title="Regenerate this answer (as a new branch)" data-testid="regenerate" disabled={busy} onClick={() => actions.send(user, branch.parent)}>
+      <button type="button" className={icon} data-tip="Regenerate this answer (as a new branch)" aria-label="Regenerate this answer" data-testid="regenerate" disabled={busy} onClick={() => actions.send(user, branch.parent)}>
         <RotateCcw className="size-3.5" />
       </button>
-      <button type="button" className={icon} title="Fork: a new session with the conversation up to here" data-testid="fork-turn" disabled={busy} onClick={() => actions.fork(branch.turn)}>
+      <button type="button" className={icon} data-tip="Fork: a new session with the conversation up to here" aria-label="Fork into a new session" data-testid="fork-turn" disabled={busy} onClick={() => actions.fork(branch.turn)}>
         <GitBranch className="size-3.5" />
       </button>
-      <button type="button" className={icon} title="Rewind to before this turn (files, conversation, or both)" aria-label="Rewind to before this turn" data-testid="rewind-turn" disabled={busy} onClick={() => actions.rewind(branch.turn)}>
+      <button type="button" className={icon} data-tip="Rewind to before this turn (files, conversation, or both)" aria-label="Rewind to before this turn" data-testid="rewind-turn" disabled={busy} onClick={() => actions.rewind(branch.turn)}>
         <History className="size-3.5" />
       </button>
     </span>

@@ -38,7 +38,7 @@ export const TurnView = memo(function TurnView({ turn, highlighted = false, acti
       data-compacted={turn.compacted ? "true" : undefined}
     >
       {turn.compacted && (
-        <div className="text-[11px] font-medium tracking-wide text-amber-700 uppercase" title="The model is sent a summary in place of this turn; the session file keeps it whole.">
+        <div className="text-[11px] font-medium tracking-wide text-amber-700 uppercase" data-tip="The model is sent a summary in place of this turn; the session file keeps it whole.">
           In the summary
         </div>
       )}
@@ -72,12 +72,12 @@ export const TurnView = memo(function TurnView({ turn, highlighted = false, acti
                   {turn.user}
                 </div>
                 {turn.edited && (
-                  <span className="text-[10px] text-zinc-400" data-testid="message-edited" title="Corrected after it ran; the answer below is to the first version">
+                  <span className="text-[10px] text-zinc-500" data-testid="message-edited" data-tip="Corrected after it ran; the answer below is to the first version">
                     edited
                   </span>
                 )}
               </div>
-              <User className="mt-1.5 size-4 shrink-0 text-zinc-400" />
+              <User className="mt-1.5 size-4 shrink-0 text-zinc-500" />
             </div>
           </>
         )}
@@ -86,12 +86,12 @@ export const TurnView = memo(function TurnView({ turn, highlighted = false, acti
         <BlockList blocks={turn.blocks} streaming={streaming} />
         {streaming && turn.blocks.length === 0 && <div className="h-5 w-16 animate-pulse rounded bg-zinc-100" data-testid="waiting" />}
         {last && stopped && branch && actions && (
-          <Button variant="outline" size="sm" disabled={busy} data-testid="continue-turn" onClick={() => actions.send(CONTINUE, branch.turn)} title="Ask the model to go on from what it had written">
+          <Button variant="outline" size="sm" disabled={busy} data-testid="continue-turn" onClick={() => actions.send(CONTINUE, branch.turn)} data-tip="Ask the model to go on from what it had written">
             Continue
           </Button>
         )}
         {!streaming && turn.durationMs !== undefined && (
-          <div className="text-[11px] text-zinc-400" data-testid="turn-footer">
+          <div className="text-[11px] text-zinc-500" data-testid="turn-footer">
             {formatDuration(turn.durationMs)}
             {turn.usage && ` · ${turn.usage.input.toLocaleString()} in / ${turn.usage.output.toLocaleString()} out tokens${turn.usage.cached ? ` (${turn.usage.cached.toLocaleString()} cached)` : ""}`}
             {branch && actions && <AnswerButtons branch={branch} user={turn.user} busy={busy} actions={actions} />}

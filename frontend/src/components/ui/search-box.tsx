@@ -27,7 +27,7 @@ export function SearchBox({
       }}
       className={cn("flex items-center gap-1.5 rounded-md border border-zinc-200 px-2 py-1 focus-within:border-klein-100", className)}
     >
-      <Search className="size-3.5 shrink-0 text-zinc-400" />
+      <Search className="size-3.5 shrink-0 text-zinc-500" />
       <input
         data-testid={testId}
         value={value}
@@ -37,7 +37,7 @@ export function SearchBox({
         className="w-full bg-transparent text-xs outline-none placeholder:text-zinc-400"
       />
       {value && (
-        <button type="button" aria-label="Clear" onClick={() => onChange("")} className="text-zinc-400 hover:text-zinc-700">
+        <button type="button" aria-label="Clear" onClick={() => onChange("")} className="text-zinc-500 hover:text-zinc-700">
           <X className="size-3.5" />
         </button>
       )}

@@ -62,7 +62,7 @@ export function Toaster({ toasts, onDismiss }: { toasts: Toast[]; onDismiss: (id
               {toast.action.label}
             </button>
           )}
-          <button type="button" aria-label="Dismiss" onClick={() => onDismiss(toast.id)} className="text-zinc-400 hover:text-zinc-700">
+          <button type="button" aria-label="Dismiss" onClick={() => onDismiss(toast.id)} className="text-zinc-500 hover:text-zinc-700">
             <X className="size-4" />
           </button>
         </div>

@@ -1,0 +1,83 @@
+/**
+ * Accessibility (issue 31) in a real Chromium against the real backend: axe-core finds no serious or
+ * critical violation in any view (and with a turn, the Inspector's tabs and the palette open); no
+ * control of ours uses a native `title` tooltip; the tooltip layer shows on hover and on keyboard focus.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { callsThenAnswer } from "../../backend/test-support/mcp-harness";
+import { startWorkbench, type Workbench } from "../../backend/test-support/workbench-harness";
+import { chromiumAvailable, launch, openPage, type WatchedPage } from "./browser";
+import { checkAndClosePage } from "./page-checks";
+
+/** Serious and critical violations, each with where it was found. */
+async function violations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).exclude(".monaco-editor").analyze();
+  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
+}
+/** Elements of ours with a native `title` tooltip (Monaco's own are left to it). */
+const titled = (page: Page) => page.evaluate(() => Array.from(document.querySelectorAll("[title]")).filter((el) => !el.closest(".monaco-editor, .monaco-diff-editor")).map((el) => el.outerHTML.slice(0, 120)));
+
+describe.skipIf(!chromiumAvailable)("accessibility", () => {
+  let browser: Browser;
+  let wb: Workbench | undefined;
+  const views: WatchedPage[] = [];
+
+  beforeAll(async () => {
+    browser = await launch();
+  });
+  afterAll(async () => browser?.close());
+  afterEach(async (context) => {
+    if (context.task.result?.state === "fail") for (const v of views) await v.shot(`failed-a11y-${context.task.name.slice(0, 30).replace(/\W+/g, "-")}`).catch(() => {});
+    for (const view of views.splice(0)) await checkAndClosePage(view);
+    await wb?.close();
+    wb = undefined;
+  });
+
+  it("axe-core finds nothing serious or critical in any view, with a turn, the Inspector's tabs and the palette; no title tooltips", async () => {
+    wb = await startWorkbench({ script: callsThenAnswer([{ name: "read_file", args: { path: "memory/MEMORY.md" } }]) });
+    const view = await openPage(browser, wb.url);
+    views.push(view);
+    const { page } = view;
+    await page.getByTestId("composer").fill("read my memory");
+    await page.keyboard.press("Enter");
+    await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
+    const found: Record<string, string[]> = {};
+    for (const nav of ["chat", "memory", "skills", "knowledge", "agents", "approvals", "mcp"]) {
+      await page.getByTestId(`nav-${nav}`).click();
+      await page.waitForTimeout(300);
+      found[nav] = await violations(page);
+    }
+    for (const tab of ["prompt", "changes", "files"]) {
+      await page.getByTestId(`tab-${tab}`).click();
+      await page.waitForTimeout(300);
+      found[`inspector ${tab}`] = await violations(page);
+    }
+    expect(await titled(page)).toEqual([]);
+    await page.keyboard.press("Control+k");
+    await page.getByTestId("palette-input").waitFor();
+    found.palette = await violations(page);
+    expect(found).toEqual(Object.fromEntries(Object.keys(found).map((k) => [k, []])));
+  });
+
+  it("tooltips show on hover and on keyboard focus, described to assistive technology", async () => {
+    wb = await startWorkbench({ script: [] });
+    const view = await openPage(browser, wb.url);
+    views.push(view);
+    const { page } = view;
+    const importButton = page.getByTestId("session-import");
+    await importButton.hover();
+    const tip = page.getByRole("tooltip");
+    await tip.waitFor();
+    expect(await tip.innerText()).toBe("Import a session exported as JSON");
+    expect(await importButton.getAttribute("aria-describedby")).toBe(await tip.getAttribute("id"));
+    await page.mouse.move(700, 400);
+    await page.keyboard.press("Escape");
+    await importButton.focus();
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Shift+Tab");
+    await tip.waitFor();
+    expect(await tip.innerText()).toBe("Import a session exported as JSON");
+  });
+});
