@@ -35,14 +35,19 @@ describe.skipIf(!chromiumAvailable)("accessibility", () => {
     wb = undefined;
   });
 
-  it("axe-core finds nothing serious or critical in any view, with a turn, the Inspector's tabs and the palette; no title tooltips", async () => {
+  for (const scheme of ["light", "dark"] as const) it(`${scheme}: axe-core finds nothing serious or critical in any view, with a turn, the Inspector's tabs and the palette; no title tooltips`, async () => {
     wb = await startWorkbench({ script: callsThenAnswer([{ name: "read_file", args: { path: "memory/MEMORY.md" } }]) });
-    const view = await openPage(browser, wb.url);
+    // The system's preference decides while the Theme control says System (the default).
+    const view = await openPage(browser, wb.url, undefined, scheme);
     views.push(view);
     const { page } = view;
     await page.getByTestId("composer").fill("read my memory");
     await page.keyboard.press("Enter");
     await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
+    expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(scheme === "dark");
+    await page.getByTestId("nav-memory").click();
+    await page.locator(".monaco-editor").first().waitFor();
+    expect(await page.locator(".monaco-editor").first().getAttribute("class")).toContain(scheme === "dark" ? "vs-dark" : "vs");
     const found: Record<string, string[]> = {};
     for (const nav of ["chat", "memory", "skills", "knowledge", "agents", "approvals", "mcp"]) {
       await page.getByTestId(`nav-${nav}`).click();
@@ -59,6 +64,23 @@ describe.skipIf(!chromiumAvailable)("accessibility", () => {
     await page.getByTestId("palette-input").waitFor();
     found.palette = await violations(page);
     expect(found).toEqual(Object.fromEntries(Object.keys(found).map((k) => [k, []])));
+  });
+
+  it("the Theme control picks Dark over a light system, and the choice persists across a reload", async () => {
+    wb = await startWorkbench({ script: [] });
+    const view = await openPage(browser, wb.url, undefined, "light");
+    views.push(view);
+    const { page } = view;
+    const dark = () => page.evaluate(() => document.documentElement.classList.contains("dark"));
+    expect(await dark()).toBe(false);
+    await page.getByLabel("Theme").selectOption("dark");
+    await expect.poll(dark).toBe(true);
+    await page.reload();
+    await page.waitForSelector("html[data-ready='true']");
+    await expect.poll(dark).toBe(true);
+    expect(await page.getByLabel("Theme").inputValue()).toBe("dark");
+    await page.getByLabel("Theme").selectOption("system");
+    await expect.poll(dark).toBe(false);
   });
 
   it("tooltips show on hover and on keyboard focus, described to assistive technology", async () => {

@@ -33,8 +33,8 @@ export interface WatchedPage {
   shot(name: string): Promise<void>;
 }
 
-export async function openPage(browser: Browser, url: string, viewport = { width: 1440, height: 900 }): Promise<WatchedPage> {
-  const context = await browser.newContext({ viewport });
+export async function openPage(browser: Browser, url: string, viewport = { width: 1440, height: 900 }, colorScheme: "light" | "dark" = "light"): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport, colorScheme });
   const page = await context.newPage();
   const external: string[] = [];
   const errors: string[] = [];

@@ -1,5 +1,10 @@
 import { Workbench } from "@/components/workbench";
+import { ThemeProvider } from "@/lib/theme";
 
 export default function Page() {
-  return <Workbench />;
+  return (
+    <ThemeProvider>
+      <Workbench />
+    </ThemeProvider>
+  );
 }

@@ -1,6 +1,28 @@
 import type { HealthReply } from "@mini-openclaw/protocol";
 import { Cpu, ShieldAlert, ShieldCheck } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
+import { type ThemePreference, useTheme } from "@/lib/theme";
+
+/** Light, Dark, or the system's (the default); remembered in this browser. */
+function ThemeControl() {
+  const { preference, setPreference } = useTheme();
+  return (
+    <label className="flex items-center gap-1 text-[12px] text-zinc-600">
+      Theme
+      <select
+        aria-label="Theme"
+        data-testid="theme"
+        value={preference}
+        onChange={(e) => setPreference(e.target.value as ThemePreference)}
+        className="rounded-md border border-zinc-200 bg-white px-1.5 py-0.5 text-[12px] text-zinc-800"
+      >
+        <option value="system">System</option>
+        <option value="light">Light</option>
+        <option value="dark">Dark</option>
+      </select>
+    </label>
+  );
+}
 
 export function TopBar({ health, onModel }: { health: HealthReply | null; onModel: () => void }) {
   return (
@@ -11,6 +33,8 @@ export function TopBar({ health, onModel }: { health: HealthReply | null; onMode
           mini <span className="text-klein">OpenClaw</span>
         </span>
       </div>
+      <div className="flex items-center gap-2">
+        <ThemeControl />
       {health && (
         <div className="flex items-center gap-2" data-testid="status">
           <button type="button" data-testid="model-button" data-tip="Set up the model" onClick={onModel}>
@@ -25,6 +49,7 @@ export function TopBar({ health, onModel }: { health: HealthReply | null; onMode
           </Badge>
         </div>
       )}
+      </div>
     </header>
   );
 }

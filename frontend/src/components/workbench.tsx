@@ -20,6 +20,7 @@ import type { OpenChange } from "./inspector/change-diff";
 import type { TurnActions } from "./stage/turn-controls";
 import { WorkbenchPanes } from "./workbench-panes";
 import { TooltipLayer } from "./ui/tooltip-layer";
+import { useTheme } from "@/lib/theme";
 
 /** The three-pane IDE: Sidebar (navigation, sessions), Stage (the conversation), Inspector (files, prompt). */
 export function Workbench() {
@@ -135,6 +136,7 @@ export function Workbench() {
     setTab("changes");
     wantInspector();
   }, [wantInspector]);
+  const theme = useTheme();
   const [palette, setPalette] = useState(false);
   const [shortcuts, setShortcuts] = useState(false);
   // Ctrl/⌘+K anywhere opens the palette; `?` outside a text field lists the shortcuts.
@@ -229,6 +231,9 @@ export function Workbench() {
     ...(chat.streaming ? [{ id: "stop", label: "Stop the answer", group: "Actions" as const, run: () => chat.stop() }] : []),
     { id: "shortcuts", label: "Keyboard shortcuts", group: "Actions", run: () => setShortcuts(true) },
     { id: "model", label: "Model settings", group: "Actions", run: () => setModelDialog(true) },
+    { id: "theme-light", label: "Theme: light", group: "Actions", run: () => theme.setPreference("light") },
+    { id: "theme-dark", label: "Theme: dark", group: "Actions", run: () => theme.setPreference("dark") },
+    { id: "theme-system", label: "Theme: follow the system", group: "Actions", run: () => theme.setPreference("system") },
     ...(["chat", "memory", "skills", "knowledge", "agents", "approvals", "mcp"] as SidebarView[]).map((v) => ({
       id: `view-${v}`,
       label: `Go to ${v === "mcp" ? "MCP" : v[0].toUpperCase() + v.slice(1)}`,

@@ -7,6 +7,7 @@
 import Editor, { loader, type OnMount } from "@monaco-editor/react";
 import * as monaco from "monaco-editor";
 import { useEffect, useState } from "react";
+import { useTheme } from "@/lib/theme";
 
 declare global {
   interface Window {
@@ -63,7 +64,7 @@ export default function MonacoEditor({ path, value, onChange, onSave, reveal, re
       path={path}
       language={languageOf(path)}
       value={value}
-      theme="vs"
+      theme={useTheme().resolved === "dark" ? "vs-dark" : "vs"}
       onChange={(v) => onChange(v ?? "")}
       onMount={onMount}
       loading={<div className="p-4 text-sm text-zinc-500">Loading editor…</div>}

@@ -57,10 +57,7 @@ export function Sidebar(props: SidebarProps) {
   const { view, onView } = props;
   return (
     <aside data-testid="sidebar" className="flex h-full min-h-0 flex-col bg-white">
-      <div className="flex justify-end px-1 pt-1">
-        <CollapseButton side="left" onClick={props.onCollapse} />
-      </div>
-      <nav aria-label="Views" className="grid grid-cols-4 gap-1 border-b border-zinc-200/80 px-2 pb-2">
+      <nav aria-label="Views" className="grid grid-cols-4 gap-1 border-b border-zinc-200/80 p-2">
         {NAV.map(({ id, label, icon: Icon }) => (
           <button
             key={id}
@@ -76,6 +73,10 @@ export function Sidebar(props: SidebarProps) {
             {label}
           </button>
         ))}
+        {/* The eighth cell of the grid: hiding the Sidebar costs no row of its own. */}
+        <div className="flex items-center justify-center">
+          <CollapseButton side="left" onClick={props.onCollapse} />
+        </div>
       </nav>
       <div className="min-h-0 flex-1 overflow-y-auto p-2">
         {view === "chat" && <SessionsView sessions={props.sessions} current={props.currentSession} {...props.sessionActions} />}
