@@ -65,6 +65,17 @@ describe.skipIf(!chromiumAvailable)("the keyboard", () => {
     await expect.poll(() => page.getByTestId("pane-title").first().innerText()).toContain("Plan the rose garden");
     expect(await page.getByTestId("command-palette").isVisible()).toBe(false);
 
+    // Panes and theme from the palette too.
+    for (const [query, check] of [
+      ["toggle the inspector", () => page.getByTestId("inspector-rail").isVisible()],
+      ["theme: dark", () => page.evaluate(() => document.documentElement.classList.contains("dark"))],
+    ] as const) {
+      await page.keyboard.press("Control+k");
+      await page.getByTestId("palette-input").fill(query);
+      await page.keyboard.press("Enter");
+      await expect.poll(check).toBe(true);
+    }
+
     await page.locator("body").click({ position: { x: 600, y: 300 } });
     await page.keyboard.press("?");
     const list = page.getByTestId("shortcuts");

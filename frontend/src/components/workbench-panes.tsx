@@ -1,6 +1,6 @@
 "use client";
 import { PanelLeftClose, PanelLeftOpen, PanelRightClose, PanelRightOpen } from "lucide-react";
-import { type ReactNode, useCallback, useEffect, useState } from "react";
+import { type MutableRefObject, type ReactNode, useCallback, useEffect, useState } from "react";
 import { Group, Panel, Separator, useDefaultLayout, usePanelRef } from "react-resizable-panels";
 import { cn } from "@/lib/utils";
 
@@ -10,6 +10,12 @@ export const DRAWER_BELOW_PX = 800;
 export const INSPECTOR_COLLAPSED_AT_PX = 1024;
 const RAIL = "44px";
 const STORAGE_KEY = "moc.panes";
+
+/** What the rest of the page (the command palette) can do to the panes. */
+export interface PaneToggles {
+  toggleSidebar: () => void;
+  toggleInspector: () => void;
+}
 
 export interface PaneControls {
   /** Collapse this pane to its rail (or close the drawer). */
@@ -62,12 +68,15 @@ export function WorkbenchPanes({
   stage,
   inspector,
   showInspector,
+  toggles,
 }: {
   sidebar: (c: PaneControls) => ReactNode;
   stage: ReactNode;
   inspector: (c: PaneControls) => ReactNode;
   /** Bumped when something opens in the Inspector (a file, a diff, a citation): a collapsed one expands. */
   showInspector: number;
+  /** Filled with the panes' toggles (for the command palette). */
+  toggles?: MutableRefObject<PaneToggles | null>;
 }) {
   const sidebarRef = usePanelRef();
   const inspectorRef = usePanelRef();
@@ -104,6 +113,17 @@ export function WorkbenchPanes({
   useEffect(() => {
     if (showInspector > 0 && inspectorRef.current?.isCollapsed()) inspectorRef.current.expand();
   }, [showInspector, inspectorRef]);
+
+  if (toggles) {
+    toggles.current = {
+      toggleSidebar: () => {
+        if (narrow) setDrawer((open) => !open);
+        else if (sidebarRef.current?.isCollapsed()) sidebarRef.current.expand();
+        else sidebarRef.current?.collapse();
+      },
+      toggleInspector: () => (inspectorRef.current?.isCollapsed() ? inspectorRef.current.expand() : inspectorRef.current?.collapse()),
+    };
+  }
 
   const expandSidebar = () => (narrow ? setDrawer(true) : sidebarRef.current?.expand());
   const sidebarControls: PaneControls = { collapse: () => (narrow ? setDrawer(false) : sidebarRef.current?.collapse()) };

@@ -18,7 +18,7 @@ import { RewindDialog } from "./stage/rewind-dialog";
 import { CommandPalette, type PaletteItem, ShortcutsDialog } from "./command-palette";
 import type { OpenChange } from "./inspector/change-diff";
 import type { TurnActions } from "./stage/turn-controls";
-import { WorkbenchPanes } from "./workbench-panes";
+import { type PaneToggles, WorkbenchPanes } from "./workbench-panes";
 import { TooltipLayer } from "./ui/tooltip-layer";
 import { useTheme } from "@/lib/theme";
 
@@ -137,6 +137,7 @@ export function Workbench() {
     wantInspector();
   }, [wantInspector]);
   const theme = useTheme();
+  const paneToggles = useRef<PaneToggles | null>(null);
   const [palette, setPalette] = useState(false);
   const [shortcuts, setShortcuts] = useState(false);
   // Ctrl/⌘+K anywhere opens the palette; `?` outside a text field lists the shortcuts.
@@ -231,6 +232,8 @@ export function Workbench() {
     ...(chat.streaming ? [{ id: "stop", label: "Stop the answer", group: "Actions" as const, run: () => chat.stop() }] : []),
     { id: "shortcuts", label: "Keyboard shortcuts", group: "Actions", run: () => setShortcuts(true) },
     { id: "model", label: "Model settings", group: "Actions", run: () => setModelDialog(true) },
+    { id: "toggle-sidebar", label: "Toggle the sidebar", group: "Actions", run: () => paneToggles.current?.toggleSidebar() },
+    { id: "toggle-inspector", label: "Toggle the inspector", group: "Actions", run: () => paneToggles.current?.toggleInspector() },
     { id: "theme-light", label: "Theme: light", group: "Actions", run: () => theme.setPreference("light") },
     { id: "theme-dark", label: "Theme: dark", group: "Actions", run: () => theme.setPreference("dark") },
     { id: "theme-system", label: "Theme: follow the system", group: "Actions", run: () => theme.setPreference("system") },
@@ -253,6 +256,7 @@ export function Workbench() {
         }} />
       <HealthBanner health={health} unreachable={unreachable} />
       <WorkbenchPanes
+        toggles={paneToggles}
         showInspector={inspectorWanted}
         sidebar={(panes) => (
           <Sidebar
