@@ -4,12 +4,12 @@
  * control of ours uses a native `title` tooltip; the tooltip layer shows on hover and on keyboard focus.
  */
 import AxeBuilder from "@axe-core/playwright";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { callsThenAnswer } from "../../backend/test-support/mcp-harness";
-import { startWorkbench, type Workbench } from "../../backend/test-support/workbench-harness";
-import { chromiumAvailable, launch, openPage, type WatchedPage } from "./browser";
-import { checkAndClosePage } from "./page-checks";
+import { startWorkbench } from "../../backend/test-support/workbench-harness";
+import { chromiumAvailable } from "./browser";
+import { browserSession } from "./page-checks";
 
 /** Serious and critical violations, each with where it was found. */
 async function violations(page: Page): Promise<string[]> {
@@ -20,26 +20,12 @@ async function violations(page: Page): Promise<string[]> {
 const titled = (page: Page) => page.evaluate(() => Array.from(document.querySelectorAll("[title]")).filter((el) => !el.closest(".monaco-editor, .monaco-diff-editor")).map((el) => el.outerHTML.slice(0, 120)));
 
 describe.skipIf(!chromiumAvailable)("accessibility", () => {
-  let browser: Browser;
-  let wb: Workbench | undefined;
-  const views: WatchedPage[] = [];
-
-  beforeAll(async () => {
-    browser = await launch();
-  });
-  afterAll(async () => browser?.close());
-  afterEach(async (context) => {
-    if (context.task.result?.state === "fail") for (const v of views) await v.shot(`failed-a11y-${context.task.name.slice(0, 30).replace(/\W+/g, "-")}`).catch(() => {});
-    for (const view of views.splice(0)) await checkAndClosePage(view);
-    await wb?.close();
-    wb = undefined;
-  });
+  const session = browserSession("a11y");
 
   for (const scheme of ["light", "dark"] as const) it(`${scheme}: axe-core finds nothing serious or critical in any view, with a turn, the Inspector's tabs and the palette; no title tooltips`, async () => {
-    wb = await startWorkbench({ script: callsThenAnswer([{ name: "read_file", args: { path: "memory/MEMORY.md" } }]) });
+    const wb = session.use(await startWorkbench({ script: callsThenAnswer([{ name: "read_file", args: { path: "memory/MEMORY.md" } }]) }));
     // The system's preference decides while the Theme control says System (the default).
-    const view = await openPage(browser, wb.url, undefined, scheme);
-    views.push(view);
+    const view = await session.open(wb.url, undefined, scheme);
     const { page } = view;
     await page.getByTestId("composer").fill("read my memory");
     await page.keyboard.press("Enter");
@@ -67,9 +53,8 @@ describe.skipIf(!chromiumAvailable)("accessibility", () => {
   });
 
   it("the Theme control picks Dark over a light system, and the choice persists across a reload", async () => {
-    wb = await startWorkbench({ script: [] });
-    const view = await openPage(browser, wb.url, undefined, "light");
-    views.push(view);
+    const wb = session.use(await startWorkbench({ script: [] }));
+    const view = await session.open(wb.url, undefined, "light");
     const { page } = view;
     const dark = () => page.evaluate(() => document.documentElement.classList.contains("dark"));
     expect(await dark()).toBe(false);
@@ -84,9 +69,8 @@ describe.skipIf(!chromiumAvailable)("accessibility", () => {
   });
 
   it("tooltips show on hover and on keyboard focus, described to assistive technology", async () => {
-    wb = await startWorkbench({ script: [] });
-    const view = await openPage(browser, wb.url);
-    views.push(view);
+    const wb = session.use(await startWorkbench({ script: [] }));
+    const view = await session.open(wb.url);
     const { page } = view;
     const importButton = page.getByTestId("session-import");
     await importButton.hover();

@@ -5,13 +5,12 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type ChatRequestBody, messageText } from "../../backend/test-support/scripted-model-server";
 import { sandboxExpected } from "../../backend/test-support/tool-harness";
-import { startWorkbench, type Workbench } from "../../backend/test-support/workbench-harness";
-import { chromiumAvailable, launch, openPage, type WatchedPage } from "./browser";
-import { checkAndClosePage } from "./page-checks";
+import { startWorkbench } from "../../backend/test-support/workbench-harness";
+import { chromiumAvailable } from "./browser";
+import { browserSession } from "./page-checks";
 
 /** Each user message runs the command after "run:" once, then answers. */
 const runWhatIsAsked = (body: ChatRequestBody) => {
@@ -22,26 +21,12 @@ const runWhatIsAsked = (body: ChatRequestBody) => {
 };
 
 describe.skipIf(!chromiumAvailable || !sandboxExpected().available)("file changes in the Stage", () => {
-  let browser: Browser;
-  let wb: Workbench | undefined;
-  const views: WatchedPage[] = [];
-
-  beforeAll(async () => {
-    browser = await launch();
-  });
-  afterAll(async () => browser?.close());
-  afterEach(async (context) => {
-    if (context.task.result?.state === "fail") for (const v of views) await v.shot(`failed-changes-${context.task.name.slice(0, 30).replace(/\W+/g, "-")}`).catch(() => {});
-    for (const view of views.splice(0)) await checkAndClosePage(view);
-    await wb?.close();
-    wb = undefined;
-  });
+  const session = browserSession("changes");
 
   it("lists a call's files on its card; a click shows the diff; Revert puts the file back; MEMORY.md changes show as a diff card", async () => {
-    wb = await startWorkbench({ script: runWhatIsAsked });
+    const wb = session.use(await startWorkbench({ script: runWhatIsAsked }));
     const memoryBefore = await readFile(join(wb.dataRoot, "memory/MEMORY.md"), "utf8");
-    const view = await openPage(browser, wb.url);
-    views.push(view);
+    const view = await session.open(wb.url);
     const { page } = view;
     await page.getByTestId("composer").fill("run: printf '%s\\n' '- likes tea' >> memory/MEMORY.md && printf hello > workspace/greeting.txt");
     await page.keyboard.press("Enter");
@@ -62,9 +47,8 @@ describe.skipIf(!chromiumAvailable || !sandboxExpected().available)("file change
   });
 
   it("Rewind lists the files it will put back, then puts them back and the conversation goes on from before the turn", async () => {
-    wb = await startWorkbench({ script: runWhatIsAsked });
-    const view = await openPage(browser, wb.url);
-    views.push(view);
+    const wb = session.use(await startWorkbench({ script: runWhatIsAsked }));
+    const view = await session.open(wb.url);
     const { page } = view;
     await page.getByTestId("composer").fill("run: printf one > workspace/story.txt");
     await page.keyboard.press("Enter");

@@ -3,34 +3,19 @@
  * streaming answer, Ctrl+K opens the command palette (a session by its title, Enter opens it), and
  * `?` outside a text field lists the shortcuts.
  */
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startWorkbench, type Workbench } from "../../backend/test-support/workbench-harness";
-import { chromiumAvailable, launch, openPage, type WatchedPage } from "./browser";
-import { checkAndClosePage } from "./page-checks";
+import { describe, expect, it } from "vitest";
+import { startWorkbench } from "../../backend/test-support/workbench-harness";
+import { chromiumAvailable } from "./browser";
+import { browserSession } from "./page-checks";
 
 const WORDS = Array.from({ length: 300 }, (_, i) => `w${i}`).join(" ");
 
 describe.skipIf(!chromiumAvailable)("the keyboard", () => {
-  let browser: Browser;
-  let wb: Workbench | undefined;
-  const views: WatchedPage[] = [];
-
-  beforeAll(async () => {
-    browser = await launch();
-  });
-  afterAll(async () => browser?.close());
-  afterEach(async (context) => {
-    if (context.task.result?.state === "fail") for (const v of views) await v.shot(`failed-keys-${context.task.name.slice(0, 30).replace(/\W+/g, "-")}`).catch(() => {});
-    for (const view of views.splice(0)) await checkAndClosePage(view);
-    await wb?.close();
-    wb = undefined;
-  });
+  const session = browserSession("keys");
 
   it("Esc in the composer stops the streaming answer within a second", async () => {
-    wb = await startWorkbench({ script: () => ({ content: WORDS, chunkDelayMs: 50 }) });
-    const view = await openPage(browser, wb.url);
-    views.push(view);
+    const wb = session.use(await startWorkbench({ script: () => ({ content: WORDS, chunkDelayMs: 50 }) }));
+    const view = await session.open(wb.url);
     const { page } = view;
     const composer = page.getByTestId("composer");
     await composer.fill("talk for a long time");
@@ -44,9 +29,8 @@ describe.skipIf(!chromiumAvailable)("the keyboard", () => {
   });
 
   it("Ctrl+K opens the palette: a session's title and Enter open it; ? lists the shortcuts", async () => {
-    wb = await startWorkbench({ script: (body) => ({ content: `Answer to ${body.messages.length}` }) });
-    const view = await openPage(browser, wb.url);
-    views.push(view);
+    const wb = session.use(await startWorkbench({ script: (body) => ({ content: `Answer to ${body.messages.length}` }) }));
+    const view = await session.open(wb.url);
     const { page } = view;
     for (const message of ["Plan the rose garden", "Fix the bicycle brakes"]) {
       await page.getByTestId("composer").fill(message);

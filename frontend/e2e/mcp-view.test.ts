@@ -2,28 +2,14 @@
  * The MCP view (issue 29) in a real Chromium against the real backend: servers from MCP.json with
  * their state, tools and stderr; a failed one with its reason; Restart; a turn's MCP call on its card.
  */
-import type { Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { callsThenAnswer, connected, rootWith, scriptedMcpServer, waitForMcp } from "../../backend/test-support/mcp-harness";
-import { startWorkbench, type Workbench } from "../../backend/test-support/workbench-harness";
-import { chromiumAvailable, launch, openPage, type WatchedPage } from "./browser";
-import { checkAndClosePage } from "./page-checks";
+import { startWorkbench } from "../../backend/test-support/workbench-harness";
+import { chromiumAvailable } from "./browser";
+import { browserSession } from "./page-checks";
 
 describe.skipIf(!chromiumAvailable)("the MCP view", () => {
-  let browser: Browser;
-  let wb: Workbench | undefined;
-  const views: WatchedPage[] = [];
-
-  beforeAll(async () => {
-    browser = await launch();
-  });
-  afterAll(async () => browser?.close());
-  afterEach(async (context) => {
-    if (context.task.result?.state === "fail") for (const v of views) await v.shot(`failed-mcp-${context.task.name.slice(0, 30).replace(/\W+/g, "-")}`).catch(() => {});
-    for (const view of views.splice(0)) await checkAndClosePage(view);
-    await wb?.close();
-    wb = undefined;
-  });
+  const session = browserSession("mcp");
 
   it("shows each server's state, tools and trouble; Restart restarts one; an MCP call's card names its server", async () => {
     const dataRoot = await rootWith({
@@ -32,10 +18,9 @@ describe.skipIf(!chromiumAvailable)("the MCP view", () => {
         broken: { command: process.execPath, args: [scriptedMcpServer, "crash"] },
       },
     });
-    wb = await startWorkbench({ dataRoot, script: callsThenAnswer([{ name: "mcp__notes__echo", args: { text: "from the page" } }]) });
+    const wb = session.use(await startWorkbench({ dataRoot, script: callsThenAnswer([{ name: "mcp__notes__echo", args: { text: "from the page" } }]) }));
     await waitForMcp(wb, (r) => connected("notes")(r) && r.servers.find((s) => s.name === "broken")?.state === "failed");
-    const view = await openPage(browser, wb.url);
-    views.push(view);
+    const view = await session.open(wb.url);
     const { page } = view;
     await page.getByTestId("nav-mcp").click();
     const notes = page.locator('[data-testid="mcp-server"][data-server="notes"]');
@@ -48,7 +33,7 @@ describe.skipIf(!chromiumAvailable)("the MCP view", () => {
 
     const pidBefore = (await (await fetch(`${wb.url}/api/mcp`)).json()).servers.find((s: { name: string }) => s.name === "notes").pid;
     await notes.getByRole("button", { name: "Restart notes" }).click();
-    await expect.poll(async () => (await (await fetch(`${wb!.url}/api/mcp`)).json()).servers.find((s: { name: string; state: string; pid: number }) => s.name === "notes" && s.state === "connected" && s.pid !== pidBefore) !== undefined).toBe(true);
+    await expect.poll(async () => (await (await fetch(`${wb.url}/api/mcp`)).json()).servers.find((s: { name: string; state: string; pid: number }) => s.name === "notes" && s.state === "connected" && s.pid !== pidBefore) !== undefined).toBe(true);
     await expect.poll(() => notes.getAttribute("data-state")).toBe("connected");
 
     await page.getByTestId("nav-chat").click();

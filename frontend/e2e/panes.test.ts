@@ -4,11 +4,11 @@
  * least 480 px and the composer's placeholder is whole, the Inspector starts collapsed at 1024 px,
  * and under 800 px the Sidebar is a drawer over the Stage.
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startWorkbench, type Workbench } from "../../backend/test-support/workbench-harness";
-import { chromiumAvailable, launch, openPage, type WatchedPage } from "./browser";
-import { checkAndClosePage } from "./page-checks";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { startWorkbench } from "../../backend/test-support/workbench-harness";
+import { chromiumAvailable } from "./browser";
+import { browserSession } from "./page-checks";
 
 const width = (page: Page, testId: string) => page.getByTestId(testId).evaluate((el) => el.getBoundingClientRect().width);
 /** Whether the composer shows its whole placeholder (the text fits the box's inner width). */
@@ -23,25 +23,11 @@ const placeholderFits = (page: Page) =>
   });
 
 describe.skipIf(!chromiumAvailable)("the panes", () => {
-  let browser: Browser;
-  let wb: Workbench | undefined;
-  const views: WatchedPage[] = [];
-
-  beforeAll(async () => {
-    browser = await launch();
-  });
-  afterAll(async () => browser?.close());
-  afterEach(async (context) => {
-    if (context.task.result?.state === "fail") for (const v of views) await v.shot(`failed-panes-${context.task.name.slice(0, 30).replace(/\W+/g, "-")}`).catch(() => {});
-    for (const view of views.splice(0)) await checkAndClosePage(view);
-    await wb?.close();
-    wb = undefined;
-  });
+  const session = browserSession("panes");
 
   it("at 1440 px: both panes collapse to a rail and expand; the choice persists across a reload; the Stage takes the room", async () => {
-    wb = await startWorkbench({ script: [] });
-    const view = await openPage(browser, wb.url);
-    views.push(view);
+    const wb = session.use(await startWorkbench({ script: [] }));
+    const view = await session.open(wb.url);
     const { page } = view;
     const stageBefore = await width(page, "stage");
     await page.getByRole("button", { name: "Collapse sidebar" }).click();
@@ -63,10 +49,9 @@ describe.skipIf(!chromiumAvailable)("the panes", () => {
   });
 
   it("at 1024 px the Inspector starts collapsed; at 900 px the Stage keeps 480 px and the placeholder is whole", async () => {
-    wb = await startWorkbench({ script: [] });
+    const wb = session.use(await startWorkbench({ script: [] }));
     for (const size of [{ width: 1024, height: 768 }, { width: 900, height: 700 }]) {
-      const view = await openPage(browser, wb.url, size);
-      views.push(view);
+      const view = await session.open(wb.url, size);
       const { page } = view;
       await page.getByTestId("inspector-rail").waitFor();
       expect(await width(page, "stage")).toBeGreaterThanOrEqual(480);
@@ -80,9 +65,8 @@ describe.skipIf(!chromiumAvailable)("the panes", () => {
   });
 
   it("under 800 px the Sidebar is a drawer over the Stage, opened by Expand sidebar; the Stage keeps the width", async () => {
-    wb = await startWorkbench({ script: [] });
-    const view = await openPage(browser, wb.url, { width: 760, height: 700 });
-    views.push(view);
+    const wb = session.use(await startWorkbench({ script: [] }));
+    const view = await session.open(wb.url, { width: 760, height: 700 });
     const { page } = view;
     await page.getByTestId("sidebar-rail").waitFor();
     const stage = await width(page, "stage");
