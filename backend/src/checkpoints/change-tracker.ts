@@ -235,16 +235,25 @@ export class ChangeTracker {
     return (await this.calls(sessionId)).find((c) => c.change === change) ?? null;
   }
 
-  /** What the index says a file is now (after the last scan), for conflict checks. */
-  async currentHash(path: string): Promise<{ exists: boolean; hash: string | null }> {
-    const scan = await scanWritableTree(this.dataRoot, [path.split("/")[0]]);
-    const file = scan.files.get(path);
-    if (!file) return { exists: false, hash: null };
-    const known = this.index.get(path);
-    if (known?.sig === file.sig) return { exists: true, hash: known.hash };
-    const entry = await this.capture(path, file);
-    this.index.set(path, entry);
-    return { exists: true, hash: entry.hash };
+  /** What these files are now (exists, content hash): one scan of the folders they are in, whatever their number. */
+  async currentHashes(paths: string[]): Promise<Map<string, { exists: boolean; hash: string | null }>> {
+    const roots = [...new Set(paths.map((p) => p.split("/")[0]))];
+    const scan = await scanWritableTree(this.dataRoot, roots);
+    const out = new Map<string, { exists: boolean; hash: string | null }>();
+    for (const path of paths) {
+      const file = scan.files.get(path);
+      if (!file) {
+        out.set(path, { exists: false, hash: null });
+        continue;
+      }
+      let entry = this.index.get(path);
+      if (entry?.sig !== file.sig) {
+        entry = await this.capture(path, file);
+        this.index.set(path, entry);
+      }
+      out.set(path, { exists: true, hash: entry.hash });
+    }
+    return out;
   }
 
   /** A deleted session's records go, and the contents only they kept. */

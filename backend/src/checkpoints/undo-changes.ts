@@ -10,10 +10,9 @@ import type { CallRecord, ChangeTracker, StoredChange } from "./change-tracker.j
 
 export type Action = "restored" | "removed";
 
-/** Whether the file is still as the last recorded call left it (else the user changed it since). */
-async function unchangedSince(tracker: ChangeTracker, path: string, expected: string | null): Promise<boolean> {
-  const now = await tracker.currentHash(path);
-  return expected === null ? !now.exists : now.exists && now.hash === expected;
+/** Whether a file is still as the last recorded call left it (else the user changed it since). */
+function unchanged(now: { exists: boolean; hash: string | null } | undefined, expected: string | null): boolean {
+  return expected === null ? !now?.exists : now?.exists === true && now.hash === expected;
 }
 
 /** Writes the file's state from before `change` back (or removes a file the call created). */
@@ -32,7 +31,7 @@ export async function revertFile(tracker: ChangeTracker, dataRoot: string, chang
   if (!call) throw new UserError(404, `No recorded change ${changeId}.`);
   const change = call.files.find((f) => f.path === path);
   if (!change) throw new UserError(404, `The change ${changeId} did not touch ${path}; it touched ${call.files.map((f) => f.path).join(", ") || "nothing"}.`);
-  if (!force && !(await unchangedSince(tracker, path, change.after))) {
+  if (!force && !unchanged((await tracker.currentHashes([path])).get(path), change.after)) {
     throw new UserError(409, `${path} changed since that call (by you or a later call); send force: true to put it back anyway.`);
   }
   return { call, action: await putBack(tracker, dataRoot, change) };
@@ -72,8 +71,9 @@ export interface RewindOutcome {
 export async function applyRewind(tracker: ChangeTracker, dataRoot: string, plan: RewindPlan, onConflict: "fail" | "skip" | "overwrite"): Promise<RewindOutcome> {
   const outcome: RewindOutcome = { restored: [], removed: [], skipped: [], conflicts: [] };
   const safe: RewindPlan["paths"] = [];
+  const now = await tracker.currentHashes(plan.paths.map((item) => item.first.path));
   for (const item of plan.paths) {
-    if (await unchangedSince(tracker, item.first.path, item.lastAfter)) safe.push(item);
+    if (unchanged(now.get(item.first.path), item.lastAfter)) safe.push(item);
     else outcome.conflicts.push(item.first.path);
   }
   if (outcome.conflicts.length && onConflict === "fail") return outcome;

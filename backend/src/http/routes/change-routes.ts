@@ -78,7 +78,7 @@ export async function changeRoutes(app: FastifyInstance, { config, sessions, tur
       const file = call.files.find((f) => f.path === request.query.path);
       if (!file) throw new UserError(404, `The change ${call.change} did not touch ${request.query.path}.`);
       const read = (hash: string | null) => (hash ? changes.blobs.get(hash).catch(() => null) : Promise.resolve(null));
-      const now = await changes.currentHash(file.path);
+      const now = (await changes.currentHashes([file.path])).get(file.path)!;
       return {
         change: call.change,
         path: file.path,

@@ -1,8 +1,9 @@
 "use client";
 import type { AgentsReply } from "@mini-openclaw/protocol";
 import { Bot, ClipboardCheck, Loader2 } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { api } from "@/lib/api";
+import { usePolled } from "@/lib/use-polled";
 import { cn, relativeTime } from "@/lib/utils";
 import { ProblemCard, WarningLine } from "./problem-card";
 
@@ -18,28 +19,8 @@ const POLL_MS = 1000;
 
 /** The status view: roles available, delegations running, the reviewer (its switch and latest advice). */
 export function AgentsView({ refresh, openPath, onOpenFile }: AgentsViewProps) {
-  const [status, setStatus] = useState<AgentsReply | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { value: status, error, set: setStatus, setError } = usePolled<AgentsReply>(api.agents, POLL_MS, refresh);
   const [switching, setSwitching] = useState(false);
-
-  useEffect(() => {
-    let live = true;
-    const load = () =>
-      api.agents().then(
-        (reply) => {
-          if (!live) return;
-          setStatus(reply);
-          setError(null);
-        },
-        (err: Error) => live && setError(err.message),
-      );
-    void load();
-    const timer = setInterval(load, POLL_MS);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
-  }, [refresh]);
 
   const toggleReviewer = async () => {
     if (!status) return;

@@ -1,9 +1,9 @@
 "use client";
 import type { ApprovalsReply } from "@mini-openclaw/protocol";
 import { FileCog, ShieldAlert } from "lucide-react";
-import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
+import { usePolled } from "@/lib/use-polled";
 import { ApprovalRequestCard } from "@/components/stage/approval-card";
 import { WarningLine } from "./problem-card";
 
@@ -14,18 +14,7 @@ const MODE_LABELS = { off: "runs", ask: "always asks", "ask-unlisted": "asks unl
  * per tool its mode and rules, from APPROVALS.json, which the Inspector edits.
  */
 export function ApprovalsView({ onOpenFile, onOpenSession }: { onOpenFile: (path: string) => void; onOpenSession: (id: string) => void }) {
-  const [reply, setReply] = useState<ApprovalsReply | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    const load = () => api.approvals().then((r) => live && (setReply(r), setError(null)), (err: Error) => live && setError(err.message));
-    void load();
-    const timer = setInterval(load, 1500);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
-  }, []);
+  const { value: reply, error } = usePolled<ApprovalsReply>(api.approvals, 1500);
   if (error) return <div className="p-2 text-xs text-red-700">{error}</div>;
   if (!reply) return <div className="p-2 text-xs text-zinc-500">Loading approvals…</div>;
   return (

@@ -1,10 +1,11 @@
 "use client";
 import type { McpReply, McpServerStatus } from "@mini-openclaw/protocol";
 import { FileCog, Loader2, Plug, RotateCw, TriangleAlert } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
+import { usePolled } from "@/lib/use-polled";
 import { plural } from "@/lib/utils";
 import { WarningLine } from "./problem-card";
 
@@ -20,20 +21,8 @@ const STATE_BADGE: Record<McpServerStatus["state"], "success" | "warning" | "dan
 
 /** The MCP servers of MCP.json: each one's state, tools, prompts and what went wrong, with Restart. */
 export function McpView({ refresh, onOpenFile }: { refresh: number; onOpenFile: (path: string) => void }) {
-  const [reply, setReply] = useState<McpReply | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { value: reply, error, set: setReply, setError } = usePolled<McpReply>(api.mcp, POLL_MS, refresh);
   const [restarting, setRestarting] = useState<string | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    const load = () => api.mcp().then((r) => live && (setReply(r), setError(null)), (err: Error) => live && setError(err.message));
-    void load();
-    const timer = setInterval(load, POLL_MS);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
-  }, [refresh]);
 
   const restart = async (name: string) => {
     setRestarting(name);
