@@ -24,7 +24,11 @@ export class TreeWatch {
     return !this.reliable || this.lastEvent >= since;
   }
 
-  /** Watches exactly these folders (the last scan's), each from now on. */
+  /**
+   * Watches exactly these folders (the last scan's), each from now on. A folder watched for the first
+   * time counts as a change: the scan read it with no watch on it, so a write between its read and
+   * now went unseen, and the next call must scan again rather than trust it.
+   */
   follow(dirs: string[]): void {
     if (this.closed) return;
     if (dirs.length > MAX_WATCHED) return this.giveUp();
@@ -40,6 +44,7 @@ export class TreeWatch {
         const watcher = watch(join(this.dataRoot, dir), { persistent: false }, () => this.touched());
         watcher.on("error", () => this.giveUp());
         this.watches.set(dir, watcher);
+        this.touched();
       } catch (err) {
         // A folder gone since the scan: something changed. No watch left (ENOSPC...): watch nothing, scan always.
         if ((err as NodeJS.ErrnoException).code === "ENOENT" || (err as NodeJS.ErrnoException).code === "ENOTDIR") this.touched();
