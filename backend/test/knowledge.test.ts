@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { HealthReply, SessionDetail } from "@mini-openclaw/protocol";
@@ -6,11 +6,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { KnowledgeDocument, KnowledgeSourceReply } from "@mini-openclaw/protocol";
 import { docx, epub, pptx, xlsx } from "../test-support/office-fixtures.js";
 import type { KnowledgeStatus, SearchReply } from "../src/knowledge/knowledge-base.js";
-import { Bm25Index } from "../src/knowledge/bm25-index.js";
-import { offlineEmbedder } from "../src/knowledge/embedders.js";
-import { OFFLINE_DIMENSIONS, offlineEmbed } from "../src/knowledge/offline-embedder.js";
-import { textWords } from "../src/knowledge/text-terms.js";
-import { VectorRows } from "../src/knowledge/vector-rows.js";
 import { minimalPdf, pagedPdf } from "../test-support/minimal-pdf.js";
 import { lastMessage, messageText, startScriptedModelServer } from "../test-support/scripted-model-server.js";
 import { chat, postJson, sessionIdOf, startWorkbench, storedEvents, type Workbench, type WorkbenchOptions } from "../test-support/workbench-harness.js";
@@ -33,8 +28,14 @@ async function newRoot(files: Record<string, string | Uint8Array> = {}): Promise
   return root;
 }
 
-const search = async (q: string, k = 5) => (await (await fetch(`${wb!.url}/api/knowledge/search?q=${encodeURIComponent(q)}&k=${k}`)).json()) as SearchReply;
 const status = async () => (await (await fetch(`${wb!.url}/api/knowledge/status`)).json()) as KnowledgeStatus;
+/** Waits until nothing is being indexed (a search during indexing answers from what is committed so far). */
+const idle = () => expect.poll(async () => (await status()).indexing.running, { timeout: 15_000 }).toBe(false);
+const searchNow = async (q: string, k = 5) => (await (await fetch(`${wb!.url}/api/knowledge/search?q=${encodeURIComponent(q)}&k=${k}`)).json()) as SearchReply;
+const search = async (q: string, k = 5) => {
+  await idle();
+  return searchNow(q, k);
+};
 
 const DOCS = {
   "knowledge/ferments.md": "# Fermentation\n\nSauerkraut is cabbage fermented by lactic acid bacteria for three weeks.\n",
@@ -233,48 +234,32 @@ describe("persistence", () => {
     }
   });
 
-  it("an index stored by the previous version (JSON chunks and BM25, dense vector rows) loads as it is", async () => {
-    const root = await newRoot({ "knowledge/old.md": "Stored text differs from this file on purpose.\n" });
-    const info = await stat(join(root, "knowledge/old.md"));
-    const text = "Kimchi is napa cabbage fermented with chili and garlic, the base of kimchi-jjigae.";
-    const bm25 = new Bm25Index();
-    bm25.add(1, textWords(text.toLowerCase())); // the terms as the first text analysis made them (no compounds)
-    const rows = new VectorRows(OFFLINE_DIMENSIONS);
-    rows.set(1, offlineEmbed(text));
-    const { ids, vectors } = rows.toBuffers();
+  it("an index stored by the version before the SQLite store is taken over: every document indexed again, its files gone", async () => {
+    const root = await newRoot({ ...DOCS, "knowledge/notes/orbits.txt": DOCS["knowledge/space/orbits.txt"] });
+    await rm(join(root, "knowledge/space"), { recursive: true });
     const store = join(root, "storage/knowledge");
-    await mkdir(store, { recursive: true });
-    await writeFile(join(store, "chunks.json"), JSON.stringify([{ id: 1, path: "knowledge/old.md", index: 0, line: 1, text }]));
-    await writeFile(join(store, "bm25.json"), JSON.stringify(bm25.toJSON()));
-    await writeFile(join(store, "vectors.ids"), ids);
-    await writeFile(join(store, "vectors.f32"), vectors);
-    const documents = { "knowledge/old.md": { size: info.size, mtimeMs: info.mtimeMs, chunks: [1] } };
-    await writeFile(join(store, "manifest.json"), JSON.stringify({ format: 1, embedder: offlineEmbedder.id, dims: OFFLINE_DIMENSIONS, nextId: 2, updatedAt: null, documents }));
-
+    await cp(join(import.meta.dirname, "fixtures/knowledge-store-v1"), store, { recursive: true });
+    await rm(join(store, "README.md"));
     wb = await startWorkbench({ dataRoot: root });
-    const reply = await search("kimchi chili garlic");
-    // The stored chunk answers (the file was not read again), in hybrid mode, with nothing recovered.
-    expect(reply).toMatchObject({ mode: "hybrid", results: [{ source: "knowledge/old.md", text }] });
-    expect(reply.results[0].vector).toBeGreaterThan(0);
-    expect((await status()).recovered).toBeNull();
-    // Its terms were made again from the stored chunk by today's analysis (the compound is a term now), and stored.
-    expect((await search("kimchijjigae")).results[0]).toMatchObject({ source: "knowledge/old.md", bm25: expect.any(Number) });
-    await expect.poll(async () => JSON.parse(await readFile(join(store, "manifest.json"), "utf8")), { timeout: 5000 }).toMatchObject({ textAnalysis: 2, bm25Layout: "binary" });
+    await expect.poll(async () => (await status()).indexing.running, { timeout: 10_000 }).toBe(false);
+    const after = await status();
+    expect(after).toMatchObject({ documents: 3, chunks: 3, recovered: expect.stringMatching(/earlier version.*indexed again/) });
+    expect((await search("cabbage fermented")).results[0]).toMatchObject({ source: "knowledge/ferments.md", vector: expect.any(Number) });
+    expect((await search("sidereal day")).results[0].source).toBe("knowledge/notes/orbits.txt");
+    expect((await readdir(store)).filter((name) => !name.startsWith("index.db"))).toEqual([]);
   });
 
-  it("a corrupt index file is rebuilt from the documents, not fatal", async () => {
+  it("a damaged database is set aside and rebuilt from the documents, not fatal", async () => {
     const root = await newRoot(DOCS);
     wb = await startWorkbench({ dataRoot: root });
-    await search("cabbage");
-    for (const file of ["bm25.bin", "chunks.bin", "vectors.cols"]) {
-      await wb.close();
-      const stored = join(root, "storage/knowledge", file);
-      const bytes = await readFile(stored);
-      await writeFile(stored, bytes.subarray(0, bytes.byteLength - 3)); // cut short, as by a full disk
-      wb = await startWorkbench({ dataRoot: root });
-      expect((await search("cabbage fermented")).results[0].source, file).toBe("knowledge/ferments.md");
-      expect((await status()).recovered, file).toMatch(/could not be read.*rebuilt/);
-    }
+    await expect.poll(async () => (await search("cabbage")).results.length, { timeout: 5000 }).toBe(1);
+    await wb.close();
+    const db = join(root, "storage/knowledge/index.db");
+    for (const suffix of ["", "-wal", "-shm"]) await rm(`${db}${suffix}`, { force: true });
+    await writeFile(db, Buffer.alloc(8192, 0x5a)); // not SQLite at all (a bad copy, a file from elsewhere)
+    wb = await startWorkbench({ dataRoot: root });
+    await expect.poll(async () => (await search("cabbage fermented")).results[0]?.source, { timeout: 10_000 }).toBe("knowledge/ferments.md");
+    expect((await status()).recovered).toMatch(/could not be read.*rebuilt/);
   });
 
   it("an embedding endpoint that fails: a clear error, and BM25 keeps answering", async () => {
@@ -312,6 +297,7 @@ describe("the agent uses the knowledge base", () => {
         return { toolCalls: [{ name: "search_knowledge_base", args: { query: "how long is sauerkraut fermented" } }] };
       },
     });
+    await idle();
     const events = await chat(wb, "How long should I ferment sauerkraut?");
     expect(events.find((e) => e.type === "tool_call")).toMatchObject({ name: "search_knowledge_base" });
     expect(events.find((e) => e.type === "tool_result")).toMatchObject({ ok: true, output: expect.stringContaining("knowledge/ferments.md") });

@@ -398,6 +398,8 @@ export interface KnowledgeSearchReply {
   embedder: string;
   /** Why vector search was left out, if it was. */
   note: string | null;
+  /** True while documents are being indexed: the results are from what was committed before. */
+  indexing: boolean;
   results: KnowledgeHit[];
 }
 
@@ -412,7 +414,7 @@ export interface KnowledgeStatusReply {
   skipped: Array<{ path: string; reason: string }>;
   /** Set when knowledge/ holds more than the indexer looks at. */
   truncated: string | null;
-  /** Set when the stored index could not be read and was rebuilt. */
+  /** Set when the stored index could not be read, or was stored by an earlier version, and is rebuilt. */
   recovered: string | null;
   /**
    * How changes to knowledge/ are noticed: folder events (a walk only after a change), polling every
@@ -440,6 +442,22 @@ export interface KnowledgeDocument {
   chunks: number;
   bytes: number | null;
   reason?: string;
+}
+
+/** `POST /api/knowledge/documents?filename=NAME` (201): the file as stored, and how its indexing went. */
+export interface KnowledgeUploadReply {
+  path: string;
+  bytes: number;
+  /** pending: stored, and waiting for the indexer (it is busy with other documents). */
+  state: "indexed" | "failed" | "pending";
+  chunks: number;
+  reason?: string;
+}
+
+/** `DELETE /api/knowledge/documents?path=`: the document left the index; `trash` names it for a restore. */
+export interface KnowledgeRemoveReply {
+  path: string;
+  trash: string;
 }
 
 /** One call's file changes, as `GET /api/sessions/:id/changes?turn=N` lists them. */

@@ -6,6 +6,7 @@
  */
 import { unzipSync } from "fflate";
 import { htmlToMarkdown } from "../net/html-to-markdown.js";
+import { decodeText } from "./text-encoding.js";
 
 export interface Section {
   /** Where the section starts, as a citation gives it: a slide number, or 1. */
@@ -102,7 +103,7 @@ export function epubSections(data: Uint8Array): Section[] {
 }
 
 export function htmlSections(data: Uint8Array): Section[] {
-  const { title, markdown } = htmlToMarkdown(new TextDecoder().decode(data));
+  const { title, markdown } = htmlToMarkdown(decodeText(data));
   const text = title && !markdown.startsWith(`# ${title}`) ? `# ${title}\n\n${markdown}` : markdown;
   return text ? [{ line: 1, text }] : [];
 }

@@ -3,8 +3,6 @@ import { Bm25Index, DEFAULT_BM25 } from "./bm25-index.js";
 import { fuseScores } from "./fusion.js";
 import { offlineEmbed } from "./offline-embedder.js";
 import { textTerms } from "./text-terms.js";
-import { VectorColumns } from "./vector-columns.js";
-import { VectorRows } from "./vector-rows.js";
 
 /** A deterministic stream of words from a small vocabulary, so documents share terms. */
 function randomDocs(count: number, seed = 7): string[] {
@@ -106,54 +104,6 @@ describe("Bm25Index under churn", () => {
     expect(reloaded.search(["zzunique"], 5).map((s) => s.id)).toEqual([5000]);
     expect(reloaded.df("zzunique")).toBe(1);
     expect(() => Bm25Index.fromBuffer(stored.subarray(0, stored.byteLength - 8))).toThrow(/does not match/);
-  });
-});
-
-describe("VectorColumns", () => {
-  it("ranks exactly as dense rows do, through removals, compaction and its binary form", () => {
-    const texts = randomDocs(2500, 11);
-    const rows = new VectorRows(2048);
-    const columns = new VectorColumns(2048);
-    texts.forEach((text, i) => {
-      const vector = offlineEmbed(text);
-      rows.set(i, vector);
-      columns.set(i, vector);
-    });
-    for (let i = 0; i < 2500; i++) {
-      if (i % 4 === 0) continue;
-      rows.remove(i);
-      columns.remove(i);
-    }
-    for (let i = 1; i < 400; i += 4) {
-      const vector = offlineEmbed(texts[2499 - i]);
-      rows.set(i, vector);
-      columns.set(i, vector);
-    }
-    expect(columns.size).toBe(rows.size);
-    const query = offlineEmbed(texts[100].split(" ").slice(0, 5).join(" "));
-    const expected = rows.search(query, 30);
-    for (const copy of [columns, VectorColumns.fromBuffer(columns.toBuffer())]) {
-      const got = copy.search(query, 30);
-      expect(got.map((s) => s.id)).toEqual(expected.map((s) => s.id));
-      got.forEach((s, i) => expect(s.score).toBeCloseTo(expected[i].score, 5));
-    }
-    expect(() => VectorColumns.fromBuffer(columns.toBuffer().subarray(0, 4000))).toThrow(/does not match|damaged/);
-  });
-});
-
-describe("VectorRows", () => {
-  it("finds the nearest unit vector, removes rows, and round-trips through its binary form", () => {
-    const rows = new VectorRows(2048);
-    rows.set(10, offlineEmbed("insulin secretion by beta cells"));
-    rows.set(20, offlineEmbed("the orbit of the moon"));
-    rows.set(30, offlineEmbed("insulin resistance in muscle"));
-    const query = offlineEmbed("beta cell insulin");
-    expect(rows.search(query, 1)[0].id).toBe(10);
-    rows.remove(10);
-    expect(rows.search(query, 3).map((s) => s.id)).not.toContain(10);
-    const { ids, vectors } = rows.toBuffers();
-    const copy = VectorRows.fromBuffers(2048, ids, vectors);
-    expect(copy.search(query, 3)).toEqual(rows.search(query, 3));
   });
 });
 

@@ -1,33 +1,32 @@
 /**
- * The knowledge base: documents under `knowledge/`, chunked, indexed twice (BM25 and vectors),
- * persisted under `storage/knowledge/`, kept in step with the folder incrementally, and searched
- * with hybrid fusion. It never goes dark: without an embedding endpoint it uses the offline
- * embedder, and when the endpoint fails BM25 keeps answering (and says so).
+ * The knowledge base: documents under `knowledge/`, chunked and indexed (BM25 terms and vectors) in
+ * an SQLite store under `storage/knowledge/`, kept in step with the folder one document at a time,
+ * and searched with hybrid fusion through the store's LlamaIndex vector store. The indexing (reading,
+ * chunking, embedding offline, writing) happens in a worker thread, so the server never waits for
+ * it: a search answers at once from what is committed, and says when indexing is under way. It never
+ * goes dark: without an embedding endpoint it uses the offline embedder, and when the endpoint
+ * fails BM25 keeps answering (and says so).
  */
-import type { KnowledgeDocument, KnowledgeHit, KnowledgeSearchReply, KnowledgeSourceReply, KnowledgeStatusReply } from "@mini-openclaw/protocol";
-import { randomBytes } from "node:crypto";
-import { lstat, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import type { KnowledgeDocument, KnowledgeHit, KnowledgeRemoveReply, KnowledgeSearchReply, KnowledgeSourceReply, KnowledgeStatusReply, KnowledgeUploadReply } from "@mini-openclaw/protocol";
+import { VectorStoreQueryMode } from "@llamaindex/core/vector-store";
+import { lstat, mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { UserError } from "../lib/user-error.js";
 import { FolderWatcher } from "../paths/folder-watcher.js";
 import { walkConfinedDir } from "../paths/walk-confined-dir.js";
-import { Bm25Index, type Scored } from "./bm25-index.js";
-import { ChunkStore, type StoredChunk } from "./chunk-store.js";
-import { DocumentReader, type DocumentResult } from "./document-reader.js";
 import { type Embedder, offlineEmbedder } from "./embedders.js";
-import { DEFAULT_ALPHA, fuseScores } from "./fusion.js";
+import { DEFAULT_ALPHA } from "./fusion.js";
+import { IndexWorker } from "./index-worker.js";
+import { type DocumentRow, KnowledgeStore, type StoredChunk, type VectorSpace } from "./knowledge-store.js";
+import { addKnowledgeFile, knowledgePath, restoreKnowledgeFile, trashKnowledgeFile } from "./knowledge-files.js";
+import { KnowledgeVectorStore } from "./knowledge-vector-store.js";
 import { KNOWLEDGE_EXTENSIONS, MAX_DOCUMENT_BYTES, pageWord } from "./load-document.js";
-import { TEXT_ANALYSIS_VERSION, textTerms } from "./text-terms.js";
-import { VectorColumns } from "./vector-columns.js";
-import { VectorRows } from "./vector-rows.js";
+import { TEXT_ANALYSIS_VERSION } from "./text-terms.js";
 
-/** The offline embedder's vectors are sparse and kept by dimension; an endpoint's dense ones as rows. */
-type VectorIndex = VectorRows | VectorColumns;
-
-const FORMAT = 1;
 /** Without folder events (not started, or polling), a search looks at the folder again when its last look is older than this. */
 const FRESH_MS = 1000;
-const CANDIDATES = 100;
+/** How long a search waits for a look it started (a change just written): past it, it answers from what is committed. */
+const LOOK_WAIT_MS = 1000;
 /** How often the folder is looked at when the system cannot watch it. */
 const POLL_MS = 2000;
 /** Most documents indexed from knowledge/, and how deep its folders are looked into. */
@@ -35,48 +34,33 @@ const MAX_DOCUMENTS = 20_000;
 const MAX_FOLDER_DEPTH = 16;
 /** One document's reading and chunking time, in the worker, before it is skipped. */
 const DOCUMENT_BUDGET_MS = 60_000;
-/** Chunks filed into the indexes between two yields to the event loop. */
-const FILE_BATCH = 200;
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-interface DocumentEntry {
-  size: number;
-  mtimeMs: number;
-  chunks: number[];
-  /** Why the document is not indexed (unreadable, too large, too slow); retried when it changes. */
-  skipped?: string;
-}
-
-interface Manifest {
-  format: number;
-  embedder: string;
-  dims: number;
-  /** Chunks stored as chunks.bin; absent in indexes stored before it (chunks.json). */
-  chunksLayout?: "binary";
-  /** The text analysis the BM25 terms were made with (absent: version 1). */
-  textAnalysis?: number;
-  /** BM25 stored as bm25.bin; absent in indexes stored before it (bm25.json). */
-  bm25Layout?: "binary";
-  /** How vectors.* is laid out; absent in indexes stored before columns existed (rows). */
-  vectorLayout?: "rows" | "columns";
-  nextId: number;
-  updatedAt: string | null;
-  documents: Record<string, DocumentEntry>;
-}
+/** How long an upload waits for its document to be indexed before it answers "pending". */
+const UPLOAD_WAIT_MS = 10_000;
+/** The database file, and the files an earlier version stored its index in (taken over: rebuilt). */
+const DB_FILE = "index.db";
+const EARLIER_LAYOUT = ["manifest.json", "chunks.bin", "chunks.json", "bm25.bin", "bm25.json", "vectors.cols", "vectors.ids", "vectors.f32"];
 
 export type { StoredChunk };
 export type SearchHit = KnowledgeHit;
 export type SearchReply = KnowledgeSearchReply;
 export type KnowledgeStatus = KnowledgeStatusReply;
 
+/** The vector space an embedder's vectors are stored in. */
+function spaceOf(embedder: Embedder): VectorSpace {
+  return { embedder: embedder.id, format: embedder.mode === "offline" ? "sparse-i8" : "f32" };
+}
+
 export class KnowledgeBase {
-  private readonly folder: string;
   private readonly store: string;
-  private manifest: Manifest;
-  private chunks = new ChunkStore();
-  private bm25 = new Bm25Index();
-  private vectors: VectorIndex | null = null;
+  private readonly dbFile: string;
+  private reader: KnowledgeStore | null = null;
+  private readonly vectorStore: KnowledgeVectorStore;
+  /** The documents table as the last commits left it (the worker reports each one). */
+  private docs = new Map<string, DocumentRow>();
+  private chunkTotal = 0;
+  private updatedAt: string | null = null;
+  /** Chunks may lack vectors (an endpoint embeds after indexing; a switch of embedder dropped them). */
+  private vectorsPending = true;
   private embedError: string | null = null;
   private recovered: string | null = null;
   private loaded: Promise<void> | null = null;
@@ -88,14 +72,11 @@ export class KnowledgeBase {
   private lastLookChanged = false;
   /** Walks of knowledge/ so far: with folder events, none happen while nothing changes. */
   private walks = 0;
-  private readonly reader = new DocumentReader(DOCUMENT_BUDGET_MS);
+  private readonly worker = new IndexWorker(DOCUMENT_BUDGET_MS);
   /** Extraction for the Inspector has its own worker (started on first use), one document at a time. */
-  private readonly extractor = new DocumentReader(DOCUMENT_BUDGET_MS);
-  private extracting: Promise<unknown> = Promise.resolve();
+  private readonly extractor = new IndexWorker(DOCUMENT_BUDGET_MS);
   private closed = false;
   private rebuilding = 0;
-  /** The loaded index was changed in memory (its terms made again) and is not stored yet. */
-  private unsaved = false;
   /** Entries the last walk refused (links, special files, documents over the size limit). */
   private walkSkipped: Array<{ path: string; reason: string }> = [];
   private walkTruncated: string | null = null;
@@ -105,9 +86,12 @@ export class KnowledgeBase {
     private embedder: Embedder,
     private readonly log: { warn(obj: object, msg: string): void } = { warn() {} },
   ) {
-    this.folder = join(dataRoot, "knowledge");
     this.store = join(dataRoot, "storage", "knowledge");
-    this.manifest = this.emptyManifest();
+    this.dbFile = join(this.store, DB_FILE);
+    this.vectorStore = new KnowledgeVectorStore(
+      () => this.openReader(),
+      () => this.embedder,
+    );
   }
 
   /** The embedding endpoint, for other searches (memory_search); null when vectors come from the offline embedder. */
@@ -115,107 +99,59 @@ export class KnowledgeBase {
     return this.embedder.mode === "openai" ? this.embedder : null;
   }
 
-  private emptyManifest(): Manifest {
-    return { format: FORMAT, embedder: this.embedder.id, dims: 0, textAnalysis: TEXT_ANALYSIS_VERSION, nextId: 1, updatedAt: null, documents: {} };
+  /** The store as LlamaIndex sees it (its retrievers and query engines work over it). */
+  get llamaIndexStore(): KnowledgeVectorStore {
+    return this.vectorStore;
   }
 
-  /** Loads the persisted index once; an unreadable one is discarded and rebuilt from the documents. */
+  private openReader(): KnowledgeStore {
+    if (!this.reader) throw new Error("the knowledge store is not open yet");
+    return this.reader;
+  }
+
+  /** Opens the store once: an index an earlier version stored is taken over (rebuilt from the documents). */
   load(): Promise<void> {
-    this.loaded ??= this.loadFromDisk().catch(async (err) => {
-      this.recovered = `the stored index could not be read (${(err as Error).message}); it was rebuilt from the documents`;
-      this.log.warn({ err }, "knowledge index unreadable; rebuilding");
-      this.reset();
-      await rm(this.store, { recursive: true, force: true });
-    });
+    this.loaded ??= this.open();
     return this.loaded;
   }
 
-  private reset() {
-    this.manifest = this.emptyManifest();
-    this.chunks = new ChunkStore();
-    this.bm25 = new Bm25Index();
-    this.vectors = null;
-  }
-
-  private async loadFromDisk(): Promise<void> {
-    let manifestText: string;
-    try {
-      manifestText = await readFile(join(this.store, "manifest.json"), "utf8");
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return; // nothing stored yet
-      throw err;
-    }
-    const manifest = JSON.parse(manifestText) as Manifest;
-    if (manifest.format !== FORMAT) throw new Error(`unknown index format ${manifest.format}`);
-    // The files are read at once, so reading one overlaps with decoding another.
-    const read = (name: string) => readFile(join(this.store, name));
-    const vectorsMatch = manifest.embedder === this.embedder.id && manifest.dims > 0;
-    const [chunkBytes, bm25Bytes, vectorFiles] = await Promise.all([
-      read(manifest.chunksLayout === "binary" ? "chunks.bin" : "chunks.json"),
-      read(manifest.bm25Layout === "binary" ? "bm25.bin" : "bm25.json"),
-      !vectorsMatch ? null : manifest.vectorLayout === "columns" ? Promise.all([read("vectors.cols")]) : Promise.all([read("vectors.ids"), read("vectors.f32")]),
-    ]);
-    let chunks: ChunkStore;
-    if (manifest.chunksLayout === "binary") chunks = ChunkStore.fromBuffer(chunkBytes);
-    else {
-      chunks = new ChunkStore();
-      for (const chunk of JSON.parse(chunkBytes.toString("utf8")) as StoredChunk[]) chunks.set(chunk);
-    }
-    let bm25 = manifest.bm25Layout === "binary" ? Bm25Index.fromBuffer(bm25Bytes) : Bm25Index.fromJSON(JSON.parse(bm25Bytes.toString("utf8")));
-    if (bm25.size !== chunks.size) throw new Error("the BM25 index does not match the chunks");
-    if ((manifest.textAnalysis ?? 1) !== TEXT_ANALYSIS_VERSION) {
-      // Terms made by an earlier text analysis: made again from the stored chunks (no document is
-      // read again, no vector recomputed), a slice at a time, and stored at the next sync.
-      bm25 = new Bm25Index();
-      let n = 0;
-      for (const id of chunks.ids()) {
-        bm25.add(id, textTerms(chunks.get(id)!.text));
-        if (++n % 500 === 0) await yieldToEventLoop();
-      }
-      manifest.textAnalysis = TEXT_ANALYSIS_VERSION;
-      this.unsaved = true;
-    }
-    this.manifest = manifest;
-    this.chunks = chunks;
-    this.bm25 = bm25;
-    if (vectorFiles) {
-      if (vectorFiles.length === 1) this.vectors = VectorColumns.fromBuffer(vectorFiles[0]);
-      else {
-        const stored = VectorRows.fromBuffers(manifest.dims, vectorFiles[0], vectorFiles[1]);
-        this.vectors = this.embedder.mode === "offline" ? VectorColumns.fromRows(stored) : stored;
-      }
-    } else {
-      // Another embedder made these vectors: they are recomputed at the next sync.
-      this.manifest.embedder = this.embedder.id;
-      this.manifest.dims = 0;
-    }
-  }
-
-  private async persist(): Promise<void> {
+  private async open(): Promise<void> {
     await mkdir(this.store, { recursive: true });
-    const write = async (name: string, data: string | Buffer) => {
-      const temp = join(this.store, `.${name}.${randomBytes(4).toString("hex")}.tmp`);
-      await writeFile(temp, data);
-      await rename(temp, join(this.store, name));
-    };
-    await write("chunks.bin", await this.chunks.toBuffer());
-    this.manifest.chunksLayout = "binary";
-    await write("bm25.bin", this.bm25.toBuffer());
-    this.manifest.bm25Layout = "binary";
-    if (this.vectors instanceof VectorColumns) {
-      await write("vectors.cols", this.vectors.toBuffer());
-      this.manifest.vectorLayout = "columns";
-    } else if (this.vectors) {
-      const { ids, vectors } = this.vectors.toBuffers();
-      await write("vectors.ids", ids);
-      await write("vectors.f32", vectors);
-      this.manifest.vectorLayout = "rows";
+    const earlier = (await readdir(this.store).catch(() => [] as string[])).filter((name) => EARLIER_LAYOUT.includes(name));
+    if (earlier.length > 0) {
+      this.recovered = "the index an earlier version stored is taken over: every document is indexed again into the new store";
+      for (const name of earlier) await rm(join(this.store, name), { force: true });
     }
-    // The manifest goes last: it only ever describes files that are complete.
-    await write("manifest.json", JSON.stringify(this.manifest));
-    // Vectors stored in the other layout before (an index from an older version) are not read again.
-    const stale = ["chunks.json", "bm25.json", ...(this.manifest.vectorLayout === "columns" ? ["vectors.ids", "vectors.f32"] : ["vectors.cols"])];
-    for (const name of stale) await rm(join(this.store, name), { force: true });
+    let prepared = await this.worker.run({ kind: "prepare", dbFile: this.dbFile, textAnalysis: TEXT_ANALYSIS_VERSION, space: spaceOf(this.embedder) });
+    if (!prepared.ok && !this.closed) {
+      // An unreadable database (damaged, not SQLite): set aside, and built again from the documents.
+      this.log.warn({ reason: prepared.reason }, "knowledge store unreadable; rebuilding");
+      this.recovered = `the stored index could not be read (${prepared.reason}); it was rebuilt from the documents`;
+      for (const suffix of ["", "-wal", "-shm"]) await rm(`${this.dbFile}${suffix}`, { force: true });
+      prepared = await this.worker.run({ kind: "prepare", dbFile: this.dbFile, textAnalysis: TEXT_ANALYSIS_VERSION, space: spaceOf(this.embedder) });
+    }
+    if (!prepared.ok) throw new Error(`the knowledge store could not be opened (${prepared.reason})`);
+    this.reader = KnowledgeStore.open(this.dbFile);
+    this.refreshDocuments();
+  }
+
+  /** The documents table read again (at open, and after a rebuild). */
+  private refreshDocuments(): void {
+    const reader = this.openReader();
+    this.docs = new Map(reader.documents().map((row) => [row.path, row]));
+    this.chunkTotal = [...this.docs.values()].reduce((sum, row) => sum + row.chunks, 0);
+    this.updatedAt = reader.meta("updated_at");
+  }
+
+  private committed(row: DocumentRow | { path: string; removed: true }): void {
+    const before = this.docs.get(row.path);
+    this.chunkTotal -= before?.chunks ?? 0;
+    if ("removed" in row) this.docs.delete(row.path);
+    else {
+      this.docs.set(row.path, row);
+      this.chunkTotal += row.chunks;
+    }
+    this.updatedAt = new Date().toISOString();
   }
 
   /** The documents under knowledge/, without following links; oversized ones are noted, not listed. */
@@ -240,6 +176,8 @@ export class KnowledgeBase {
 
   /** Brings the index in step with the folder: new and changed documents indexed, deleted ones removed. */
   sync(): Promise<void> {
+    // Running from the first moment (the walk included); a look that finds nothing to read keeps the last round's figures.
+    if (!this.syncing) this.progress.running = true;
     this.syncing ??= this.syncNow()
       .then((changed) => {
         this.lastLookChanged = changed;
@@ -247,6 +185,7 @@ export class KnowledgeBase {
       .finally(() => {
         this.syncing = null;
         this.lastSync = Date.now();
+        this.progress = { ...this.progress, running: false, current: null };
       });
     return this.syncing;
   }
@@ -262,111 +201,74 @@ export class KnowledgeBase {
     return this.lastLookChanged;
   }
 
-  private removeDocument(path: string) {
-    for (const id of this.manifest.documents[path]?.chunks ?? []) {
-      this.chunks.delete(id);
-      this.bm25.remove(id);
-      this.vectors?.remove(id);
-    }
-    delete this.manifest.documents[path];
-  }
-
   /** One look at the folder; true when documents were added, changed or removed. */
   private async syncNow(): Promise<boolean> {
     await this.load();
     const onDisk = await this.listDocuments();
     let changed = false;
-    for (const path of Object.keys(this.manifest.documents)) {
-      if (!onDisk.has(path)) {
-        this.removeDocument(path);
-        changed = true;
-      }
+    const gone = [...this.docs.keys()].filter((path) => !onDisk.has(path));
+    if (gone.length > 0) {
+      const reply = await this.worker.run({ kind: "remove", dbFile: this.dbFile, paths: gone });
+      if (!reply.ok) throw new Error(`documents could not be removed from the index (${reply.reason})`);
+      for (const path of gone) this.committed({ path, removed: true });
+      changed = true;
     }
     const todo = [...onDisk].filter(([path, info]) => {
-      const known = this.manifest.documents[path];
+      const known = this.docs.get(path);
       return !known || known.size !== info.size || known.mtimeMs !== info.mtimeMs;
     });
-    // A look that finds nothing to read keeps the last round's figures (what the view shows as done).
     if (todo.length > 0) this.progress = { running: true, done: 0, total: todo.length, current: null };
+    const offline = this.embedder.mode === "offline" ? spaceOf(this.embedder) : null;
     for (const [path, info] of todo) {
       if (this.closed) break;
       this.progress.current = path;
-      this.removeDocument(path);
-      const result = await this.reader.read({
-        dataRoot: this.dataRoot,
-        path,
-        maxBytes: MAX_DOCUMENT_BYTES,
-        offlineVectors: this.embedder.id === offlineEmbedder.id,
-      });
+      const doc = { path, size: info.size, mtimeMs: info.mtimeMs };
+      const reply = await this.worker.run({ kind: "index", dbFile: this.dbFile, dataRoot: this.dataRoot, ...doc, maxBytes: MAX_DOCUMENT_BYTES, offline });
       if (this.closed) break;
-      const entry: DocumentEntry = { size: info.size, mtimeMs: info.mtimeMs, chunks: [] };
-      if (result.ok) await this.fileChunks(path, result, entry.chunks);
+      if (reply.ok) this.committed({ ...doc, chunks: reply.chunks ?? 0, reason: null });
       else {
-        entry.skipped = result.reason;
-        this.log.warn({ path, reason: result.reason }, "knowledge document skipped");
+        this.log.warn({ path, reason: reply.reason }, "knowledge document skipped");
+        // Stopped from outside (over its time budget): the failure is recorded by a fresh worker.
+        const recorded = reply.recorded || (await this.worker.run({ kind: "fail", dbFile: this.dbFile, ...doc, reason: reply.reason })).ok;
+        if (recorded) this.committed({ ...doc, chunks: 0, reason: reply.reason });
       }
-      this.manifest.documents[path] = entry;
+      if (!offline) this.vectorsPending = true;
       this.progress.done++;
       changed = true;
-      await yieldToEventLoop();
     }
-    const documentsChanged = changed;
-    if (await this.embedMissing()) changed = true;
-    this.progress = { ...this.progress, running: false, current: null };
-    if (changed || this.unsaved) {
-      if (changed) this.manifest.updatedAt = new Date().toISOString();
-      this.unsaved = false;
-      await this.persist();
-    }
-    return documentsChanged;
+    await this.embedMissing();
+    return changed;
   }
 
-  /** Files one document's chunks (read and chunked by the worker) into the indexes, yielding as it goes. */
-  private async fileChunks(path: string, read: Extract<DocumentResult, { ok: true }>, ids: number[]): Promise<void> {
-    for (let i = 0; i < read.chunks.length; i++) {
-      const piece = read.chunks[i];
-      const id = this.manifest.nextId++;
-      ids.push(id);
-      this.chunks.set({ id, path, index: piece.index, line: piece.line, text: piece.text });
-      this.bm25.add(id, piece.terms === "" ? [] : piece.terms.split(" "));
-      if (read.vectors) {
-        this.vectors ??= this.newVectorIndex(read.dims, read.chunks.length);
-        this.manifest.dims = read.dims;
-        this.manifest.embedder = this.embedder.id;
-        this.vectors.set(id, read.vectors.subarray(i * read.dims, (i + 1) * read.dims));
-      }
-      if (i % FILE_BATCH === FILE_BATCH - 1) await yieldToEventLoop();
-    }
-  }
-
-  private newVectorIndex(dims: number, expected: number): VectorIndex {
-    return this.embedder.mode === "offline" ? new VectorColumns(dims) : new VectorRows(dims, Math.max(1024, expected));
-  }
-
-  /** Embeds every chunk that has no vector yet. A failing endpoint leaves them for the next sync. */
-  private async embedMissing(): Promise<boolean> {
-    const missing = [...this.chunks.ids()].filter((id) => !this.vectors?.has(id)).map((id) => this.chunks.get(id)!);
-    if (missing.length === 0) return false;
+  /** Vectors for chunks that have none: the offline embedder's in the worker, an endpoint's from here. A failing endpoint leaves them for the next sync. */
+  private async embedMissing(): Promise<void> {
+    if (!this.vectorsPending) return;
+    const space = spaceOf(this.embedder);
     try {
-      // Small batches with a yield between them: the offline embedder computes on this thread.
-      const batch = this.embedder.mode === "offline" ? 32 : 256;
-      for (let i = 0; i < missing.length; i += batch) {
-        if (i > 0) await yieldToEventLoop();
-        const slice = missing.slice(i, i + batch);
-        const vectors = await this.embedder.embedDocuments(slice.map((c) => c.text));
-        if (!this.vectors) {
-          this.vectors = this.newVectorIndex(vectors[0].length, missing.length);
-          this.manifest.dims = vectors[0].length;
-          this.manifest.embedder = this.embedder.id;
+      if (this.embedder.mode === "offline") {
+        for (;;) {
+          if (this.closed) return;
+          const reply = await this.worker.run({ kind: "embed-offline", dbFile: this.dbFile, space, batch: 256 });
+          if (!reply.ok) throw new Error(reply.reason);
+          if (!reply.stored) break;
         }
-        slice.forEach((c, j) => this.vectors!.set(c.id, vectors[j]));
+      } else {
+        for (;;) {
+          if (this.closed) return;
+          const missing = this.openReader().missingVectors(256);
+          if (missing.length === 0) break;
+          const vectors = await this.embedder.embedDocuments(missing.map((c) => c.text));
+          const reply = await this.worker.run({ kind: "vectors", dbFile: this.dbFile, space, rows: missing.map((c, i) => ({ id: c.id, vector: vectors[i] })) });
+          if (!reply.ok) throw new Error(reply.reason);
+          if (!reply.stored) break; // the embedder changed meanwhile
+        }
       }
+      this.vectorsPending = false;
       this.embedError = null;
     } catch (err) {
       this.embedError = (err as Error).message;
       this.log.warn({ err }, "embedding failed; BM25 keeps answering");
     }
-    return true;
   }
 
   /**
@@ -380,14 +282,14 @@ export class KnowledgeBase {
     await this.syncing?.catch(() => {});
     this.embedder = embedder;
     this.embedError = null;
-    this.vectors = null;
-    this.manifest.embedder = embedder.id;
-    this.manifest.dims = 0;
+    await this.worker.run({ kind: "prepare", dbFile: this.dbFile, textAnalysis: TEXT_ANALYSIS_VERSION, space: spaceOf(embedder) });
+    this.vectorsPending = true;
     if (!this.closed) void this.sync().catch((err) => this.log.warn({ err }, "knowledge sync failed"));
   }
 
   /** Indexes what is there now, then follows the folder's changes by its events. */
   start(): void {
+    this.progress.running = true;
     this.watcher ??= new FolderWatcher(this.dataRoot, { rootNames: ["knowledge"], pollMs: POLL_MS, onChange: () => this.lookAfterChange() });
     this.watcher.request();
   }
@@ -397,9 +299,14 @@ export class KnowledgeBase {
     this.watcher?.close();
     this.watcher = null;
     this.closed = true;
-    await this.reader.close();
+    // The document being written finishes (its transaction commits); a long read is cut short.
+    await Promise.race([this.syncing?.catch(() => {}), new Promise((r) => setTimeout(r, 2000))]);
+    await this.worker.close();
     await this.extractor.close();
     await this.syncing?.catch(() => {});
+    await this.loaded?.catch(() => {});
+    this.reader?.close();
+    this.reader = null;
   }
 
   /**
@@ -411,52 +318,104 @@ export class KnowledgeBase {
     try {
       await this.load();
       await this.syncing?.catch(() => {});
-      this.reset();
-      await rm(this.store, { recursive: true, force: true });
+      const reply = await this.worker.run({ kind: "clear", dbFile: this.dbFile, textAnalysis: TEXT_ANALYSIS_VERSION });
+      if (!reply.ok) throw new Error(`the index could not be cleared (${reply.reason})`);
+      this.refreshDocuments();
+      this.vectorsPending = true;
       await this.sync();
     } finally {
       this.rebuilding--;
     }
   }
 
+  /**
+   * Searches what is committed. A look at the folder that is due (a change seen, no events to go
+   * by) is started, and waited for up to a second (a file just written is found); while documents
+   * are being indexed the reply says so and answers at once.
+   */
   async search(query: string, k: number, options: { sync?: boolean } = {}): Promise<SearchReply> {
-    if (options.sync !== false && this.mustLook()) await this.sync();
-    else await this.load();
-    const terms = textTerms(query);
-    const lexical = this.bm25.search(terms, CANDIDATES);
-    let vector: Scored[] = [];
+    if (options.sync !== false && this.syncing === null && this.mustLook()) {
+      const look = this.sync().catch((err) => this.log.warn({ err }, "knowledge sync failed"));
+      await Promise.race([look, new Promise((r) => setTimeout(r, LOOK_WAIT_MS))]);
+    }
+    await this.load();
+    const reader = this.openReader();
     let note = this.embedError ? `vector search unavailable (${this.embedError}); results are from BM25 alone` : null;
-    if (this.vectors && this.vectors.size > 0) {
+    let queryEmbedding: number[] | undefined;
+    if (reader.vectorSpace()?.embedder === this.embedder.id && this.chunkTotal > 0) {
       try {
-        vector = this.vectors.search(await this.embedder.embedQuery(query, (term) => this.bm25.idf(term)), CANDIDATES);
+        queryEmbedding = (await this.vectorStore.embedModel.getQueryEmbedding({ type: "text", text: query })) ?? undefined;
       } catch (err) {
         note = `vector search unavailable (${(err as Error).message}); results are from BM25 alone`;
       }
     }
-    const fused = vector.length > 0 ? fuseScores(lexical, vector, DEFAULT_ALPHA) : lexical;
-    const lexicalById = new Map(lexical.map((s) => [s.id, s.score]));
-    const vectorById = new Map(vector.map((s) => [s.id, s.score]));
+    const found = await this.vectorStore.query({
+      mode: queryEmbedding ? VectorStoreQueryMode.HYBRID : VectorStoreQueryMode.SPARSE,
+      queryStr: query,
+      queryEmbedding,
+      similarityTopK: k * 3,
+      alpha: DEFAULT_ALPHA,
+    });
+    const nodes = found.nodes ?? [];
+    const hybrid = nodes.some((n) => n.metadata.vector !== null);
     // Documents deleted since the last look at the folder are never returned.
-    const candidates = fused.slice(0, k * 3).map(({ id, score }) => ({ chunk: this.chunks.get(id), id, score }));
-    const paths = [...new Set(candidates.flatMap((c) => (c.chunk ? [c.chunk.path] : [])))];
+    const paths = [...new Set(nodes.map((n) => String(n.metadata.path)))];
     const present = new Set(
       (await Promise.all(paths.map((p) => lstat(join(this.dataRoot, p)).then((info) => (info.isFile() ? p : null), () => null)))).filter((p): p is string => p !== null),
     );
     const results: SearchHit[] = [];
-    for (const { chunk, id, score } of candidates) {
-      if (results.length >= k) break;
-      if (!chunk || !present.has(chunk.path)) continue;
+    nodes.forEach((node, i) => {
+      const meta = node.metadata as { path: string; index: number; line: number; bm25: number | null; vector: number | null };
+      if (results.length >= k || !present.has(meta.path)) return;
       results.push({
-        source: chunk.path,
-        chunk: chunk.index,
-        line: chunk.line,
-        score: Number(score.toFixed(4)),
-        bm25: lexicalById.has(id) ? Number(lexicalById.get(id)!.toFixed(4)) : null,
-        vector: vectorById.has(id) ? Number(vectorById.get(id)!.toFixed(4)) : null,
-        text: chunk.text,
+        source: meta.path,
+        chunk: meta.index,
+        line: meta.line,
+        score: Number(found.similarities[i].toFixed(4)),
+        bm25: meta.bm25 === null ? null : Number(meta.bm25.toFixed(4)),
+        vector: meta.vector === null ? null : Number(meta.vector.toFixed(4)),
+        text: (node as unknown as { text: string }).text,
       });
-    }
-    return { mode: vector.length > 0 ? "hybrid" : "bm25", embedder: this.embedder.label, note, results };
+    });
+    const indexing = this.progress.running || this.rebuilding > 0;
+    return { mode: hybrid || queryEmbedding ? "hybrid" : "bm25", embedder: this.embedder.label, note, indexing, results };
+  }
+
+  /** A look at the folder after this moment (one under way may have passed the change), waited for up to `ms`. */
+  private async lookSoon(ms: number): Promise<void> {
+    const look = (async () => {
+      await this.syncing?.catch(() => {});
+      await this.sync().catch((err) => this.log.warn({ err }, "knowledge sync failed"));
+    })();
+    await Promise.race([look, new Promise((r) => setTimeout(r, ms))]);
+  }
+
+  /** Stores a new document under knowledge/ (byte for byte, never over another) and indexes it. */
+  async add(filename: string, bytes: Uint8Array): Promise<KnowledgeUploadReply> {
+    const path = knowledgePath(filename);
+    if (bytes.byteLength > MAX_DOCUMENT_BYTES) throw new UserError(413, `${bytes.byteLength} bytes, over the ${MAX_DOCUMENT_BYTES}-byte limit for a document; nothing was written.`);
+    await addKnowledgeFile(this.dataRoot, path, bytes);
+    await this.lookSoon(UPLOAD_WAIT_MS);
+    const doc = this.docs.get(path);
+    if (!doc) return { path, bytes: bytes.byteLength, state: "pending", chunks: 0 };
+    return doc.reason !== null
+      ? { path, bytes: bytes.byteLength, state: "failed", chunks: 0, reason: doc.reason }
+      : { path, bytes: bytes.byteLength, state: "indexed", chunks: doc.chunks };
+  }
+
+  /** Moves a document to the trash; it leaves the list and the results at once. */
+  async remove(path: string): Promise<KnowledgeRemoveReply> {
+    const clean = knowledgePath(path);
+    const trash = await trashKnowledgeFile(this.dataRoot, clean);
+    await this.lookSoon(UPLOAD_WAIT_MS);
+    return { path: clean, trash };
+  }
+
+  /** Brings a removed document back from the trash, and indexes it again. */
+  async restore(trash: string): Promise<{ path: string }> {
+    const path = await restoreKnowledgeFile(this.dataRoot, trash);
+    await this.lookSoon(UPLOAD_WAIT_MS);
+    return { path };
   }
 
   /**
@@ -469,11 +428,9 @@ export class KnowledgeBase {
     }
     const info = await lstat(join(this.dataRoot, path)).catch(() => null);
     if (!info?.isFile()) throw new UserError(404, `No such document: ${path}.`);
-    const job = this.extracting.then(() => this.extractor.extract({ dataRoot: this.dataRoot, path, maxBytes: MAX_DOCUMENT_BYTES }));
-    this.extracting = job.catch(() => {});
-    const result = await job;
+    const result = await this.extractor.run({ kind: "extract", dataRoot: this.dataRoot, path, maxBytes: MAX_DOCUMENT_BYTES });
     if (!result.ok) throw new UserError(422, `${path} could not be read: ${result.reason}`);
-    return { path, text: result.text, pages: result.pages, page_word: pageWord(path) };
+    return { path, text: result.text ?? "", pages: result.pages ?? null, page_word: pageWord(path) };
   }
 
   /** Whether a search must look at the folder first: a change seen and not yet indexed, or no events to go by. */
@@ -484,8 +441,8 @@ export class KnowledgeBase {
 
   /** Every document the index knows (indexed, or failed with the reason) and those the walk refused. */
   documents(): KnowledgeDocument[] {
-    const known: KnowledgeDocument[] = Object.entries(this.manifest.documents).map(([path, doc]) =>
-      doc.skipped ? { path, state: "failed", chunks: 0, bytes: doc.size, reason: doc.skipped } : { path, state: "indexed", chunks: doc.chunks.length, bytes: doc.size },
+    const known: KnowledgeDocument[] = [...this.docs.values()].map((doc) =>
+      doc.reason !== null ? { path: doc.path, state: "failed", chunks: 0, bytes: doc.size, reason: doc.reason } : { path: doc.path, state: "indexed", chunks: doc.chunks, bytes: doc.size },
     );
     const refused: KnowledgeDocument[] = this.walkSkipped.map(({ path, reason }) => ({ path, state: "skipped", chunks: 0, bytes: null, reason }));
     return [...known, ...refused].sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
@@ -494,15 +451,15 @@ export class KnowledgeBase {
   status(): KnowledgeStatus {
     const hybrid = this.embedError === null;
     return {
-      documents: Object.keys(this.manifest.documents).length,
-      chunks: this.chunks.size,
+      documents: this.docs.size,
+      chunks: this.chunkTotal,
       mode: hybrid ? "hybrid" : "bm25",
       embedder: { mode: this.embedder.mode, label: this.embedder.label, error: this.embedError },
-      last_update: this.manifest.updatedAt,
+      last_update: this.updatedAt,
       indexing: { ...this.progress, running: this.progress.running || this.rebuilding > 0 },
       skipped: [
         ...this.walkSkipped,
-        ...Object.entries(this.manifest.documents).flatMap(([path, doc]) => (doc.skipped ? [{ path, reason: doc.skipped }] : [])),
+        ...[...this.docs.values()].flatMap((doc) => (doc.reason !== null ? [{ path: doc.path, reason: doc.reason }] : [])),
       ],
       truncated: this.walkTruncated,
       recovered: this.recovered,

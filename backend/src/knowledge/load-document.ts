@@ -1,5 +1,6 @@
 import { readConfinedFile } from "../paths/read-confined-file.js";
 import { type Chunk, chunkText } from "./chunk-text.js";
+import { decodeText } from "./text-encoding.js";
 import { docxSections, epubSections, htmlSections, pptxSections, type Section, xlsxSections } from "./document-formats.js";
 
 export const KNOWLEDGE_EXTENSIONS = /\.(md|markdown|txt|csv|tsv|pdf|docx|pptx|xlsx|epub|html?)$/i;
@@ -66,7 +67,7 @@ export interface ExtractedText {
 export async function extractText(dataRoot: string, relPath: string, maxBytes = MAX_DOCUMENT_BYTES): Promise<ExtractedText> {
   const { data } = await readConfinedFile(dataRoot, relPath, { maxBytes, timeoutMs: 30_000 });
   const sections = await sectionsOf(relPath, new Uint8Array(data));
-  if (sections === null) return { text: data.toString("utf8"), pages: null };
+  if (sections === null) return { text: decodeText(data), pages: null };
   const word = pageWord(relPath);
   if (!word) return { text: sections.map((s) => s.text).join("\n\n"), pages: null };
   const lines: string[] = [];
@@ -88,7 +89,7 @@ export async function extractText(dataRoot: string, relPath: string, maxBytes = 
 export async function loadDocument(dataRoot: string, relPath: string, maxBytes = MAX_DOCUMENT_BYTES): Promise<Chunk[]> {
   const { data } = await readConfinedFile(dataRoot, relPath, { maxBytes, timeoutMs: 30_000 });
   const sections = await sectionsOf(relPath, new Uint8Array(data));
-  if (sections === null) return chunkText(data.toString("utf8"));
+  if (sections === null) return chunkText(decodeText(data));
   const paged = pageWord(relPath) !== null;
   const chunks: Chunk[] = [];
   let offset = 0;

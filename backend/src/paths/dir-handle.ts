@@ -8,7 +8,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { type FileHandle, lstat, mkdir, open, readdir, readlink, realpath, rename, rm, rmdir, unlink } from "node:fs/promises";
+import { type FileHandle, link, lstat, mkdir, open, readdir, readlink, realpath, rename, rm, rmdir, unlink } from "node:fs/promises";
 import { runningAsRoot } from "../lib/running-as-root.js";
 import { UserError } from "../lib/user-error.js";
 
@@ -101,6 +101,35 @@ export class DirHandle {
    * renamed over the name within this same folder. The old content stays if anything fails.
    */
   async writeFileAtomic(name: string, content: string | Uint8Array, mode = 0o644): Promise<void> {
+    const temp = await this.writeTemp(name, content, mode);
+    try {
+      await rename(this.at(temp), this.at(name));
+    } catch (err) {
+      await rm(this.at(temp), { force: true });
+      if ((err as NodeJS.ErrnoException).code === "EISDIR") throw new UserError(400, `${this.shownAs}/${name} is a folder, not a file.`);
+      throw err;
+    }
+  }
+
+  /**
+   * Makes `name` in this folder with this content, never over anything there (a file, a folder, a
+   * link): written whole to a temp file, then linked in under its name (a link fails if the name
+   * exists, where a rename would replace it). 409 when the name is taken.
+   */
+  async createFile(name: string, content: string | Uint8Array, mode = 0o644): Promise<void> {
+    const temp = await this.writeTemp(name, content, mode);
+    try {
+      await link(this.at(temp), this.at(name));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "EEXIST") throw new UserError(409, `${this.shownAs}/${name} exists already; it was left as it is.`);
+      throw err;
+    } finally {
+      await rm(this.at(temp), { force: true });
+    }
+  }
+
+  /** A new temp file beside `name` (never through a link) with the content, synced; its name. */
+  private async writeTemp(name: string, content: string | Uint8Array, mode: number): Promise<string> {
     checkName(name);
     const temp = `.${name.slice(0, 200)}.${randomBytes(6).toString("hex")}.tmp`;
     const file = await open(this.at(temp), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
@@ -114,13 +143,7 @@ export class DirHandle {
       throw err;
     }
     await file.close();
-    try {
-      await rename(this.at(temp), this.at(name));
-    } catch (err) {
-      await rm(this.at(temp), { force: true });
-      if ((err as NodeJS.ErrnoException).code === "EISDIR") throw new UserError(400, `${this.shownAs}/${name} is a folder, not a file.`);
-      throw err;
-    }
+    return temp;
   }
 
   /** Moves `name` from this folder to `toName` in `to`, both by descriptor; never replaces a folder that has content. */

@@ -22,7 +22,8 @@ export const searchKnowledgeBaseTool = ({ knowledge }: { knowledge: Pick<Knowled
   schema,
   async execute(input) {
     const reply = await knowledge.search(input.query, input.k ?? 5);
-    const header = `Mode: ${reply.mode === "hybrid" ? `hybrid (BM25 + ${reply.embedder})` : "BM25 only"}${reply.note ? `. Note: ${reply.note}` : ""}`;
+    const indexing = reply.indexing ? ". Documents are being indexed right now: these results are from those indexed so far; search again shortly for the rest" : "";
+    const header = `Mode: ${reply.mode === "hybrid" ? `hybrid (BM25 + ${reply.embedder})` : "BM25 only"}${reply.note ? `. Note: ${reply.note}` : ""}${indexing}`;
     if (reply.results.length === 0) {
       return { ok: true, output: `${header}\nNo passages matched. The knowledge/ folder may be empty or hold nothing on this.`, details: { mode: reply.mode, results: 0 } };
     }

@@ -1,7 +1,9 @@
+import type { KnowledgeRemoveReply, KnowledgeUploadReply } from "@mini-openclaw/protocol";
 import type { FastifyInstance } from "fastify";
 import { UserError } from "../../lib/user-error.js";
 import { normalizeUserPath } from "../../paths/confined-path.js";
 import type { KnowledgeBase } from "../../knowledge/knowledge-base.js";
+import { MAX_DOCUMENT_BYTES } from "../../knowledge/load-document.js";
 
 export async function knowledgeRoutes(app: FastifyInstance, { knowledge, config }: { knowledge: KnowledgeBase; config: { locationPrefix: string } }) {
   app.get<{ Querystring: { q?: string; k?: string } }>("/api/knowledge/search", async (request) => {
@@ -20,6 +22,39 @@ export async function knowledgeRoutes(app: FastifyInstance, { knowledge, config 
   /** A document's extracted text (PDF by page, Word, slides...), for a citation opened in the Inspector. */
   app.get<{ Querystring: { path?: string } }>("/api/knowledge/source", async (request) =>
     knowledge.source(normalizeUserPath(request.query.path, config.locationPrefix)),
+  );
+
+  // A document's raw bytes as the body (what a dropped file's fetch sends); only on this plugin's routes.
+  app.addContentTypeParser("application/octet-stream", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
+
+  /** Adds a document: stored under knowledge/ byte for byte (never over another: 409), then indexed (201). */
+  app.post<{ Querystring: { filename?: string } }>(
+    "/api/knowledge/documents",
+    {
+      bodyLimit: MAX_DOCUMENT_BYTES,
+      schema: { querystring: { type: "object", properties: { filename: { type: "string", maxLength: 1024 } } } },
+    },
+    async (request, reply): Promise<KnowledgeUploadReply> => {
+      if (!Buffer.isBuffer(request.body)) {
+        return reply.code(415).send({ error: "Send the file's bytes as the body, with Content-Type application/octet-stream." });
+      }
+      const added = await knowledge.add(request.query.filename ?? "", request.body);
+      request.log.info({ path: added.path, bytes: added.bytes, state: added.state }, "knowledge document added");
+      return reply.code(201).send(added);
+    },
+  );
+
+  /** Removes a document: to the trash (byte for byte), out of the list and the results. */
+  app.delete<{ Querystring: { path?: string } }>("/api/knowledge/documents", async (request): Promise<KnowledgeRemoveReply> => {
+    const path = normalizeUserPath(request.query.path, config.locationPrefix);
+    return knowledge.remove(path);
+  });
+
+  /** Undoes a removal: the trashed document back where it was (409 if its name is taken again). */
+  app.post<{ Body: { trash: string } }>(
+    "/api/knowledge/documents/restore",
+    { schema: { body: { type: "object", required: ["trash"], additionalProperties: false, properties: { trash: { type: "string", maxLength: 64 } } } } },
+    async (request) => knowledge.restore(request.body.trash),
   );
 
   /** Starts a full rebuild and answers at once; progress shows in the status. */

@@ -1,0 +1,85 @@
+/**
+ * The knowledge indexer's worker thread: it reads a document, chunks it, computes what depends on
+ * the chunk alone (its BM25 terms, and the offline embedder's vectors), and writes the document into
+ * the store in one transaction. The server's thread only tells it what to do and hears back how many
+ * chunks came of it. A document that takes too long is stopped from outside by terminating this worker.
+ */
+import { parentPort } from "node:worker_threads";
+import { KnowledgeStore } from "./knowledge-store.js";
+import { extractText, loadDocument } from "./load-document.js";
+import { offlineEmbed } from "./offline-embedder.js";
+import { textTerms } from "./text-terms.js";
+import type { WorkerJob, WorkerReply } from "./index-worker.js";
+
+const port = parentPort;
+if (!port) throw new Error("index-worker-thread runs as a worker thread");
+
+const stores = new Map<string, KnowledgeStore>();
+function storeAt(file: string): KnowledgeStore {
+  let store = stores.get(file);
+  if (!store) stores.set(file, (store = KnowledgeStore.open(file)));
+  return store;
+}
+
+async function handle(job: WorkerJob): Promise<WorkerReply> {
+  switch (job.kind) {
+    case "extract":
+      return { id: job.id, ok: true, ...(await extractText(job.dataRoot, job.path, job.maxBytes)) };
+    case "index": {
+      const doc = { path: job.path, size: job.size, mtimeMs: job.mtimeMs };
+      const store = storeAt(job.dbFile);
+      let chunks;
+      try {
+        chunks = await loadDocument(job.dataRoot, job.path, job.maxBytes);
+      } catch (err) {
+        store.failDocument(doc, (err as Error).message);
+        return { id: job.id, ok: false, reason: (err as Error).message, recorded: true };
+      }
+      const rows = chunks.map((c) => ({ index: c.index, line: c.line, text: c.text, terms: textTerms(c.text).join(" ") }));
+      const vectors = job.offline ? { space: job.offline, rows: chunks.map((c) => offlineEmbed(c.text)) } : null;
+      store.writeDocument(doc, rows, vectors);
+      return { id: job.id, ok: true, chunks: rows.length };
+    }
+    case "fail":
+      storeAt(job.dbFile).failDocument({ path: job.path, size: job.size, mtimeMs: job.mtimeMs }, job.reason);
+      return { id: job.id, ok: true };
+    case "remove":
+      for (const path of job.paths) storeAt(job.dbFile).removeDocument(path);
+      return { id: job.id, ok: true };
+    case "prepare": {
+      const store = storeAt(job.dbFile);
+      const analysis = store.meta("text_analysis");
+      const cleared = analysis !== String(job.textAnalysis);
+      if (cleared) store.clear(job.textAnalysis);
+      store.useVectorSpace(job.space);
+      return { id: job.id, ok: true, cleared };
+    }
+    case "clear":
+      storeAt(job.dbFile).clear(job.textAnalysis);
+      return { id: job.id, ok: true };
+    case "vectors":
+      return { id: job.id, ok: true, stored: storeAt(job.dbFile).storeVectors(job.space, job.rows) };
+    case "embed-offline": {
+      // The offline embedder's vectors for chunks that have none (after a switch back to it), a batch at a time.
+      const store = storeAt(job.dbFile);
+      const missing = store.missingVectors(job.batch);
+      store.storeVectors(job.space, missing.map((c) => ({ id: c.id, vector: offlineEmbed(c.text) })));
+      return { id: job.id, ok: true, stored: missing.length };
+    }
+    case "close":
+      for (const store of stores.values()) store.close();
+      stores.clear();
+      return { id: job.id, ok: true };
+  }
+}
+
+port.on("message", async (job: WorkerJob) => {
+  let reply: WorkerReply;
+  try {
+    reply = await handle(job);
+  } catch (err) {
+    reply = { id: job.id, ok: false, reason: (err as Error).message };
+  }
+  port.postMessage(reply);
+});
+port.postMessage({ ready: true });

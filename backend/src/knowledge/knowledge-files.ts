@@ -1,0 +1,116 @@
+/**
+ * Adding and removing knowledge documents as files (the upload and delete routes, the Knowledge
+ * view's drop and remove). knowledge/ is a folder the sandbox writes, so every step goes through
+ * open directory descriptors (dir-handle.ts): a folder swapped for a link is never followed, and a
+ * new document never replaces anything. A removed document goes to a trash under storage/ (which
+ * the sandbox cannot write), byte for byte, so the view can undo it.
+ */
+import { randomBytes } from "node:crypto";
+import { link, lstat, mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { UserError } from "../lib/user-error.js";
+import { DirHandle } from "../paths/dir-handle.js";
+import { KNOWLEDGE_EXTENSIONS } from "./load-document.js";
+
+const TRASH = join("storage", "trash", "knowledge");
+const TRASH_NAME = /^\d{13}-[0-9a-f]{12}$/;
+
+/** The data-root-relative path a name given for knowledge/ stands for, or a 422 saying why not. */
+export function knowledgePath(name: unknown): string {
+  if (typeof name !== "string" || name.trim() === "") throw new UserError(400, "A file name is required (?filename=NAME).");
+  const refuse = (why: string): never => {
+    throw new UserError(422, `"${name.slice(0, 120)}" ${why}; nothing was written.`);
+  };
+  if (name.length > 255) refuse("is over 255 characters");
+  if (name.includes("\0") || name.includes("\\")) refuse("holds a NUL byte or a backslash");
+  if (name.startsWith("/") || name.startsWith("~") || /^[a-zA-Z]:/.test(name)) refuse("is an absolute path: name a file inside knowledge/");
+  const segments = name.split("/").filter((s) => s !== "" && s !== ".");
+  if (segments.includes("..")) refuse("goes up a folder ('..'): documents stay inside knowledge/");
+  if (segments.some((s) => s.startsWith("."))) refuse("names a hidden file or folder");
+  if (segments.length === 0) refuse("names no file");
+  if (segments[0] === "knowledge" && segments.length > 1) segments.shift();
+  if (!KNOWLEDGE_EXTENSIONS.test(segments[segments.length - 1])) {
+    refuse("is not a kind of document the index reads (Markdown, text, CSV, TSV, PDF, Word, PowerPoint, Excel, EPUB, HTML)");
+  }
+  return ["knowledge", ...segments].join("/");
+}
+
+/** Where a path's folder is, refused with 422 when a folder on the way is a link or a file. */
+async function openFolder(root: DirHandle, folder: string, create: boolean): Promise<DirHandle> {
+  try {
+    return await root.dirPath(folder, { create });
+  } catch (err) {
+    if (err instanceof UserError && (err.status === 403 || err.status === 409)) throw new UserError(create ? 422 : 404, `${err.message} Nothing was written.`);
+    throw err;
+  }
+}
+
+/** Stores a new document byte for byte; 409 (the file untouched) when the name is taken. */
+export async function addKnowledgeFile(dataRoot: string, path: string, bytes: Uint8Array): Promise<void> {
+  const parts = path.split("/");
+  const name = parts.pop()!;
+  const root = await DirHandle.openRoot(dataRoot);
+  try {
+    const folder = await openFolder(root, parts.join("/"), true);
+    try {
+      await folder.createFile(name, bytes);
+    } finally {
+      await folder.close();
+    }
+  } finally {
+    await root.close();
+  }
+}
+
+/** Moves a document (a regular file) to the trash; returns its name there. */
+export async function trashKnowledgeFile(dataRoot: string, path: string): Promise<string> {
+  const parts = path.split("/");
+  const name = parts.pop()!;
+  const trash = join(dataRoot, TRASH);
+  await mkdir(trash, { recursive: true, mode: 0o700 });
+  const trashName = `${Date.now()}-${randomBytes(6).toString("hex")}`;
+  const root = await DirHandle.openRoot(dataRoot);
+  try {
+    const folder = await openFolder(root, parts.join("/"), false);
+    try {
+      const info = await lstat(folder.at(name)).catch(() => null);
+      if (!info) throw new UserError(404, `No such document: ${path}.`);
+      if (!info.isFile()) throw new UserError(422, `${path} is not a regular file (a link or a folder); it was left as it is.`);
+      await writeFile(join(trash, `${trashName}.json`), JSON.stringify({ path }), { mode: 0o600 });
+      await rename(folder.at(name), join(trash, trashName));
+    } finally {
+      await folder.close();
+    }
+  } finally {
+    await root.close();
+  }
+  return trashName;
+}
+
+/** Puts a trashed document back where it was; never over a file that took its name meanwhile (409). */
+export async function restoreKnowledgeFile(dataRoot: string, trashName: string): Promise<string> {
+  if (!TRASH_NAME.test(trashName)) throw new UserError(400, `"${trashName.slice(0, 60)}" is not the name of a trashed document.`);
+  const trash = join(dataRoot, TRASH);
+  const record = await readFile(join(trash, `${trashName}.json`), "utf8").catch(() => null);
+  if (record === null) throw new UserError(404, `${trashName} is not in the trash (any more).`);
+  const path = knowledgePath((JSON.parse(record) as { path: string }).path);
+  const parts = path.split("/");
+  const name = parts.pop()!;
+  const root = await DirHandle.openRoot(dataRoot);
+  try {
+    const folder = await openFolder(root, parts.join("/"), true);
+    try {
+      await link(join(trash, trashName), folder.at(name));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "EEXIST") throw new UserError(409, `${path} exists again; the trashed one stays in ${TRASH}/${trashName}.`);
+      throw err;
+    } finally {
+      await folder.close();
+    }
+  } finally {
+    await root.close();
+  }
+  await unlink(join(trash, trashName));
+  await unlink(join(trash, `${trashName}.json`));
+  return path;
+}

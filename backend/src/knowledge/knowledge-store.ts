@@ -1,0 +1,279 @@
+/**
+ * The knowledge index on disk: one SQLite database (through libsql, the better-sqlite3-compatible
+ * binding of the libSQL fork, which installs from a prebuilt binary with FTS5) under
+ * `storage/knowledge/`. Chunks, their BM25 terms (an FTS5 table fed the terms our text analysis
+ * made), their vectors and each document's state live in it together, so a document is written in
+ * one transaction: wholly at its old version or wholly at its new one, whenever the process dies.
+ * The documents table is also the indexer's progress: a document whose size and mtime match is done.
+ *
+ * One connection writes (the indexer's worker thread); the server's thread reads through another,
+ * and in WAL mode it reads the last committed state while a write is under way.
+ */
+import Database from "libsql";
+import type { Scored } from "./bm25-index.js";
+import { dotStored, encodeVector, type VectorFormat } from "./sparse-vector.js";
+
+/** The schema's version; another one is rebuilt from the documents. */
+export const STORE_FORMAT = 1;
+
+export interface StoredChunk {
+  id: number;
+  /** Data-root-relative, e.g. `knowledge/notes/a.md`. */
+  path: string;
+  index: number;
+  line: number;
+  text: string;
+}
+
+export interface DocumentRow {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  chunks: number;
+  /** Why the document is not indexed (unreadable, too large, too slow); retried when it changes. */
+  reason: string | null;
+}
+
+export interface NewChunk {
+  index: number;
+  line: number;
+  text: string;
+  /** The chunk's BM25 terms joined by spaces. */
+  terms: string;
+}
+
+export interface VectorSpace {
+  embedder: string;
+  format: VectorFormat;
+}
+
+type Db = InstanceType<typeof Database>;
+type Statement = Database.Statement<unknown[]>;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS documents(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime REAL NOT NULL, chunks INTEGER NOT NULL, reason TEXT) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS chunks(id INTEGER PRIMARY KEY, path TEXT NOT NULL, idx INTEGER NOT NULL, line INTEGER NOT NULL, text TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS chunks_by_path ON chunks(path);
+CREATE TABLE IF NOT EXISTS vectors(id INTEGER PRIMARY KEY, v BLOB NOT NULL);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunk_terms USING fts5(terms, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0');
+CREATE VIRTUAL TABLE IF NOT EXISTS term_stats USING fts5vocab(chunk_terms, 'row');
+`;
+
+/** A term as an FTS5 string (quoted, so no term is read as an operator). */
+const quoted = (term: string) => `"${term.replace(/"/g, '""')}"`;
+
+export class KnowledgeStore {
+  private readonly db: Db;
+  private readonly statements = new Map<string, Statement>();
+
+  private constructor(db: Db) {
+    this.db = db;
+  }
+
+  /** Opens (or makes) the database. */
+  static open(file: string): KnowledgeStore {
+    const db = new Database(file);
+    db.pragma("busy_timeout = 10000");
+    db.pragma("journal_mode = WAL");
+    // Durable against a crash of the process (WAL); a power cut may lose the last commits, never mix them.
+    db.pragma("synchronous = NORMAL");
+    db.pragma("cache_size = -16000");
+    db.exec(SCHEMA);
+    db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES ('format', ?)").run(String(STORE_FORMAT));
+    return new KnowledgeStore(db);
+  }
+
+  private sql(text: string): Statement {
+    let statement = this.statements.get(text);
+    if (!statement) this.statements.set(text, (statement = this.db.prepare<unknown[]>(text)));
+    return statement;
+  }
+
+  meta(key: string): string | null {
+    return ((this.sql("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined)?.value) ?? null;
+  }
+
+  private setMeta(key: string, value: string): void {
+    this.sql("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
+  }
+
+  documents(): DocumentRow[] {
+    return (this.sql("SELECT path, size, mtime, chunks, reason FROM documents").all() as Array<{ path: string; size: number; mtime: number; chunks: number; reason: string | null }>).map(
+      (row) => ({ path: row.path, size: row.size, mtimeMs: row.mtime, chunks: row.chunks, reason: row.reason }),
+    );
+  }
+
+  chunkCount(): number {
+    return (this.sql("SELECT count(*) AS n FROM chunks").get() as { n: number }).n;
+  }
+
+  private deleteChunksOf(path: string): void {
+    const ids = this.sql("SELECT id FROM chunks WHERE path = ?").pluck().all(path) as number[];
+    for (const id of ids) {
+      this.sql("DELETE FROM chunk_terms WHERE rowid = ?").run(id);
+      this.sql("DELETE FROM vectors WHERE id = ?").run(id);
+    }
+    this.sql("DELETE FROM chunks WHERE path = ?").run(path);
+  }
+
+  /**
+   * A document at its new version, in one transaction: its old chunks go, the new ones (terms,
+   * vectors when given in `space`) come, and its row says it is done at this size and mtime.
+   */
+  writeDocument(doc: { path: string; size: number; mtimeMs: number }, chunks: NewChunk[], vectors: { space: VectorSpace; rows: Float32Array[] } | null): void {
+    this.db.transaction(() => {
+      this.deleteChunksOf(doc.path);
+      const writeVectors = vectors !== null && this.meta("embedder") === vectors.space.embedder;
+      for (let i = 0; i < chunks.length; i++) {
+        const chunk = chunks[i];
+        const id = Number(this.sql("INSERT INTO chunks(path, idx, line, text) VALUES (?, ?, ?, ?)").run(doc.path, chunk.index, chunk.line, chunk.text).lastInsertRowid);
+        this.sql("INSERT INTO chunk_terms(rowid, terms) VALUES (?, ?)").run(id, chunk.terms);
+        if (writeVectors) this.sql("INSERT INTO vectors(id, v) VALUES (?, ?)").run(id, encodeVector(vectors.rows[i], vectors.space.format));
+      }
+      this.sql("INSERT OR REPLACE INTO documents(path, size, mtime, chunks, reason) VALUES (?, ?, ?, ?, NULL)").run(doc.path, doc.size, doc.mtimeMs, chunks.length);
+      this.setMeta("updated_at", new Date().toISOString());
+    })();
+  }
+
+  /** A document that could not be read: no chunks, its reason kept (retried when it changes). */
+  failDocument(doc: { path: string; size: number; mtimeMs: number }, reason: string): void {
+    this.db.transaction(() => {
+      this.deleteChunksOf(doc.path);
+      this.sql("INSERT OR REPLACE INTO documents(path, size, mtime, chunks, reason) VALUES (?, ?, ?, 0, ?)").run(doc.path, doc.size, doc.mtimeMs, reason);
+      this.setMeta("updated_at", new Date().toISOString());
+    })();
+  }
+
+  removeDocument(path: string): void {
+    this.db.transaction(() => {
+      this.deleteChunksOf(path);
+      this.sql("DELETE FROM documents WHERE path = ?").run(path);
+      this.setMeta("updated_at", new Date().toISOString());
+    })();
+  }
+
+  /** Everything goes (a rebuild, or another text analysis): documents are indexed again. */
+  clear(textAnalysis: number): void {
+    this.db.transaction(() => {
+      for (const table of ["documents", "chunks", "vectors"]) this.db.exec(`DELETE FROM ${table}`);
+      this.db.exec("DELETE FROM chunk_terms");
+      this.setMeta("text_analysis", String(textAnalysis));
+      this.setMeta("updated_at", new Date().toISOString());
+    })();
+  }
+
+  /** Vectors belong to one embedder: another one's are dropped (they are recomputed). */
+  useVectorSpace(space: VectorSpace): void {
+    if (this.meta("embedder") === space.embedder && this.meta("vector_format") === space.format) return;
+    this.db.transaction(() => {
+      this.db.exec("DELETE FROM vectors");
+      this.setMeta("embedder", space.embedder);
+      this.setMeta("vector_format", space.format);
+    })();
+  }
+
+  vectorSpace(): VectorSpace | null {
+    const embedder = this.meta("embedder");
+    const format = this.meta("vector_format") as VectorFormat | null;
+    return embedder && format ? { embedder, format } : null;
+  }
+
+  /** Vectors for chunks that still exist, in one transaction; none when the embedder changed meanwhile. */
+  storeVectors(space: VectorSpace, rows: Array<{ id: number; vector: Float32Array }>): number {
+    let stored = 0;
+    this.db.transaction(() => {
+      if (this.meta("embedder") !== space.embedder) return;
+      for (const { id, vector } of rows) {
+        if (this.sql("SELECT 1 FROM chunks WHERE id = ?").get(id) === undefined) continue;
+        this.sql("INSERT OR REPLACE INTO vectors(id, v) VALUES (?, ?)").run(id, encodeVector(vector, space.format));
+        stored++;
+      }
+    })();
+    return stored;
+  }
+
+  /** Chunks without a vector yet, a batch at a time. */
+  missingVectors(limit: number): StoredChunk[] {
+    return (this.sql("SELECT c.id, c.path, c.idx, c.line, c.text FROM chunks c LEFT JOIN vectors v ON v.id = c.id WHERE v.id IS NULL ORDER BY c.id LIMIT ?").all(limit) as Array<{ id: number; path: string; idx: number; line: number; text: string }>).map(
+      (row) => ({ id: row.id, path: row.path, index: row.idx, line: row.line, text: row.text }),
+    );
+  }
+
+  vectorCount(): number {
+    return (this.sql("SELECT count(*) AS n FROM vectors").get() as { n: number }).n;
+  }
+
+  /** BM25 (FTS5's, k1 = 1.2, b = 0.75) over the chunks' terms: the best `limit`, best first. */
+  lexical(terms: string[], limit: number): Scored[] {
+    const unique = [...new Set(terms)].filter((t) => t !== "");
+    if (unique.length === 0) return [];
+    const rows = this.sql("SELECT rowid AS id, bm25(chunk_terms) AS s FROM chunk_terms WHERE chunk_terms MATCH ? ORDER BY s, rowid LIMIT ?")
+      .raw()
+      .all(unique.map(quoted).join(" OR "), limit) as Array<[number, number]>;
+    return rows.map(([id, s]) => ({ id, score: -s }));
+  }
+
+  /** Inverse document frequency of each term, log(1 + (N - df + 0.5) / (df + 0.5)) (the offline query's weights). */
+  idf(terms: string[]): Map<string, number> {
+    const unique = [...new Set(terms)];
+    const n = this.chunkCount();
+    const out = new Map<string, number>();
+    if (unique.length === 0) return out;
+    const rows = this.db.prepare<unknown[]>(`SELECT term, doc FROM term_stats WHERE term IN (${unique.map(() => "?").join(",")})`).raw().all(...unique) as Array<[string, number]>;
+    const df = new Map(rows);
+    for (const term of unique) out.set(term, Math.log(1 + (n - (df.get(term) ?? 0) + 0.5) / ((df.get(term) ?? 0) + 0.5)));
+    return out;
+  }
+
+  /** The similarity of each of these chunks' vectors to the query, best first. */
+  vectorScores(ids: number[], query: Float32Array, limit: number): Scored[] {
+    const space = this.vectorSpace();
+    if (!space || ids.length === 0) return [];
+    const scored: Scored[] = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      const slice = ids.slice(i, i + 500);
+      const rows = this.db.prepare<unknown[]>(`SELECT id, v FROM vectors WHERE id IN (${slice.map(() => "?").join(",")})`).raw().all(...slice) as Array<[number, Uint8Array]>;
+      for (const [id, v] of rows) scored.push({ id, score: dotStored(v, space.format, query) });
+    }
+    return scored.sort((a, b) => b.score - a.score || a.id - b.id).slice(0, limit);
+  }
+
+  /** Every vector scored against the query (an exact scan: for vector-only queries). */
+  scanVectors(query: Float32Array, limit: number): Scored[] {
+    const space = this.vectorSpace();
+    if (!space) return [];
+    const best: Scored[] = [];
+    for (const [id, v] of this.sql("SELECT id, v FROM vectors").raw().iterate() as Iterable<[number, Uint8Array]>) {
+      const score = dotStored(v, space.format, query);
+      if (best.length < limit || score > best[best.length - 1].score) {
+        best.push({ id, score });
+        best.sort((a, b) => b.score - a.score || a.id - b.id);
+        if (best.length > limit) best.pop();
+      }
+    }
+    return best;
+  }
+
+  chunks(ids: number[]): Map<number, StoredChunk> {
+    const out = new Map<number, StoredChunk>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const slice = ids.slice(i, i + 500);
+      const rows = this.db.prepare<unknown[]>(`SELECT id, path, idx, line, text FROM chunks WHERE id IN (${slice.map(() => "?").join(",")})`).all(...slice) as Array<{ id: number; path: string; idx: number; line: number; text: string }>;
+      for (const row of rows) out.set(row.id, { id: row.id, path: row.path, index: row.idx, line: row.line, text: row.text });
+    }
+    return out;
+  }
+
+  /** A document's chunks in order (for a LlamaIndex consumer, and the tests). */
+  chunksOf(path: string): StoredChunk[] {
+    return (this.sql("SELECT id, path, idx, line, text FROM chunks WHERE path = ? ORDER BY idx").all(path) as Array<{ id: number; path: string; idx: number; line: number; text: string }>).map(
+      (row) => ({ id: row.id, path: row.path, index: row.idx, line: row.line, text: row.text }),
+    );
+  }
+
+  close(): void {
+    this.statements.clear();
+    this.db.close();
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Text files as people save them: UTF-8 with or without a BOM, UTF-16 (Windows' "Unicode", with a
+ * BOM, or without one), and the legacy 8-bit code pages (Latin-1 / Windows-1252 and their kin). The
+ * BOM decides when there is one; valid UTF-8 is UTF-8; otherwise chardet (the maintained port of
+ * ICU's detector) names the encoding and the platform's TextDecoder decodes it.
+ */
+import chardet from "chardet";
+
+/** Bytes looked at to tell the encoding (the detector's own default sample size). */
+const SAMPLE = 64 * 1024;
+
+/** UTF-16 without a BOM: text in the Latin range has a zero byte beside nearly every character. */
+function utf16WithoutBom(bytes: Uint8Array): "utf-16le" | "utf-16be" | null {
+  const n = Math.min(bytes.length, SAMPLE) & ~1;
+  if (n < 4) return null;
+  let zeroEven = 0;
+  let zeroOdd = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (bytes[i] === 0) zeroEven++;
+    if (bytes[i + 1] === 0) zeroOdd++;
+  }
+  const pairs = n / 2;
+  if (zeroOdd > pairs * 0.3 && zeroEven < pairs * 0.05) return "utf-16le";
+  if (zeroEven > pairs * 0.3 && zeroOdd < pairs * 0.05) return "utf-16be";
+  return null;
+}
+
+/** The encoding these bytes are in, as a TextDecoder label. */
+export function detectEncoding(bytes: Uint8Array): string {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return "utf-8";
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return "utf-8";
+  } catch {
+    // not UTF-8: told below
+  }
+  const utf16 = utf16WithoutBom(bytes);
+  if (utf16) return utf16;
+  const named = chardet.detect(bytes.subarray(0, SAMPLE))?.toLowerCase() ?? "windows-1252";
+  // ISO-8859-1 as text files hold it is Windows-1252 (curly quotes and dashes in 0x80-0x9f): WHATWG decodes both labels so.
+  try {
+    new TextDecoder(named);
+    return named;
+  } catch {
+    return "windows-1252";
+  }
+}
+
+/** The text of a text file, whatever its encoding (a BOM is dropped). */
+export function decodeText(bytes: Uint8Array): string {
+  return new TextDecoder(detectEncoding(bytes)).decode(bytes);
+}
