@@ -2,13 +2,13 @@
  * BEIR SciFact through the real knowledge base: the 5,183 abstracts written as files under a
  * fresh data root's knowledge/, indexed, reloaded from storage/, and queried with the 300 test
  * claims. Prints nDCG@10 and Recall@100 for BM25 alone, vector alone and hybrid, plus timings and
- * memory; then a scale run at about 50,000 chunks (index, reload, query). Run: pnpm --filter ./backend bench:knowledge
+ * memory. Scale is bench:knowledge-scale. Run: pnpm --filter ./backend bench:knowledge
  */
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { Bm25Index, type Scored } from "../src/knowledge/bm25-index.js";
+import type { Scored } from "../src/knowledge/bm25-index.js";
 import { offlineEmbedder } from "../src/knowledge/embedders.js";
 import { DEFAULT_ALPHA, reciprocalRankFusion } from "../src/knowledge/fusion.js";
 import { KnowledgeBase } from "../src/knowledge/knowledge-base.js";
@@ -83,9 +83,12 @@ const reloaded = new KnowledgeBase(root, offlineEmbedder);
 await reloaded.load();
 const reloadMs = performance.now() - started;
 
-// 3. Queries: hybrid through the knowledge base; BM25 and vector alone from the same indexes.
-const internals = reloaded as unknown as { bm25: Bm25Index; vectors: { search(q: Float32Array, k: number): Scored[] }; chunks: Map<number, { path: string }> };
-const pathsOf = (hits: Scored[]) => hits.map((h) => internals.chunks.get(h.id)!.path);
+// 3. Queries: hybrid through the knowledge base; BM25 and vector alone from the same store.
+const store = reloaded.llamaIndexStore.client();
+const pathsOf = (hits: Scored[]) => {
+  const chunks = store.chunks(hits.map((h) => h.id));
+  return hits.map((h) => chunks.get(h.id)!.path);
+};
 function evaluate(set: Map<string, Map<string, number>>) {
   const scores = { bm25: [[], []], vector: [[], []], hybrid: [[], []], rrf: [[], []] } as Record<string, [number[], number[]]>;
   const latency: number[] = [];
@@ -95,8 +98,9 @@ function evaluate(set: Map<string, Map<string, number>>) {
       const t0 = performance.now();
       const reply = await reloaded.search(text, 100, { sync: false });
       latency.push(performance.now() - t0);
-      const lexical = internals.bm25.search(textTerms(text), 100);
-      const vector = internals.vectors.search(offlineEmbed(text, (t) => internals.bm25.idf(t)), 100);
+      const lexical = store.lexical(textTerms(text), 100);
+      const idf = store.idf(textTerms(text));
+      const vector = store.scanVectors(offlineEmbed(text, (t) => idf.get(t) ?? 1), 100);
       const rankings: Record<string, string[]> = {
         bm25: docRanking(pathsOf(lexical)),
         vector: docRanking(pathsOf(vector)),
@@ -126,48 +130,6 @@ console.log(`\nquery latency (hybrid, k=100, ${test.latency.length} queries): p5
 console.log(`peak RSS so far: ${mb(peakRss)}`);
 await rm(root, { recursive: true, force: true });
 
-// 4. Scale: about 50,000 chunks through the real knowledge base: each file holds ten copies of an
-// abstract (the knowledge base reads at most 20,000 files), indexed, reloaded by a new instance, queried.
-if (process.env.SKIP_SCALE !== "1") {
-  const scaleRoot = await mkdtemp(join(tmpdir(), "moc-scale-"));
-  await mkdir(join(scaleRoot, "knowledge"), { recursive: true });
-  for (const doc of corpus) {
-    const copies = Array.from({ length: 10 }, (_, copy) => `${doc.title}\n${doc.text} copy${copy}`);
-    await writeFile(join(scaleRoot, "knowledge", `${doc._id}.txt`), copies.join("\n\n"));
-  }
-  started = performance.now();
-  const big = new KnowledgeBase(scaleRoot, offlineEmbedder);
-  await big.sync();
-  const scaleIndexMs = performance.now() - started;
-  const chunks = big.status().chunks;
-  await big.close();
-  collect();
-  started = performance.now();
-  const again = new KnowledgeBase(scaleRoot, offlineEmbedder);
-  await again.load();
-  const scaleReloadMs = performance.now() - started;
-  const parts = again as unknown as { bm25: Bm25Index; vectors: { search(q: Float32Array, k: number): Scored[] } };
-  const latency: number[] = [];
-  const bm25Ms: number[] = [];
-  const vectorMs: number[] = [];
-  for (const text of [...testQrels.keys()].map((q) => queries.get(q)!)) {
-    let t0 = performance.now();
-    await again.search(text, 10, { sync: false });
-    latency.push(performance.now() - t0);
-    t0 = performance.now();
-    parts.bm25.search(textTerms(text), 100);
-    bm25Ms.push(performance.now() - t0);
-    const query = offlineEmbed(text, (t) => parts.bm25.idf(t));
-    t0 = performance.now();
-    parts.vectors.search(query, 100);
-    vectorMs.push(performance.now() - t0);
-  }
-  console.log(
-    `\nscale: ${chunks} chunks (5,183 files of ten abstracts) indexed in ${(scaleIndexMs / 1000).toFixed(1)} s; reload ${scaleReloadMs.toFixed(0)} ms; ` +
-      `query (KnowledgeBase.search, k=10) p50 ${pct(latency, 50).toFixed(1)} ms, p95 ${pct(latency, 95).toFixed(1)} ms ` +
-      `(BM25 p50 ${pct(bm25Ms, 50).toFixed(1)} ms, vector p50 ${pct(vectorMs, 50).toFixed(1)} ms); peak RSS ${mb(peakRss)}`,
-  );
-  await again.close();
-  await rm(scaleRoot, { recursive: true, force: true });
-}
+await kb.close();
+await reloaded.close();
 clearInterval(sampler);

@@ -4,6 +4,7 @@
  * text sits in a few documented elements (ECMA-376, EPUB 3), read with fflate; HTML through the
  * converter `fetch_url` uses. Each returns sections: a slide, a sheet, a chapter, or the whole text.
  */
+import { XMLParser } from "fast-xml-parser";
 import { unzipSync } from "fflate";
 import { htmlToMarkdown } from "../net/html-to-markdown.js";
 import { decodeText } from "./text-encoding.js";
@@ -58,24 +59,53 @@ export function pptxSections(data: Uint8Array): Section[] {
     .filter((s) => s.text !== "");
 }
 
-/** One section per sheet (by the workbook's names): each row's values joined with " | ". */
+/** SpreadsheetML parts as objects: namespace prefixes dropped (some producers write `x:row`), every value a string. */
+const spreadsheetXml = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "",
+  removeNSPrefix: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+  // Character references (openpyxl writes é as &#233;) decoded too, not only the five named entities.
+  htmlEntities: true,
+  isArray: (name) => ["sheet", "Relationship", "si", "r", "row", "c"].includes(name),
+});
+
+type XmlNode = Record<string, unknown> | string | undefined;
+/** The text of a `<t>` (a string, or an element with attributes such as xml:space and its `#text`). */
+const textOf = (t: XmlNode): string => (t === undefined ? "" : typeof t === "string" ? t : String(t["#text"] ?? ""));
+/** A string item (`<si>`, `<is>`): its plain `<t>`, or its rich-text runs' `<t>`s joined. */
+const stringItem = (item: XmlNode): string => {
+  if (item === undefined || typeof item === "string") return item ?? "";
+  const runs = (item.r as Array<Record<string, XmlNode>> | undefined) ?? [];
+  return textOf(item.t as XmlNode) + runs.map((run) => textOf(run.t)).join("");
+};
+
+/**
+ * One section per sheet (in the workbook's order, by its names): each row's values joined with
+ * " | ". Sheets are found through the workbook's relationships (whatever their attribute order or
+ * target form: openpyxl writes absolute targets, Excel relative ones); strings shared or inline.
+ */
 export function xlsxSections(data: Uint8Array): Section[] {
-  const files = unzipSome(data, (name) => name === "xl/workbook.xml" || name === "xl/sharedStrings.xml" || name === "xl/_rels/workbook.xml.rels" || /^xl\/worksheets\/sheet\d+\.xml$/.test(name));
-  const shared = (files["xl/sharedStrings.xml"] ?? "").split(/<\/si>/).slice(0, -1).map((si) => texts(si, "t").join(""));
-  const targets = new Map([...(files["xl/_rels/workbook.xml.rels"] ?? "").matchAll(/<Relationship\b[^>]*\bId="([^"]+)"[^>]*\bTarget="([^"]+)"/g)].map((m) => [m[1], m[2]]));
-  const sheets = [...(files["xl/workbook.xml"] ?? "").matchAll(/<sheet\b[^>]*\bname="([^"]*)"[^>]*\br:id="([^"]+)"/g)].map((m) => ({
-    name: xmlUnescape(m[1]),
-    path: `xl/${(targets.get(m[2]) ?? "").replace(/^\/?xl\//, "")}`,
-  }));
+  const files = unzipSome(data, (name) => /^xl\/(workbook\.xml|sharedStrings\.xml|_rels\/workbook\.xml\.rels|worksheets\/[^/]+\.xml)$/.test(name));
+  const parse = (name: string) => (files[name] === undefined ? {} : (spreadsheetXml.parse(files[name]) as Record<string, Record<string, unknown>>));
+  const sst = parse("xl/sharedStrings.xml").sst as { si?: XmlNode[] } | undefined;
+  const shared = (sst?.si ?? []).map(stringItem);
+  const rels = ((parse("xl/_rels/workbook.xml.rels").Relationships as { Relationship?: Array<Record<string, string>> } | undefined)?.Relationship ?? []);
+  const targets = new Map(rels.map((r) => [r.Id, r.Target]));
+  const sheets = ((parse("xl/workbook.xml").workbook as { sheets?: { sheet?: Array<Record<string, string>> } } | undefined)?.sheets?.sheet ?? []).map((sheet) => {
+    const target = targets.get(sheet.id) ?? "";
+    return { name: sheet.name ?? "", path: target.startsWith("/") ? target.slice(1) : `xl/${target}` };
+  });
   return sheets.flatMap(({ name, path }) => {
-    const xml = files[path];
-    if (!xml) return [];
-    const rows = [...xml.matchAll(/<row\b[^>]*>([\s\S]*?)<\/row>/g)].map((row) =>
-      [...row[1].matchAll(/<c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g)]
-        .map(([, attrs, body = ""]) => {
-          const type = /\bt="([^"]+)"/.exec(attrs)?.[1];
-          if (type === "inlineStr") return texts(body, "t").join("");
-          const value = xmlUnescape(/<v>([^<]*)<\/v>/.exec(body)?.[1] ?? "");
+    if (files[path] === undefined) return [];
+    const rows = ((parse(path).worksheet as { sheetData?: { row?: Array<{ c?: Array<Record<string, XmlNode>> }> } } | undefined)?.sheetData?.row ?? []).map((row) =>
+      (row.c ?? [])
+        .map((cell) => {
+          const type = cell.t as string | undefined;
+          if (type === "inlineStr") return stringItem(cell.is);
+          const value = textOf(cell.v);
           return type === "s" ? (shared[Number(value)] ?? "") : value;
         })
         .filter((v) => v !== "")

@@ -1,0 +1,208 @@
+/**
+ * The knowledge base at scale, through the real server process (the built `dist/main.js`, offline
+ * embedder): a generated corpus of Markdown files (default ~200,000 chunks: ~8,400 files of ~26 KB;
+ * `--chunks N` to change it) indexed from empty, then one small file changed, then a restart.
+ * Prints: time to index from empty, peak RSS of the server (its worker threads are in the process),
+ * the slowest /api/health while indexing, searches sent while indexing, query p50/p95 (k=10), bytes
+ * the server wrote and time until searchable for the one-file change, and restart-to-first-search.
+ *
+ * Run: npx -y pnpm@10 --filter ./backend bench:knowledge-scale [-- --chunks 50000]
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, writeFile, appendFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const arg = process.argv.indexOf("--chunks");
+const TARGET_CHUNKS = arg > 0 ? Number(process.argv[arg + 1]) : 200_000;
+const CHUNKS_PER_FILE = 24;
+const FILES = Math.max(1, Math.round(TARGET_CHUNKS / CHUNKS_PER_FILE));
+const main = resolve(import.meta.dirname, "..", "dist", "main.js");
+
+// A Zipf-like vocabulary: a few common words, many rare ones (as real text has).
+let seed = 42;
+const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+const syllables = ["ka", "lo", "mi", "ren", "tas", "vo", "qui", "ber", "nal", "sop", "dri", "fen", "gal", "hor", "ith", "jun", "mor", "pel", "rus", "tev"];
+const vocabulary = Array.from({ length: 30_000 }, (_, i) => {
+  let word = "";
+  let n = i + 7;
+  while (n > 0) {
+    word += syllables[n % syllables.length];
+    n = Math.floor(n / syllables.length);
+  }
+  return word;
+});
+const zipfWord = () => vocabulary[Math.min(vocabulary.length - 1, Math.floor(Math.exp(random() * Math.log(vocabulary.length))) - 1)];
+function paragraph(words: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < words; i++) out.push(zipfWord());
+  return `${out.join(" ")}.`;
+}
+/** ~26 KB of Markdown: a title, sections of paragraphs. */
+function documentText(n: number): string {
+  const parts = [`# Document ${n}: ${paragraph(5)}`];
+  while (parts.join("\n\n").length < 26_000) parts.push(parts.length % 6 === 1 ? `## ${paragraph(4)}` : paragraph(140));
+  return parts.join("\n\n");
+}
+
+const freePort = () =>
+  new Promise<number>((done) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => done(port));
+    });
+  });
+const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ?? NaN;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+async function rssOf(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  // Children (none expected for indexing, counted if there are).
+  const children = (await readFile(`/proc/${pid}/task/${pid}/children`, "utf8").catch(() => "")).trim().split(/\s+/).filter(Boolean);
+  let total = kb * 1024;
+  for (const child of children) total += await rssOf(Number(child));
+  return total;
+}
+async function writtenBytes(pid: number): Promise<number> {
+  const io = await readFile(`/proc/${pid}/io`, "utf8");
+  return Number(/write_bytes:\s+(\d+)/.exec(io)![1]);
+}
+
+async function startServer(root: string, port: number): Promise<{ child: ChildProcess; startedAt: number; url: string }> {
+  const startedAt = performance.now();
+  const child = spawn(process.execPath, [main], {
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", WORKBENCH_ROOT: root, LOG_LEVEL: "warn", OPENAI_API_KEY: "", EMBEDDING_MODEL: "" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  return { child, startedAt, url: `http://127.0.0.1:${port}` };
+}
+async function stopServer(child: ChildProcess): Promise<void> {
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await Promise.race([exited, sleep(15_000)]);
+}
+const getJson = async <T>(url: string): Promise<{ status: number; body: T; ms: number }> => {
+  const t0 = performance.now();
+  const response = await fetch(url);
+  const body = (await response.json()) as T;
+  return { status: response.status, body, ms: performance.now() - t0 };
+};
+type Status = { documents: number; chunks: number; indexing: { running: boolean; done: number; total: number } };
+type Search = { indexing: boolean; results: Array<{ source: string }> };
+
+const root = await mkdtemp(join(tmpdir(), "moc-kscale-"));
+try {
+  await mkdir(join(root, "knowledge", "corpus"), { recursive: true });
+  console.log(`generating ${FILES} files (~${FILES * CHUNKS_PER_FILE} chunks) under ${root}`);
+  for (let i = 0; i < FILES; i++) await writeFile(join(root, "knowledge", "corpus", `doc-${String(i).padStart(5, "0")}.md`), documentText(i));
+
+  const port = await freePort();
+  let server = await startServer(root, port);
+  let peakRss = 0;
+  let healthMax = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      peakRss = Math.max(peakRss, await rssOf(server.child.pid!));
+      await sleep(200);
+    }
+  })();
+  // Health, polled every 100 ms from the first moment it answers.
+  for (;;) {
+    try {
+      await getJson(`${server.url}/api/health`);
+      break;
+    } catch {
+      await sleep(50);
+    }
+  }
+  const indexStart = server.startedAt;
+  const whileIndexing: number[] = [];
+  let saidIndexing = 0;
+  let firstStatus: Status | null = null;
+  let done: Status;
+  for (;;) {
+    const health = await getJson(`${server.url}/api/health`);
+    healthMax = Math.max(healthMax, health.ms);
+    const status = (await getJson<Status>(`${server.url}/api/knowledge/status`)).body;
+    firstStatus ??= status;
+    if (!status.indexing.running && status.documents >= FILES) {
+      done = status;
+      break;
+    }
+    if (status.indexing.done > 0 && whileIndexing.length < 20) {
+      const search = await getJson<Search>(`${server.url}/api/knowledge/search?q=${encodeURIComponent(`${zipfWord()} ${zipfWord()} ${zipfWord()}`)}&k=10`);
+      whileIndexing.push(search.ms);
+      if (search.body.indexing) saidIndexing++;
+    }
+    await sleep(100);
+  }
+  const indexMs = performance.now() - indexStart;
+  sampling = false;
+  await sampler;
+
+  const latencies: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const q = Array.from({ length: 3 + (i % 3) }, zipfWord).join(" ");
+    latencies.push((await getJson(`${server.url}/api/knowledge/search?q=${encodeURIComponent(q)}&k=10`)).ms);
+  }
+
+  // One small file changed: bytes the server wrote to disk, and time until the change is found.
+  const small = join(root, "knowledge", "small-note.md");
+  await writeFile(small, "# A small note\n\nNothing much here yet.\n");
+  await (async () => {
+    for (;;) {
+      const found = (await getJson<Search>(`${server.url}/api/knowledge/search?q=nothing+much+here&k=10`)).body;
+      if (found.results.some((r) => r.source === "knowledge/small-note.md")) return;
+      await sleep(100);
+    }
+  })();
+  await sleep(1500);
+  const writtenBefore = await writtenBytes(server.child.pid!);
+  const token = `zqxmarker${Date.now()}`;
+  const changedAt = performance.now();
+  await appendFile(small, `\nThe marker word is ${token}.\n`);
+  let searchableMs = NaN;
+  for (;;) {
+    const found = (await getJson<Search>(`${server.url}/api/knowledge/search?q=${token}&k=3`)).body;
+    if (found.results.some((r) => r.source === "knowledge/small-note.md")) {
+      searchableMs = performance.now() - changedAt;
+      break;
+    }
+    await sleep(20);
+  }
+  await sleep(3000); // the WAL's checkpoint, if one falls due, counts too
+  const writtenForChange = (await writtenBytes(server.child.pid!)) - writtenBefore;
+
+  // Restart: the first search that answers with results, timed from the process's start.
+  await stopServer(server.child);
+  server = await startServer(root, port);
+  let restartMs = NaN;
+  for (;;) {
+    try {
+      const found = await getJson<Search>(`${server.url}/api/knowledge/search?q=${token}&k=3`);
+      if (found.status === 200 && found.body.results.length > 0) {
+        restartMs = performance.now() - server.startedAt;
+        break;
+      }
+    } catch {
+      // not listening yet
+    }
+    await sleep(20);
+  }
+  await stopServer(server.child);
+
+  console.log(`\ncorpus: ${FILES} files, ${done!.chunks} chunks (first status: running ${firstStatus?.indexing.running})`);
+  console.log(`index from empty: ${(indexMs / 1000).toFixed(1)} s (from the process's start)`);
+  console.log(`peak server RSS while indexing: ${mb(peakRss)}`);
+  console.log(`/api/health while indexing: max ${healthMax.toFixed(1)} ms`);
+  console.log(`searches while indexing: ${whileIndexing.length}, p50 ${pct(whileIndexing, 50).toFixed(1)} ms, max ${Math.max(...whileIndexing).toFixed(1)} ms, ${saidIndexing} said indexing: true`);
+  console.log(`query (k=10, 200 queries of 3-5 words): p50 ${pct(latencies, 50).toFixed(1)} ms, p95 ${pct(latencies, 95).toFixed(1)} ms`);
+  console.log(`one small file changed: ${mb(writtenForChange)} written by the server, searchable after ${searchableMs.toFixed(0)} ms`);
+  console.log(`restart to first search with results: ${restartMs.toFixed(0)} ms`);
+} finally {
+  await rm(root, { recursive: true, force: true });
+}

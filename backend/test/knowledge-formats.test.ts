@@ -1,0 +1,148 @@
+/**
+ * Documents as real producers write them: workbooks saved by openpyxl (Debian's python3-openpyxl),
+ * and text files saved by Python's codecs and glibc's iconv in the encodings people have (UTF-8 with
+ * a BOM, UTF-16 with and without one, Windows-1252, Latin-1). Skipped, loudly, where the producer is
+ * not on the machine (CI installs them).
+ */
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { KnowledgeDocument, KnowledgeSearchReply, KnowledgeSourceReply, KnowledgeStatusReply } from "@mini-openclaw/protocol";
+import { zipSync } from "fflate";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { startWorkbench, type Workbench } from "../test-support/workbench-harness.js";
+
+/** A Python that has openpyxl: the one on PATH, or Debian's. */
+const python = ["python3", "/usr/bin/python3"].find((bin) => {
+  try {
+    execFileSync(bin, ["-c", "import openpyxl"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+});
+if (!python) console.warn("\n*** SKIPPED: openpyxl workbooks (no python3 with openpyxl; apt-get install python3-openpyxl) ***\n");
+const iconv = (() => {
+  try {
+    execFileSync("iconv", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+if (!iconv) console.warn("\n*** SKIPPED: iconv-encoded text files (no iconv on this machine) ***\n");
+
+let wb: Workbench | undefined;
+const temps: string[] = [];
+afterEach(async () => {
+  await wb?.close();
+  wb = undefined;
+});
+afterAll(async () => {
+  for (const dir of temps) await rm(dir, { recursive: true, force: true });
+});
+
+const status = async () => (await (await fetch(`${wb!.url}/api/knowledge/status`)).json()) as KnowledgeStatusReply;
+const idle = () => expect.poll(async () => (await status()).indexing.running, { timeout: 15_000 }).toBe(false);
+const search = async (q: string) => (await (await fetch(`${wb!.url}/api/knowledge/search?q=${encodeURIComponent(q)}&k=5`)).json()) as KnowledgeSearchReply;
+const source = async (path: string) => (await (await fetch(`${wb!.url}/api/knowledge/source?path=${encodeURIComponent(path)}`)).json()) as KnowledgeSourceReply;
+const documents = async () => ((await (await fetch(`${wb!.url}/api/knowledge/documents`)).json()) as { documents: KnowledgeDocument[] }).documents;
+
+describe("workbooks as producers write them", () => {
+  it.skipIf(!python)("an openpyxl workbook (absolute relationship targets, shared strings) is indexed and found, every sheet", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "moc-xlsx-"));
+    temps.push(dir);
+    const file = join(dir, "budget.xlsx");
+    execFileSync(python!, [
+      "-c",
+      [
+        "import sys, openpyxl",
+        "wb = openpyxl.Workbook()",
+        "ws = wb.active; ws.title = 'Budget'",
+        "ws.append(['Item', 'Cost']); ws.append(['Tents', 240]); ws.append(['Stoves', 95.5])",
+        "notes = wb.create_sheet('Notes & <Ideas>')",
+        "notes.append(['Café crème at the trailhead'])",
+        "wb.save(sys.argv[1])",
+      ].join("\n"),
+      file,
+    ]);
+    wb = await startWorkbench();
+    const upload = await fetch(`${wb.url}/api/knowledge/documents?filename=budget.xlsx`, {
+      method: "POST",
+      headers: { "content-type": "application/octet-stream" },
+      body: await readFile(file),
+    });
+    expect(upload.status).toBe(201);
+    expect(await upload.json()).toMatchObject({ path: "knowledge/budget.xlsx", state: "indexed", chunks: expect.any(Number) });
+    expect((await documents()).find((d) => d.path === "knowledge/budget.xlsx")).toMatchObject({ state: "indexed", chunks: 2 }); // a chunk per sheet
+    expect((await search("tents stoves")).results[0]).toMatchObject({ source: "knowledge/budget.xlsx" });
+    const text = (await source("knowledge/budget.xlsx")).text;
+    expect(text).toContain("# Budget\nItem | Cost\nTents | 240\nStoves | 95.5");
+    expect(text).toContain("# Notes & <Ideas>\nCafé crème at the trailhead");
+  });
+
+  it("a workbook with inline strings and prefixed SpreadsheetML (as some exporters write) reads the same", async () => {
+    const ns = 'xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+    const enc = (text: string) => new TextEncoder().encode(text);
+    const bytes = zipSync({
+      "[Content_Types].xml": enc('<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>'),
+      "xl/workbook.xml": enc(`<?xml version="1.0"?><x:workbook ${ns}><x:sheets><x:sheet r:id="rId7" sheetId="1" name="Gear"/></x:sheets></x:workbook>`),
+      "xl/_rels/workbook.xml.rels": enc(
+        '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Target="worksheets/gear.xml" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Id="rId7"/></Relationships>',
+      ),
+      "xl/worksheets/gear.xml": enc(
+        `<?xml version="1.0"?><x:worksheet ${ns}><x:sheetData><x:row r="1"><x:c r="A1" t="inlineStr"><x:is><x:t>Headlamp &amp; batteries</x:t></x:is></x:c><x:c r="B1"><x:v>3</x:v></x:c></x:row>` +
+          `<x:row r="2"><x:c r="A2" t="inlineStr"><x:is><x:r><x:t>Rich </x:t></x:r><x:r><x:t xml:space="preserve">text run</x:t></x:r></x:is></x:c></x:row></x:sheetData></x:worksheet>`,
+      ),
+    });
+    wb = await startWorkbench();
+    await writeFile(join(wb.dataRoot, "knowledge/gear.xlsx"), bytes);
+    await idle();
+    await expect.poll(async () => (await search("headlamp batteries")).results[0]?.source, { timeout: 5000 }).toBe("knowledge/gear.xlsx");
+    expect((await source("knowledge/gear.xlsx")).text).toBe("# Gear\nHeadlamp & batteries | 3\nRich text run");
+  });
+});
+
+describe("text in the encodings people save", () => {
+  const TEXT = "Crème brûlée and café au lait — “quoted” notes about the naïve façade, 20 °C.\n";
+
+  it.skipIf(!python)("UTF-8 with a BOM, UTF-16 with and without a BOM, Windows-1252 and Latin-1 all read as the same text", async () => {
+    wb = await startWorkbench();
+    const files: Record<string, string> = {
+      "utf8-bom.txt": "utf-8-sig",
+      "utf16-bom.txt": "utf-16",
+      "utf16le-nobom.txt": "utf-16-le",
+      "windows-1252.md": "cp1252",
+    };
+    for (const [name, encoding] of Object.entries(files)) {
+      execFileSync(python!, ["-c", "import sys; open(sys.argv[1], 'w', encoding=sys.argv[2], newline='').write(sys.argv[3])", join(wb.dataRoot, "knowledge", name), encoding, TEXT]);
+    }
+    // Latin-1 has no curly quotes or dashes: its own text.
+    const latin = "Crème brûlée and café au lait, notes about the naïve façade, 20 °C.\n";
+    execFileSync(python!, ["-c", "import sys; open(sys.argv[1], 'w', encoding='latin-1').write(sys.argv[2])", join(wb.dataRoot, "knowledge", "latin1.txt"), latin]);
+    await idle();
+    for (const name of Object.keys(files)) expect((await source(`knowledge/${name}`)).text, name).toBe(TEXT);
+    expect((await source("knowledge/latin1.txt")).text).toBe(latin);
+    const found = (await search("crème brûlée façade")).results.map((r) => r.source).sort();
+    expect(found).toEqual(["knowledge/latin1.txt", ...Object.keys(files).map((n) => `knowledge/${n}`)].sort());
+    for (const hit of (await search("naïve façade")).results) expect(hit.text, hit.source).not.toContain("\uFFFD");
+  });
+
+  it.skipIf(!iconv)("a file converted by iconv to ISO-8859-15 reads right", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "moc-iconv-"));
+    temps.push(dir);
+    const text = "Le cœur du problème: l'œuvre coûte 5 € à la fenêtre.\n";
+    await writeFile(join(dir, "in.txt"), text);
+    const converted = execFileSync("iconv", ["-f", "UTF-8", "-t", "ISO-8859-15", join(dir, "in.txt")]);
+    wb = await startWorkbench();
+    await mkdir(join(wb.dataRoot, "knowledge"), { recursive: true });
+    await writeFile(join(wb.dataRoot, "knowledge/oeuvre.txt"), converted);
+    await idle();
+    const read = (await source("knowledge/oeuvre.txt")).text;
+    // The detector may name ISO-8859-1 or -15: the accented letters are the same in both; never a replacement character.
+    expect(read).not.toContain("\uFFFD");
+    expect(read).toContain("problème");
+    expect(read).toContain("fenêtre");
+  });
+});
