@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => rm(root, { recursive: true, force: true }));
 
-const space = { embedder: offlineEmbedder.id, format: "sparse-i16" as const };
+const space = { embedder: offlineEmbedder.id, format: "sparse-i8" as const };
 const job = (maxBytes = 1000) => ({ kind: "index" as const, dbFile, dataRoot: root, path: "knowledge/a.md", size: 1, mtimeMs: 2, maxBytes, offline: space });
 
 describe("IndexWorker", () => {

@@ -47,7 +47,7 @@ export type KnowledgeStatus = KnowledgeStatusReply;
 
 /** The vector space an embedder's vectors are stored in. */
 function spaceOf(embedder: Embedder): VectorSpace {
-  return { embedder: embedder.id, format: embedder.mode === "offline" ? "sparse-i16" : "f32" };
+  return { embedder: embedder.id, format: embedder.mode === "offline" ? "sparse-i8" : "f32" };
 }
 
 export class KnowledgeBase {

@@ -6,7 +6,7 @@
  *
  * Sparse layout: float32 scale, then n uint16 dimensions, then n int8 values (n from the length).
  */
-export type VectorFormat = "sparse-i16" | "f32";
+export type VectorFormat = "sparse-i8" | "f32";
 
 export function encodeVector(vector: Float32Array, format: VectorFormat): Buffer {
   if (format === "f32") return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
@@ -17,14 +17,14 @@ export function encodeVector(vector: Float32Array, format: VectorFormat): Buffer
     n++;
     max = Math.max(max, Math.abs(vector[d]));
   }
-  const out = Buffer.alloc(4 + 4 * n);
-  const scale = max / 32767 || 1;
+  const out = Buffer.alloc(4 + 3 * n);
+  const scale = max / 127 || 1;
   out.writeFloatLE(scale, 0);
   let i = 0;
   for (let d = 0; d < vector.length; d++) {
     if (vector[d] === 0) continue;
     out.writeUInt16LE(d, 4 + 2 * i);
-    out.writeInt16LE(Math.max(-32767, Math.min(32767, Math.round(vector[d] / scale))), 4 + 2 * n + 2 * i);
+    out.writeInt8(Math.max(-127, Math.min(127, Math.round(vector[d] / scale))), 4 + 2 * n + i);
     i++;
   }
   return out;
@@ -39,12 +39,12 @@ export function dotStored(stored: Uint8Array, format: VectorFormat, query: Float
     for (let d = 0; d < n; d++) sum += view.getFloat32(d * 4, true) * query[d];
     return sum;
   }
-  const n = (stored.byteLength - 4) / 4;
+  const n = (stored.byteLength - 4) / 3;
   const scale = view.getFloat32(0, true);
   const valuesAt = 4 + 2 * n;
   for (let i = 0; i < n; i++) {
     const d = view.getUint16(4 + 2 * i, true);
-    if (d < query.length) sum += view.getInt16(valuesAt + 2 * i, true) * query[d];
+    if (d < query.length) sum += view.getInt8(valuesAt + i) * query[d];
   }
   return sum * scale;
 }
