@@ -6,7 +6,7 @@
  * the slowest /api/health while indexing, searches sent while indexing, query p50/p95 (k=10), bytes
  * the server wrote and time until searchable for the one-file change, and restart-to-first-search.
  *
- * Run: npx -y pnpm@10 --filter ./backend bench:knowledge-scale [-- --chunks 50000]
+ * Run: npx -y pnpm@10 bench:knowledge-scale [--chunks 50000]
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile, appendFile } from "node:fs/promises";

@@ -156,6 +156,22 @@ describe("search over knowledge/", () => {
     expect(await status("knowledge/missing.pdf")).toBe(404);
   });
 
+  it("while documents are indexed: the status says so from the first moment, and a search answers from what is committed with indexing: true", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 600; i++) files[`knowledge/many/n${i}.md`] = `Note ${i} on zymurgy: brewing batch ${i} fermented for ${i % 20} days.\n`;
+    wb = await startWorkbench({ dataRoot: await newRoot(files) });
+    const first = await status();
+    expect(first.indexing.running).toBe(true);
+    const during = await searchNow("zymurgy brewing");
+    expect(during.indexing).toBe(true);
+    expect((await status()).indexing.running).toBe(true);
+    await idle();
+    const after = await searchNow("zymurgy brewing");
+    expect(after).toMatchObject({ indexing: false, mode: "hybrid" });
+    expect(after.results).toHaveLength(5);
+    expect(await status()).toMatchObject({ documents: 600, indexing: { running: false, done: 600, total: 600 } });
+  });
+
   it("rebuilds on request, with progress in the status", async () => {
     wb = await startWorkbench({ dataRoot: await newRoot(DOCS) });
     await search("cabbage");

@@ -518,6 +518,32 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     await view.shot("knowledge-pdf-citation");
   });
 
+  it("knowledge: a file added by the picker is stored byte for byte and indexed; removed by its trash button, it comes back with Undo", async () => {
+    wb = await startWorkbench();
+    view = await openPage(browser, wb.url);
+    const { page } = view;
+    await page.getByTestId("nav-knowledge").click();
+    const bytes = Buffer.from("# Kombucha\n\nA fermented tea brewed with a SCOBY for ten days.\n");
+    await page.getByTestId("knowledge-add-input").setInputFiles({ name: "kombucha.md", mimeType: "text/markdown", buffer: bytes });
+    const row = page.locator('[data-testid="knowledge-document"][data-path="knowledge/kombucha.md"]');
+    await row.waitFor({ timeout: 15_000 });
+    await expect.poll(() => row.getAttribute("data-state")).toBe("indexed");
+    await expect.poll(() => page.getByTestId("toast").last().innerText()).toContain("Added knowledge/kombucha.md (1 chunk).");
+    expect(readFileSync(join(wb.dataRoot, "knowledge/kombucha.md")).equals(bytes)).toBe(true);
+    await page.getByTestId("knowledge-query").fill("scoby tea");
+    await page.getByTestId("knowledge-query").press("Enter");
+    await expect.poll(() => page.getByTestId("knowledge-hit").first().innerText()).toContain("knowledge/kombucha.md");
+
+    await row.hover();
+    await row.getByTestId("knowledge-remove").click();
+    await row.waitFor({ state: "detached", timeout: 10_000 });
+    expect(existsSync(join(wb.dataRoot, "knowledge/kombucha.md"))).toBe(false);
+    await page.getByTestId("toast-action").last().click();
+    await row.waitFor({ timeout: 10_000 });
+    expect(readFileSync(join(wb.dataRoot, "knowledge/kombucha.md")).equals(bytes)).toBe(true);
+    await expect.poll(() => row.getAttribute("data-state"), { timeout: 10_000 }).toBe("indexed");
+  });
+
   it("opens a 500-turn session at its end and reaches its first turn by scrolling up", async () => {
     wb = await startWorkbench();
     await writeLongSession(wb.dataRoot, "long-session", 500);

@@ -13,6 +13,7 @@ import type {
   FileReply,
   HealthReply,
   KnowledgeDocument,
+  KnowledgeRemoveReply,
   KnowledgeSearchReply,
   KnowledgeSourceReply,
   KnowledgeStatusReply,
@@ -102,6 +103,8 @@ export const api = {
   knowledgeSource: (path: string) => request<KnowledgeSourceReply>(`/api/knowledge/source?path=${encodeURIComponent(path)}`),
   knowledgeSearch: (q: string, k = 10) => request<KnowledgeSearchReply>(`/api/knowledge/search?q=${encodeURIComponent(q)}&k=${k}`),
   knowledgeRebuild: () => request<{ started: boolean }>("/api/knowledge/rebuild", json({})),
+  removeKnowledge: (path: string) => request<KnowledgeRemoveReply>(`/api/knowledge/documents?path=${encodeURIComponent(path)}`, { method: "DELETE" }),
+  restoreKnowledge: (trash: string) => request<{ path: string }>("/api/knowledge/documents/restore", json({ trash })),
   decideApproval: (id: string, decision: ApprovalDecision) => request<{ id: string }>(`/api/approvals/${encodeURIComponent(id)}`, json(decision)),
   installSkill: (archive: Blob, filename: string) =>
     request<SkillInstallReply>(`/api/skills/install?filename=${encodeURIComponent(filename)}`, {

@@ -1,10 +1,12 @@
 "use client";
 import type { KnowledgeDocument, KnowledgeSearchReply, KnowledgeStatusReply } from "@mini-openclaw/protocol";
-import { FileText, RefreshCw } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { FilePlus2, FileText, RefreshCw, Trash2 } from "lucide-react";
+import { type DragEvent, useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { SearchBox } from "@/components/ui/search-box";
+import type { ToastAction } from "@/components/ui/toaster";
 import { api } from "@/lib/api";
+import { uploadKnowledgeFile } from "@/lib/upload";
 import { cn, plural } from "@/lib/utils";
 import { WarningLine } from "./problem-card";
 
@@ -25,15 +27,27 @@ function estimate(start: { at: number; done: number } | null, done: number, tota
 /**
  * The knowledge base as the agent sees it: the mode and why, indexing progress, every document with
  * its state (a failed one with its reason), Rebuild, and a query box showing the ranked passages with
- * their BM25, vector and fused scores. A passage opens its source at its line.
+ * their BM25, vector and fused scores. A passage opens its source at its line. Documents are added
+ * by the picker or a drop (each sent with its progress, then indexed) and removed with an undo.
  */
-export function KnowledgeView({ onOpenAt }: { onOpenAt: (path: string, line: number) => void }) {
+export function KnowledgeView({
+  onOpenAt,
+  onToast,
+}: {
+  onOpenAt: (path: string, line: number) => void;
+  onToast: (message: string, level?: "info" | "warning", action?: ToastAction) => void;
+}) {
   const [status, setStatus] = useState<KnowledgeStatusReply | null>(null);
   const [documents, setDocuments] = useState<KnowledgeDocument[]>([]);
   const [query, setQuery] = useState("");
   const [results, setResults] = useState<KnowledgeSearchReply | null>(null);
   const [error, setError] = useState<string | null>(null);
   const started = useRef<{ at: number; done: number } | null>(null);
+  const picker = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+  /** The upload under way: which file of how many, and how much of it is sent. */
+  const [adding, setAdding] = useState<{ name: string; index: number; count: number; sent: number } | null>(null);
+  const reload = useRef<() => Promise<unknown>>(async () => {});
 
   useEffect(() => {
     let live = true;
@@ -48,6 +62,7 @@ export function KnowledgeView({ onOpenAt }: { onOpenAt: (path: string, line: num
         },
         (err: Error) => live && setError(err.message),
       );
+    reload.current = load;
     void load();
     const timer = setInterval(load, 1000);
     return () => {
@@ -55,6 +70,43 @@ export function KnowledgeView({ onOpenAt }: { onOpenAt: (path: string, line: num
       clearInterval(timer);
     };
   }, []);
+
+  const add = useCallback(
+    async (files: File[]) => {
+      for (const [index, file] of files.entries()) {
+        setAdding({ name: file.name, index, count: files.length, sent: 0 });
+        try {
+          const added = await uploadKnowledgeFile(file, file.name, (sent) => setAdding({ name: file.name, index, count: files.length, sent }));
+          if (added.state === "failed") onToast(`${added.path} was added but could not be read: ${added.reason}`, "warning");
+          else onToast(added.state === "indexed" ? `Added ${added.path} (${plural(added.chunks, "chunk")}).` : `Added ${added.path}; it is indexed after the documents before it.`);
+        } catch (err) {
+          onToast(`${file.name} was not added: ${(err as Error).message}`, "warning");
+        }
+      }
+      setAdding(null);
+      await reload.current();
+    },
+    [onToast],
+  );
+
+  const remove = (path: string) =>
+    void api.removeKnowledge(path).then(
+      ({ trash }) => {
+        void reload.current();
+        onToast(`Removed ${path}.`, "info", {
+          label: "Undo",
+          run: () => void api.restoreKnowledge(trash).then(() => reload.current(), (err: Error) => onToast(`Not restored: ${err.message}`, "warning")),
+        });
+      },
+      (err: Error) => onToast(`${path} was not removed: ${err.message}`, "warning"),
+    );
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    const files = [...event.dataTransfer.files];
+    if (files.length) void add(files);
+  };
 
   const search = () => {
     if (!query.trim()) return;
@@ -68,16 +120,46 @@ export function KnowledgeView({ onOpenAt }: { onOpenAt: (path: string, line: num
   const { indexing } = status;
   const left = estimate(started.current, indexing.done, indexing.total);
   return (
-    <div className="space-y-3" data-testid="knowledge-view">
+    <div
+      className={cn("min-h-full space-y-3 rounded-lg", dragging && "bg-klein-50 ring-2 ring-klein-100 ring-inset")}
+      data-testid="knowledge-view"
+      onDragOver={(e) => {
+        e.preventDefault();
+        e.dataTransfer.dropEffect = "copy";
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={onDrop}
+    >
       <div className="space-y-1 px-1 text-[11px] text-zinc-500">
         <div className="flex items-center justify-between gap-2">
           <span data-testid="knowledge-summary">
             <b className="text-zinc-700">{status.documents.toLocaleString("en")}</b> {status.documents === 1 ? "document" : "documents"} · <b className="text-zinc-700">{status.chunks.toLocaleString("en")}</b> {status.chunks === 1 ? "chunk" : "chunks"} ·{" "}
             <span data-testid="knowledge-mode">{status.mode === "hybrid" ? "hybrid (BM25 + vectors)" : "BM25 only"}</span>
           </span>
-          <Button variant="ghost" size="sm" disabled={indexing.running} onClick={() => void api.knowledgeRebuild()} data-testid="knowledge-rebuild" data-tip="Read and index every document again">
-            <RefreshCw /> Rebuild
-          </Button>
+          <span className="flex shrink-0 items-center">
+            <Button variant="ghost" size="sm" disabled={adding !== null} onClick={() => picker.current?.click()} data-testid="knowledge-add" data-tip="Add documents to knowledge/ (or drop files here)">
+              <FilePlus2 /> Add
+            </Button>
+            <Button variant="ghost" size="sm" disabled={indexing.running} onClick={() => void api.knowledgeRebuild()} data-testid="knowledge-rebuild" data-tip="Read and index every document again">
+              <RefreshCw /> Rebuild
+            </Button>
+          </span>
+          <input
+            ref={picker}
+            type="file"
+            multiple
+            hidden
+            accept=".md,.markdown,.txt,.csv,.tsv,.pdf,.docx,.pptx,.xlsx,.epub,.html,.htm"
+            data-testid="knowledge-add-input"
+            onChange={(e) => {
+              const files = [...(e.target.files ?? [])];
+              e.target.value = "";
+              if (files.length) void add(files);
+            }}
+          />
         </div>
         <div>Embeddings: {status.embedder.label}</div>
         <div data-testid="knowledge-watch">
@@ -92,6 +174,17 @@ export function KnowledgeView({ onOpenAt }: { onOpenAt: (path: string, line: num
         {status.truncated && <WarningLine text={status.truncated} />}
         {status.recovered && <WarningLine text={status.recovered} />}
       </div>
+      {adding && (
+        <div className="space-y-1 px-1" data-testid="knowledge-adding">
+          <div className="h-1.5 overflow-hidden rounded bg-zinc-100">
+            <div className="h-full bg-emerald-600 transition-all" style={{ width: `${Math.round(adding.sent * 100)}%` }} />
+          </div>
+          <div className="truncate text-[11px] text-zinc-500">
+            Adding {adding.count > 1 ? `${adding.index + 1} of ${adding.count}: ` : ""}
+            {adding.name} · {adding.sent < 1 ? `${Math.round(adding.sent * 100)}% sent` : "indexing"}
+          </div>
+        </div>
+      )}
       {indexing.running && (
         <div className="space-y-1 px-1" data-testid="knowledge-progress">
           <div className="h-1.5 overflow-hidden rounded bg-zinc-100">
@@ -134,24 +227,30 @@ export function KnowledgeView({ onOpenAt }: { onOpenAt: (path: string, line: num
       )}
       <section className="space-y-0.5">
         <h3 className="px-1 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">Documents</h3>
-        {documents.length === 0 && <div className="px-1 text-xs text-zinc-500">Put Markdown, text or PDF files under knowledge/.</div>}
+        {documents.length === 0 && <div className="px-1 text-xs text-zinc-500">Add or drop Markdown, text, PDF, Word or other documents, or put them under knowledge/.</div>}
         {documents.map((doc) => (
-          <button
-            key={doc.path}
-            type="button"
-            data-testid="knowledge-document"
-            data-state={doc.state}
-            onClick={() => onOpenAt(doc.path, 1)}
-            className="block w-full rounded-md px-2 py-1 text-left hover:bg-zinc-50"
-            data-tip={doc.reason}
-          >
-            <div className="flex items-center gap-1.5 text-xs">
-              <FileText className="size-3.5 shrink-0 text-zinc-500" />
-              <span className="min-w-0 flex-1 truncate font-mono">{doc.path.replace(/^knowledge\//, "")}</span>
-              <span className={cn("shrink-0 text-[11px]", STATE_STYLE[doc.state])}>{doc.state === "indexed" ? plural(doc.chunks, "chunk") : doc.state}</span>
-            </div>
-            {doc.reason && <div className="ml-5 text-[11px] text-red-700" data-testid="knowledge-reason">{doc.reason}</div>}
-          </button>
+          <div key={doc.path} className="group flex items-start rounded-md hover:bg-zinc-50" data-testid="knowledge-document" data-state={doc.state} data-path={doc.path}>
+            <button type="button" onClick={() => onOpenAt(doc.path, 1)} className="block min-w-0 flex-1 px-2 py-1 text-left" data-tip={doc.reason}>
+              <div className="flex items-center gap-1.5 text-xs">
+                <FileText className="size-3.5 shrink-0 text-zinc-500" />
+                <span className="min-w-0 flex-1 truncate font-mono">{doc.path.replace(/^knowledge\//, "")}</span>
+                <span className={cn("shrink-0 text-[11px]", STATE_STYLE[doc.state])}>{doc.state === "indexed" ? plural(doc.chunks, "chunk") : doc.state}</span>
+              </div>
+              {doc.reason && <div className="ml-5 text-[11px] text-red-700" data-testid="knowledge-reason">{doc.reason}</div>}
+            </button>
+            {doc.state !== "skipped" && (
+              <button
+                type="button"
+                aria-label={`Remove ${doc.path}`}
+                data-tip="Remove (to the trash; undo for a few seconds)"
+                data-testid="knowledge-remove"
+                onClick={() => remove(doc.path)}
+                className="mt-1 mr-1 rounded p-0.5 text-zinc-500 opacity-0 group-hover:opacity-100 hover:text-red-700 focus:opacity-100"
+              >
+                <Trash2 className="size-3.5" />
+              </button>
+            )}
+          </div>
         ))}
       </section>
     </div>

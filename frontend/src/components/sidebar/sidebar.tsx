@@ -1,5 +1,6 @@
 "use client";
 import type { SessionSummary, SkillsReply, WorkspaceFile } from "@mini-openclaw/protocol";
+import type { ToastAction } from "@/components/ui/toaster";
 import { Bot, Brain, Library, MessageSquare, Plug, ShieldCheck, Sparkles } from "lucide-react";
 import { cn } from "@/lib/utils";
 import { CollapseButton } from "../workbench-panes";
@@ -32,7 +33,7 @@ interface SidebarProps {
   onSkillsChanged: () => void;
   /** Opens a file in the Inspector at a line, marked (a knowledge passage). */
   onOpenAt: (path: string, line: number) => void;
-  onToast: (message: string, level?: "info" | "warning") => void;
+  onToast: (message: string, level?: "info" | "warning", action?: ToastAction) => void;
   /** Collapse the Sidebar to its rail (or close the drawer). */
   onCollapse: () => void;
 }
@@ -92,7 +93,7 @@ export function Sidebar(props: SidebarProps) {
           />
         )}
         {view === "agents" && <AgentsView refresh={props.agentsRefresh} openPath={props.openPath} onOpenFile={props.onOpenFile} />}
-        {view === "knowledge" && <KnowledgeView onOpenAt={props.onOpenAt} />}
+        {view === "knowledge" && <KnowledgeView onOpenAt={props.onOpenAt} onToast={props.onToast} />}
         {view === "mcp" && <McpView refresh={props.mcpRefresh} onOpenFile={props.onOpenFile} />}
         {view === "approvals" && <ApprovalsView onOpenFile={props.onOpenFile} onOpenSession={(id) => props.sessionActions.onOpen(id)} />}
       </div>

@@ -1,0 +1,64 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TextNode } from "@llamaindex/core/schema";
+import { VectorStoreQueryMode } from "@llamaindex/core/vector-store";
+import { Settings, VectorStoreIndex } from "llamaindex";
+import { afterEach, describe, expect, it } from "vitest";
+import { offlineEmbedder } from "./embedders.js";
+import { KnowledgeStore } from "./knowledge-store.js";
+import { KnowledgeVectorStore } from "./knowledge-vector-store.js";
+
+let dir = "";
+let store: KnowledgeStore | null = null;
+afterEach(async () => {
+  store?.close();
+  store = null;
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function openStore() {
+  dir = await mkdtemp(join(tmpdir(), "moc-lvs-"));
+  store = KnowledgeStore.open(join(dir, "index.db"));
+  store.useVectorSpace({ embedder: offlineEmbedder.id, format: "sparse-i8" });
+  const s = store;
+  return new KnowledgeVectorStore(() => s, () => offlineEmbedder);
+}
+
+const node = (path: string, index: number, text: string) => new TextNode({ text, metadata: { path, index, line: index + 1 } });
+
+describe("the knowledge store as a LlamaIndex vector store", () => {
+  it("takes LlamaIndex nodes (embedded by its embed model), one transaction per document, and deletes by document", async () => {
+    const vectorStore = await openStore();
+    const nodes = [node("knowledge/a.md", 0, "Sauerkraut is cabbage fermented by lactic acid bacteria."), node("knowledge/a.md", 1, "It keeps for months."), node("knowledge/b.md", 0, "A geostationary orbit takes one sidereal day.")];
+    for (const n of nodes) n.embedding = await vectorStore.embedModel.getTextEmbedding(n.getText());
+    const ids = await vectorStore.add(nodes);
+    expect(ids).toHaveLength(3);
+    expect(store!.documents().map((d) => [d.path, d.chunks]).sort()).toEqual([["knowledge/a.md", 2], ["knowledge/b.md", 1]]);
+    expect(store!.vectorCount()).toBe(3);
+    await vectorStore.delete("knowledge/a.md");
+    expect(store!.documents().map((d) => d.path)).toEqual(["knowledge/b.md"]);
+    expect(store!.lexical(["sauerkraut"], 5)).toEqual([]);
+  });
+
+  it("a LlamaIndex VectorStoreIndex over it retrieves by vector; SPARSE and HYBRID queries answer with each side's score", async () => {
+    const vectorStore = await openStore();
+    const nodes = [node("knowledge/ferment.md", 0, "Sauerkraut is cabbage fermented by lactic acid bacteria for three weeks."), node("knowledge/orbit.md", 0, "A geostationary orbit has a period of one sidereal day."), node("knowledge/garden.md", 0, "Tomatoes need six hours of sun.")];
+    for (const n of nodes) n.embedding = await vectorStore.embedModel.getTextEmbedding(n.getText());
+    await vectorStore.add(nodes);
+
+    // As a LlamaIndex program sets it up: the embed model in Settings, the index over the store.
+    Settings.embedModel = vectorStore.embedModel;
+    const index = await VectorStoreIndex.fromVectorStore(vectorStore);
+    const retrieved = await index.asRetriever({ similarityTopK: 2 }).retrieve({ query: "fermented cabbage" });
+    expect(retrieved[0].node.metadata.path).toBe("knowledge/ferment.md");
+    expect(retrieved[0].score).toBeGreaterThan(0);
+
+    const sparse = await vectorStore.query({ mode: VectorStoreQueryMode.SPARSE, queryStr: "sidereal orbit", similarityTopK: 1 });
+    expect(sparse.nodes?.[0].metadata).toMatchObject({ path: "knowledge/orbit.md", bm25: expect.any(Number), vector: null });
+    const queryEmbedding = (await vectorStore.embedModel.getQueryEmbedding({ type: "text", text: "tomato sun" }))!;
+    const hybrid = await vectorStore.query({ mode: VectorStoreQueryMode.HYBRID, queryStr: "tomato sun", queryEmbedding, similarityTopK: 3, alpha: 0.7 });
+    expect(hybrid.nodes?.[0].metadata).toMatchObject({ path: "knowledge/garden.md", bm25: expect.any(Number), vector: expect.any(Number) });
+    expect(hybrid.similarities[0]).toBeGreaterThanOrEqual(hybrid.similarities[1] ?? 0);
+  });
+});
