@@ -6,7 +6,7 @@
  * the slowest /api/health while indexing, searches sent while indexing, query p50/p95 (k=10), bytes
  * the server wrote and time until searchable for the one-file change, and restart-to-first-search.
  *
- * Run: npx -y pnpm@10 bench:knowledge-scale [--chunks 50000]
+ * Run: npx -y pnpm@10 bench:knowledge-scale [--chunks 50000] (KEEP_ROOT=1 keeps the generated data root)
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile, appendFile } from "node:fs/promises";
@@ -204,5 +204,6 @@ try {
   console.log(`one small file changed: ${mb(writtenForChange)} written by the server, searchable after ${searchableMs.toFixed(0)} ms`);
   console.log(`restart to first search with results: ${restartMs.toFixed(0)} ms`);
 } finally {
-  await rm(root, { recursive: true, force: true });
+  if (process.env.KEEP_ROOT === "1") console.log(`data root kept: ${root}`);
+  else await rm(root, { recursive: true, force: true });
 }

@@ -57,12 +57,16 @@ async function handle(job: WorkerJob): Promise<WorkerReply> {
     case "clear":
       storeAt(job.dbFile).clear(job.textAnalysis);
       return { id: job.id, ok: true };
-    case "vectors":
-      return { id: job.id, ok: true, stored: storeAt(job.dbFile).storeVectors(job.space, job.rows) };
+    case "vectors": {
+      const store = storeAt(job.dbFile);
+      if (job.rows.length === 0) store.markVectorsComplete();
+      return { id: job.id, ok: true, stored: store.storeVectors(job.space, job.rows) };
+    }
     case "embed-offline": {
       // The offline embedder's vectors for chunks that have none (after a switch back to it), a batch at a time.
       const store = storeAt(job.dbFile);
       const missing = store.missingVectors(job.batch);
+      if (missing.length === 0) store.markVectorsComplete();
       store.storeVectors(job.space, missing.map((c) => ({ id: c.id, vector: offlineEmbed(c.text) })));
       return { id: job.id, ok: true, stored: missing.length };
     }

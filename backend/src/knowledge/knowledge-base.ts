@@ -132,6 +132,7 @@ export class KnowledgeBase {
     }
     if (!prepared.ok) throw new Error(`the knowledge store could not be opened (${prepared.reason})`);
     this.reader = KnowledgeStore.open(this.dbFile);
+    this.vectorsPending = this.reader.vectorsMayBeMissing();
     this.refreshDocuments();
   }
 
@@ -256,7 +257,10 @@ export class KnowledgeBase {
         for (;;) {
           if (this.closed) return;
           const missing = this.openReader().missingVectors(256);
-          if (missing.length === 0) break;
+          if (missing.length === 0) {
+            await this.worker.run({ kind: "vectors", dbFile: this.dbFile, space, rows: [] });
+            break;
+          }
           const vectors = await this.embedder.embedDocuments(missing.map((c) => c.text));
           const reply = await this.worker.run({ kind: "vectors", dbFile: this.dbFile, space, rows: missing.map((c, i) => ({ id: c.id, vector: vectors[i] })) });
           if (!reply.ok) throw new Error(reply.reason);
@@ -330,13 +334,14 @@ export class KnowledgeBase {
 
   /**
    * Searches what is committed. A look at the folder that is due (a change seen, no events to go
-   * by) is started, and waited for up to a second (a file just written is found); while documents
-   * are being indexed the reply says so and answers at once.
+   * by) is started, and waited for up to a second (a file just written is found), except the first
+   * look after start; while documents are being indexed the reply says so and answers at once.
    */
   async search(query: string, k: number, options: { sync?: boolean } = {}): Promise<SearchReply> {
     if (options.sync !== false && this.syncing === null && this.mustLook()) {
       const look = this.sync().catch((err) => this.log.warn({ err }, "knowledge sync failed"));
-      await Promise.race([look, new Promise((r) => setTimeout(r, LOOK_WAIT_MS))]);
+      // The first look since start (the whole folder against the store) is not waited for: what is committed answers.
+      if (this.lastSync > 0) await Promise.race([look, new Promise((r) => setTimeout(r, LOOK_WAIT_MS))]);
     }
     await this.load();
     const reader = this.openReader();

@@ -60,6 +60,14 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunk_terms USING fts5(terms, content='', con
 CREATE VIRTUAL TABLE IF NOT EXISTS term_stats USING fts5vocab(chunk_terms, 'row');
 `;
 
+/** A term in more than one chunk in this many is common: it does not choose candidates (see `lexical`). */
+const COMMON_SHARE = 20;
+/** The fewest candidates the rarer terms choose, and how many they must find to be used alone. */
+const MIN_CANDIDATES = 1000;
+const ENOUGH_CANDIDATES = 100;
+/** Below this many chunks every query is scored over all its matches (it is cheap there, and exact). */
+const TWO_PHASE_FROM = 20_000;
+
 /** A term as an FTS5 string (quoted, so no term is read as an operator). */
 const quoted = (term: string) => `"${term.replace(/"/g, '""')}"`;
 
@@ -104,8 +112,19 @@ export class KnowledgeStore {
     );
   }
 
+  /** The chunk count, counted again only when the database changed (PRAGMA data_version, which any connection's commit moves). */
+  private counted = { version: -1, n: 0 };
   chunkCount(): number {
-    return (this.sql("SELECT count(*) AS n FROM chunks").get() as { n: number }).n;
+    const version = (this.sql("PRAGMA data_version").get() as { data_version: number }).data_version;
+    if (version !== this.counted.version) this.counted = { version, n: (this.sql("SELECT count(*) AS n FROM chunks").get() as { n: number }).n };
+    return this.counted.n;
+  }
+
+  /** How many chunks hold each term. */
+  private documentFrequencies(terms: string[]): Map<string, number> {
+    if (terms.length === 0) return new Map();
+    const rows = this.db.prepare<unknown[]>(`SELECT term, doc FROM term_stats WHERE term IN (${terms.map(() => "?").join(",")})`).raw().all(...terms) as Array<[string, number]>;
+    return new Map(rows);
   }
 
   private deleteChunksOf(path: string): void {
@@ -125,6 +144,7 @@ export class KnowledgeStore {
     this.db.transaction(() => {
       this.deleteChunksOf(doc.path);
       const writeVectors = vectors !== null && this.meta("embedder") === vectors.space.embedder;
+      if (!writeVectors && chunks.length > 0) this.setMeta("vectors_complete", "0");
       for (let i = 0; i < chunks.length; i++) {
         const chunk = chunks[i];
         const id = Number(this.sql("INSERT INTO chunks(path, idx, line, text) VALUES (?, ?, ?, ?)").run(doc.path, chunk.index, chunk.line, chunk.text).lastInsertRowid);
@@ -170,7 +190,18 @@ export class KnowledgeStore {
       this.db.exec("DELETE FROM vectors");
       this.setMeta("embedder", space.embedder);
       this.setMeta("vector_format", space.format);
+      this.setMeta("vectors_complete", "0");
     })();
+  }
+
+  /** Every chunk has its vector (the last look for missing ones found none): the next start need not look. */
+  markVectorsComplete(): void {
+    this.setMeta("vectors_complete", "1");
+  }
+
+  /** Whether chunks may lack vectors (written without, or the embedder changed). */
+  vectorsMayBeMissing(): boolean {
+    return this.meta("vectors_complete") !== "1";
   }
 
   vectorSpace(): VectorSpace | null {
@@ -204,13 +235,38 @@ export class KnowledgeStore {
     return (this.sql("SELECT count(*) AS n FROM vectors").get() as { n: number }).n;
   }
 
-  /** BM25 (FTS5's, k1 = 1.2, b = 0.75) over the chunks' terms: the best `limit`, best first. */
+  /**
+   * BM25 (FTS5's, k1 = 1.2, b = 0.75) over the chunks' terms: the best `limit`, best first.
+   *
+   * Terms in more than one chunk in 20 (common words of the corpus) match most rows, and FTS5 scores
+   * every row a query matches: at 200,000 chunks that is what a query costs. So when a query has
+   * rarer terms too, the candidates are the best of what the rarer terms match (at least 1,000), and
+   * those are scored with every term, by the same BM25 over the whole table. A chunk that holds
+   * only the common words is left out: its score is below any that holds a rare one.
+   */
   lexical(terms: string[], limit: number): Scored[] {
     const unique = [...new Set(terms)].filter((t) => t !== "");
     if (unique.length === 0) return [];
-    const rows = this.sql("SELECT rowid AS id, bm25(chunk_terms) AS s FROM chunk_terms WHERE chunk_terms MATCH ? ORDER BY s, rowid LIMIT ?")
-      .raw()
-      .all(unique.map(quoted).join(" OR "), limit) as Array<[number, number]>;
+    const all = unique.map(quoted).join(" OR ");
+    const full = () => this.sql("SELECT rowid, bm25(chunk_terms) AS s FROM chunk_terms WHERE chunk_terms MATCH ? ORDER BY s, rowid LIMIT ?").raw().all(all, limit) as Array<[number, number]>;
+    const chunks = this.chunkCount();
+    if (chunks < TWO_PHASE_FROM) return full().map(([id, s]) => ({ id, score: -s }));
+    const frequencies = this.documentFrequencies(unique);
+    const rare = unique.filter((t) => (frequencies.get(t) ?? 0) <= chunks / COMMON_SHARE);
+    let rows: Array<[number, number]> | null = null;
+    if (rare.length > 0 && rare.length < unique.length) {
+      const candidates = this.sql("SELECT rowid FROM chunk_terms WHERE chunk_terms MATCH ? ORDER BY bm25(chunk_terms), rowid LIMIT ?")
+        .pluck()
+        .all(rare.map(quoted).join(" OR "), Math.max(limit, MIN_CANDIDATES)) as number[];
+      // Too few rows hold a rarer term: the common words decide the rest of the list, so all are scored.
+      if (candidates.length >= Math.min(limit, ENOUGH_CANDIDATES)) {
+        rows = this.db
+          .prepare<unknown[]>(`SELECT rowid, bm25(chunk_terms) AS s FROM chunk_terms WHERE chunk_terms MATCH ? AND rowid IN (${candidates.map(() => "?").join(",")}) ORDER BY s, rowid LIMIT ?`)
+          .raw()
+          .all(all, ...candidates, limit) as Array<[number, number]>;
+      }
+    }
+    rows ??= full();
     return rows.map(([id, s]) => ({ id, score: -s }));
   }
 
@@ -219,9 +275,7 @@ export class KnowledgeStore {
     const unique = [...new Set(terms)];
     const n = this.chunkCount();
     const out = new Map<string, number>();
-    if (unique.length === 0) return out;
-    const rows = this.db.prepare<unknown[]>(`SELECT term, doc FROM term_stats WHERE term IN (${unique.map(() => "?").join(",")})`).raw().all(...unique) as Array<[string, number]>;
-    const df = new Map(rows);
+    const df = this.documentFrequencies(unique);
     for (const term of unique) out.set(term, Math.log(1 + (n - (df.get(term) ?? 0) + 0.5) / ((df.get(term) ?? 0) + 0.5)));
     return out;
   }
