@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { link, lstat, mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { UserError } from "../lib/user-error.js";
-import { DirHandle } from "../paths/dir-handle.js";
+import { type DirHandle, inConfinedFolder } from "../paths/dir-handle.js";
 import { KNOWLEDGE_EXTENSIONS } from "./load-document.js";
 
 const TRASH = join("storage", "trash", "knowledge");
@@ -35,55 +35,42 @@ export function knowledgePath(name: unknown): string {
   return ["knowledge", ...segments].join("/");
 }
 
-/** Where a path's folder is, refused with 422 when a folder on the way is a link or a file. */
-async function openFolder(root: DirHandle, folder: string, create: boolean): Promise<DirHandle> {
+/** Runs `fn` in a path's folder under the data root; a folder on the way that is a link or a file is a 422 (404 when not creating). */
+async function inFolder<T>(dataRoot: string, path: string, create: boolean, fn: (folder: DirHandle, name: string) => Promise<T>): Promise<T> {
+  const parts = path.split("/");
+  const name = parts.pop()!;
+  let inside = false;
   try {
-    return await root.dirPath(folder, { create });
+    return await inConfinedFolder(dataRoot, parts.join("/"), { create }, (folder) => {
+      inside = true;
+      return fn(folder, name);
+    });
   } catch (err) {
-    if (err instanceof UserError && (err.status === 403 || err.status === 409)) throw new UserError(create ? 422 : 404, `${err.message} Nothing was written.`);
+    // Only the way to the folder is refused so; what `fn` throws is its own answer.
+    if (!inside && err instanceof UserError && (err.status === 403 || err.status === 409)) {
+      throw new UserError(create ? 422 : 404, `${err.message} Nothing was written.`);
+    }
     throw err;
   }
 }
 
 /** Stores a new document byte for byte; 409 (the file untouched) when the name is taken. */
 export async function addKnowledgeFile(dataRoot: string, path: string, bytes: Uint8Array): Promise<void> {
-  const parts = path.split("/");
-  const name = parts.pop()!;
-  const root = await DirHandle.openRoot(dataRoot);
-  try {
-    const folder = await openFolder(root, parts.join("/"), true);
-    try {
-      await folder.createFile(name, bytes);
-    } finally {
-      await folder.close();
-    }
-  } finally {
-    await root.close();
-  }
+  await inFolder(dataRoot, path, true, (folder, name) => folder.createFile(name, bytes));
 }
 
 /** Moves a document (a regular file) to the trash; returns its name there. */
 export async function trashKnowledgeFile(dataRoot: string, path: string): Promise<string> {
-  const parts = path.split("/");
-  const name = parts.pop()!;
   const trash = join(dataRoot, TRASH);
   await mkdir(trash, { recursive: true, mode: 0o700 });
   const trashName = `${Date.now()}-${randomBytes(6).toString("hex")}`;
-  const root = await DirHandle.openRoot(dataRoot);
-  try {
-    const folder = await openFolder(root, parts.join("/"), false);
-    try {
-      const info = await lstat(folder.at(name)).catch(() => null);
-      if (!info) throw new UserError(404, `No such document: ${path}.`);
-      if (!info.isFile()) throw new UserError(422, `${path} is not a regular file (a link or a folder); it was left as it is.`);
-      await writeFile(join(trash, `${trashName}.json`), JSON.stringify({ path }), { mode: 0o600 });
-      await rename(folder.at(name), join(trash, trashName));
-    } finally {
-      await folder.close();
-    }
-  } finally {
-    await root.close();
-  }
+  await inFolder(dataRoot, path, false, async (folder, name) => {
+    const info = await lstat(folder.at(name)).catch(() => null);
+    if (!info) throw new UserError(404, `No such document: ${path}.`);
+    if (!info.isFile()) throw new UserError(422, `${path} is not a regular file (a link or a folder); it was left as it is.`);
+    await writeFile(join(trash, `${trashName}.json`), JSON.stringify({ path }), { mode: 0o600 });
+    await rename(folder.at(name), join(trash, trashName));
+  });
   return trashName;
 }
 
@@ -94,22 +81,14 @@ export async function restoreKnowledgeFile(dataRoot: string, trashName: string):
   const record = await readFile(join(trash, `${trashName}.json`), "utf8").catch(() => null);
   if (record === null) throw new UserError(404, `${trashName} is not in the trash (any more).`);
   const path = knowledgePath((JSON.parse(record) as { path: string }).path);
-  const parts = path.split("/");
-  const name = parts.pop()!;
-  const root = await DirHandle.openRoot(dataRoot);
-  try {
-    const folder = await openFolder(root, parts.join("/"), true);
+  await inFolder(dataRoot, path, true, async (folder, name) => {
     try {
       await link(join(trash, trashName), folder.at(name));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "EEXIST") throw new UserError(409, `${path} exists again; the trashed one stays in ${TRASH}/${trashName}.`);
       throw err;
-    } finally {
-      await folder.close();
     }
-  } finally {
-    await root.close();
-  }
+  });
   await unlink(join(trash, trashName));
   await unlink(join(trash, `${trashName}.json`));
   return path;

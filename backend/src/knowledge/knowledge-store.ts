@@ -60,12 +60,9 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunk_terms USING fts5(terms, content='', con
 CREATE VIRTUAL TABLE IF NOT EXISTS term_stats USING fts5vocab(chunk_terms, 'row');
 `;
 
-/** A term in more than one chunk in this many is common: it does not choose candidates (see `lexical`). */
+/** A term in more than one chunk in this many is common (see `lexical`). */
 const COMMON_SHARE = 20;
-/** The fewest candidates the rarer terms choose, and how many they must find to be used alone. */
-const MIN_CANDIDATES = 1000;
-const ENOUGH_CANDIDATES = 100;
-/** Below this many chunks every query is scored over all its matches (it is cheap there, and exact). */
+/** Below this many chunks every query is scored over all its matches with every term (it is cheap there, and exact). */
 const TWO_PHASE_FROM = 20_000;
 
 /** A term as an FTS5 string (quoted, so no term is read as an operator). */
@@ -112,19 +109,40 @@ export class KnowledgeStore {
     );
   }
 
-  /** The chunk count, counted again only when the database changed (PRAGMA data_version, which any connection's commit moves). */
-  private counted = { version: -1, n: 0 };
+  /** The chunk count, kept in meta by every write (counting 200,000 rows of text reads the whole table: 60-170 ms). */
   chunkCount(): number {
-    const version = (this.sql("PRAGMA data_version").get() as { data_version: number }).data_version;
-    if (version !== this.counted.version) this.counted = { version, n: (this.sql("SELECT count(*) AS n FROM chunks").get() as { n: number }).n };
-    return this.counted.n;
+    const kept = this.meta("chunk_count");
+    return kept === null ? (this.sql("SELECT count(*) AS n FROM chunks INDEXED BY chunks_by_path").get() as { n: number }).n : Number(kept);
   }
 
-  /** How many chunks hold each term. */
+  private addToChunkCount(delta: number): void {
+    if (delta !== 0) this.setMeta("chunk_count", String(this.chunkCount() + delta));
+  }
+
+  /**
+   * How many chunks hold each term. FTS5 counts a term's rows by reading its whole list (2-8 ms for a
+   * common term at 200,000 chunks), so counts are kept here until the store has grown or shrunk by a
+   * twentieth: they only weigh and sort terms, where that drift does not matter.
+   */
+  private readonly frequencies = new Map<string, { df: number; at: number }>();
   private documentFrequencies(terms: string[]): Map<string, number> {
-    if (terms.length === 0) return new Map();
-    const rows = this.db.prepare<unknown[]>(`SELECT term, doc FROM term_stats WHERE term IN (${terms.map(() => "?").join(",")})`).raw().all(...terms) as Array<[string, number]>;
-    return new Map(rows);
+    const n = this.chunkCount();
+    const out = new Map<string, number>();
+    const stale = terms.filter((t) => {
+      const known = this.frequencies.get(t);
+      if (known && Math.abs(known.at - n) <= n / 20) out.set(t, known.df);
+      return !out.has(t);
+    });
+    if (stale.length > 0) {
+      const rows = this.db.prepare<unknown[]>(`SELECT term, doc FROM term_stats WHERE term IN (${stale.map(() => "?").join(",")})`).raw().all(...stale) as Array<[string, number]>;
+      const found = new Map(rows);
+      if (this.frequencies.size > 50_000) this.frequencies.clear();
+      for (const t of stale) {
+        out.set(t, found.get(t) ?? 0);
+        this.frequencies.set(t, { df: found.get(t) ?? 0, at: n });
+      }
+    }
+    return out;
   }
 
   private deleteChunksOf(path: string): void {
@@ -134,6 +152,7 @@ export class KnowledgeStore {
       this.sql("DELETE FROM vectors WHERE id = ?").run(id);
     }
     this.sql("DELETE FROM chunks WHERE path = ?").run(path);
+    this.addToChunkCount(-ids.length);
   }
 
   /**
@@ -151,6 +170,7 @@ export class KnowledgeStore {
         this.sql("INSERT INTO chunk_terms(rowid, terms) VALUES (?, ?)").run(id, chunk.terms);
         if (writeVectors) this.sql("INSERT INTO vectors(id, v) VALUES (?, ?)").run(id, encodeVector(vectors.rows[i], vectors.space.format));
       }
+      this.addToChunkCount(chunks.length);
       this.sql("INSERT OR REPLACE INTO documents(path, size, mtime, chunks, reason) VALUES (?, ?, ?, ?, NULL)").run(doc.path, doc.size, doc.mtimeMs, chunks.length);
       this.setMeta("updated_at", new Date().toISOString());
     })();
@@ -178,6 +198,7 @@ export class KnowledgeStore {
     this.db.transaction(() => {
       for (const table of ["documents", "chunks", "vectors"]) this.db.exec(`DELETE FROM ${table}`);
       this.db.exec("DELETE FROM chunk_terms");
+      this.setMeta("chunk_count", "0");
       this.setMeta("text_analysis", String(textAnalysis));
       this.setMeta("updated_at", new Date().toISOString());
     })();
@@ -238,36 +259,29 @@ export class KnowledgeStore {
   /**
    * BM25 (FTS5's, k1 = 1.2, b = 0.75) over the chunks' terms: the best `limit`, best first.
    *
-   * Terms in more than one chunk in 20 (common words of the corpus) match most rows, and FTS5 scores
-   * every row a query matches: at 200,000 chunks that is what a query costs. So when a query has
-   * rarer terms too, the candidates are the best of what the rarer terms match (at least 1,000), and
-   * those are scored with every term, by the same BM25 over the whole table. A chunk that holds
-   * only the common words is left out: its score is below any that holds a rare one.
+   * FTS5 scores every row a query matches, and a term in more than one chunk in 20 (a common word of
+   * the corpus) matches tens of thousands: at 200,000 chunks one such term costs ~100 ms. So past
+   * 20,000 chunks, a query that has rarer terms too is matched on those alone (what a common word
+   * adds to a score is small, and the same for most rows). Below that, every term counts, exactly.
    */
   lexical(terms: string[], limit: number): Scored[] {
-    const unique = [...new Set(terms)].filter((t) => t !== "");
+    let unique = [...new Set(terms)].filter((t) => t !== "");
     if (unique.length === 0) return [];
-    const all = unique.map(quoted).join(" OR ");
-    const full = () => this.sql("SELECT rowid, bm25(chunk_terms) AS s FROM chunk_terms WHERE chunk_terms MATCH ? ORDER BY s, rowid LIMIT ?").raw().all(all, limit) as Array<[number, number]>;
     const chunks = this.chunkCount();
-    if (chunks < TWO_PHASE_FROM) return full().map(([id, s]) => ({ id, score: -s }));
-    const frequencies = this.documentFrequencies(unique);
-    const rare = unique.filter((t) => (frequencies.get(t) ?? 0) <= chunks / COMMON_SHARE);
-    let rows: Array<[number, number]> | null = null;
-    if (rare.length > 0 && rare.length < unique.length) {
-      const candidates = this.sql("SELECT rowid FROM chunk_terms WHERE chunk_terms MATCH ? ORDER BY bm25(chunk_terms), rowid LIMIT ?")
-        .pluck()
-        .all(rare.map(quoted).join(" OR "), Math.max(limit, MIN_CANDIDATES)) as number[];
-      // Too few rows hold a rarer term: the common words decide the rest of the list, so all are scored.
-      if (candidates.length >= Math.min(limit, ENOUGH_CANDIDATES)) {
-        rows = this.db
-          .prepare<unknown[]>(`SELECT rowid, bm25(chunk_terms) AS s FROM chunk_terms WHERE chunk_terms MATCH ? AND rowid IN (${candidates.map(() => "?").join(",")}) ORDER BY s, rowid LIMIT ?`)
-          .raw()
-          .all(all, ...candidates, limit) as Array<[number, number]>;
-      }
+    if (chunks >= TWO_PHASE_FROM) {
+      const frequencies = this.documentFrequencies(unique);
+      const rare = unique.filter((t) => (frequencies.get(t) ?? 0) <= chunks / COMMON_SHARE);
+      if (rare.length > 0) unique = rare;
     }
-    rows ??= full();
+    const rows = this.sql("SELECT rowid, bm25(chunk_terms) AS s FROM chunk_terms WHERE chunk_terms MATCH ? ORDER BY s, rowid LIMIT ?")
+      .raw()
+      .all(unique.map(quoted).join(" OR "), limit) as Array<[number, number]>;
     return rows.map(([id, s]) => ({ id, score: -s }));
+  }
+
+  /** How many of BM25's best the hybrid scores by vector: fewer past 20,000 chunks (each is a read of its vector). */
+  hybridCandidates(): number {
+    return this.chunkCount() >= TWO_PHASE_FROM ? 300 : 1000;
   }
 
   /** Inverse document frequency of each term, log(1 + (N - df + 0.5) / (df + 0.5)) (the offline query's weights). */

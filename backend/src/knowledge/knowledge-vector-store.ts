@@ -17,8 +17,6 @@ import { DEFAULT_ALPHA, fuseScores } from "./fusion.js";
 import type { KnowledgeStore } from "./knowledge-store.js";
 import { textTerms } from "./text-terms.js";
 
-/** BM25's best this many are the hybrid's candidates: each side's top 100 is taken among them. */
-export const HYBRID_CANDIDATES = 1000;
 const SIDE_LIMIT = 100;
 
 /** One of our embedders as LlamaIndex's embedding model; queries weigh their terms by the store's IDF. */
@@ -45,7 +43,7 @@ export class KnowledgeEmbedding extends BaseEmbedding {
 }
 
 export interface KnowledgeQueryParams {
-  /** How many of BM25's best the hybrid scores by vector (default 1,000). */
+  /** How many of BM25's best the hybrid scores by vector (default: the store's `hybridCandidates()`). */
   candidates?: number;
 }
 
@@ -108,7 +106,7 @@ export class KnowledgeVectorStore extends BaseVectorStore<KnowledgeStore, Knowle
         fused = vector;
         break;
       case VectorStoreQueryMode.HYBRID: {
-        const candidates = store.lexical(textTerms(query.queryStr ?? ""), query.customParams?.candidates ?? HYBRID_CANDIDATES);
+        const candidates = store.lexical(textTerms(query.queryStr ?? ""), query.customParams?.candidates ?? store.hybridCandidates());
         lexical = candidates.slice(0, SIDE_LIMIT);
         if (embedding) vector = store.vectorScores(candidates.map((c) => c.id), embedding, SIDE_LIMIT);
         fused = vector.length > 0 ? fuseScores(lexical, vector, query.alpha ?? DEFAULT_ALPHA) : lexical;

@@ -9,7 +9,7 @@
  */
 import { unlink } from "node:fs/promises";
 import { UserError } from "../lib/user-error.js";
-import { DirHandle } from "./dir-handle.js";
+import { DirHandle, inConfinedFolder } from "./dir-handle.js";
 import { CHECKPOINTS_DIR } from "../workspace/workspace-files.js";
 
 const SECRET_FILE = /^key\.md$/i;
@@ -66,17 +66,7 @@ export async function writeConfinedAtomic(root: string, relPath: string, content
 async function writeNow(root: string, relPath: string, content: string | Uint8Array, mode: number): Promise<void> {
   const parts = relPath.split("/");
   const name = parts.pop()!;
-  const rootDir = await DirHandle.openRoot(root);
-  try {
-    const folder = await rootDir.dirPath(parts.join("/"), { create: true });
-    try {
-      await folder.writeFileAtomic(name, content, mode);
-    } finally {
-      await folder.close();
-    }
-  } finally {
-    await rootDir.close();
-  }
+  await inConfinedFolder(root, parts.join("/"), { create: true }, (folder) => folder.writeFileAtomic(name, content, mode));
 }
 
 /**

@@ -196,3 +196,21 @@ export class DirHandle {
     await parent.giveOwner(this.handle);
   }
 }
+
+/**
+ * Runs `fn` with a folder of the data root open by descriptor (the root and every folder on the way
+ * never through a link; made when `create`), and closes both after it, whatever happens.
+ */
+export async function inConfinedFolder<T>(dataRoot: string, folder: string, options: { create?: boolean }, fn: (dir: DirHandle) => Promise<T>): Promise<T> {
+  const root = await DirHandle.openRoot(dataRoot);
+  try {
+    const dir = await root.dirPath(folder, options);
+    try {
+      return await fn(dir);
+    } finally {
+      await dir.close();
+    }
+  } finally {
+    await root.close();
+  }
+}

@@ -1,12 +1,13 @@
 "use client";
 import type { KnowledgeDocument, KnowledgeSearchReply, KnowledgeStatusReply } from "@mini-openclaw/protocol";
 import { FilePlus2, FileText, RefreshCw, Trash2 } from "lucide-react";
-import { type DragEvent, useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { SearchBox } from "@/components/ui/search-box";
 import type { ToastAction } from "@/components/ui/toaster";
 import { api } from "@/lib/api";
 import { uploadKnowledgeFile } from "@/lib/upload";
+import { useDropTarget } from "@/lib/use-drop-target";
 import { cn, plural } from "@/lib/utils";
 import { WarningLine } from "./problem-card";
 
@@ -44,7 +45,6 @@ export function KnowledgeView({
   const [error, setError] = useState<string | null>(null);
   const started = useRef<{ at: number; done: number } | null>(null);
   const picker = useRef<HTMLInputElement>(null);
-  const [dragging, setDragging] = useState(false);
   /** The upload under way: which file of how many, and how much of it is sent. */
   const [adding, setAdding] = useState<{ name: string; index: number; count: number; sent: number } | null>(null);
   const reload = useRef<() => Promise<unknown>>(async () => {});
@@ -101,12 +101,10 @@ export function KnowledgeView({
       (err: Error) => onToast(`${path} was not removed: ${err.message}`, "warning"),
     );
 
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
-    const files = [...event.dataTransfer.files];
+  const drop = useDropTarget((data) => {
+    const files = [...data.files];
     if (files.length) void add(files);
-  };
+  });
 
   const search = () => {
     if (!query.trim()) return;
@@ -121,17 +119,9 @@ export function KnowledgeView({
   const left = estimate(started.current, indexing.done, indexing.total);
   return (
     <div
-      className={cn("min-h-full space-y-3 rounded-lg", dragging && "bg-klein-50 ring-2 ring-klein-100 ring-inset")}
+      className={cn("min-h-full space-y-3 rounded-lg", drop.dragging && "bg-klein-50 ring-2 ring-klein-100 ring-inset")}
       data-testid="knowledge-view"
-      onDragOver={(e) => {
-        e.preventDefault();
-        e.dataTransfer.dropEffect = "copy";
-        setDragging(true);
-      }}
-      onDragLeave={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
-      }}
-      onDrop={onDrop}
+      {...drop.handlers}
     >
       <div className="space-y-1 px-1 text-[11px] text-zinc-500">
         <div className="flex items-center justify-between gap-2">

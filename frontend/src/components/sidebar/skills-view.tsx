@@ -1,10 +1,11 @@
 "use client";
 import type { SkillInfo, SkillsReply } from "@mini-openclaw/protocol";
 import { ChevronRight, PackagePlus, Sparkles } from "lucide-react";
-import { type DragEvent, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { SearchBox } from "@/components/ui/search-box";
 import { api } from "@/lib/api";
 import { archivesFromDrop, type DroppedArchive } from "@/lib/skill-drop";
+import { useDropTarget } from "@/lib/use-drop-target";
 import { cn } from "@/lib/utils";
 import { FileButton } from "./file-button";
 import { ProblemCard, WarningLine } from "./problem-card";
@@ -29,7 +30,6 @@ const matches = (query: string, ...texts: string[]) => texts.some((t) => t.toLow
  */
 export function SkillsView({ skills, openPath, onOpenFile, toPath, onInstalled, onToast }: SkillsViewProps) {
   const [query, setQuery] = useState("");
-  const [dragging, setDragging] = useState(false);
   const [installing, setInstalling] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
 
@@ -50,17 +50,15 @@ export function SkillsView({ skills, openPath, onOpenFile, toPath, onInstalled, 
     }
   }
 
-  async function onDrop(event: DragEvent) {
-    event.preventDefault();
-    setDragging(false);
-    try {
-      const { archives, refused } = await archivesFromDrop(event.dataTransfer);
-      if (refused.length) onToast(`Only .zip and .skill archives or folders install as skills: ${refused.join(", ")} left alone.`, "warning");
-      if (archives.length) await install(archives);
-    } catch (err) {
-      onToast(`The drop could not be read: ${(err as Error).message}`, "warning");
-    }
-  }
+  const drop = useDropTarget((data) =>
+    void archivesFromDrop(data).then(
+      async ({ archives, refused }) => {
+        if (refused.length) onToast(`Only .zip and .skill archives or folders install as skills: ${refused.join(", ")} left alone.`, "warning");
+        if (archives.length) await install(archives);
+      },
+      (err: Error) => onToast(`The drop could not be read: ${err.message}`, "warning"),
+    ),
+  );
 
   if (!skills) return <div className="p-2 text-xs text-zinc-500">Loading skills…</div>;
   const q = query.trim().toLowerCase();
@@ -72,17 +70,9 @@ export function SkillsView({ skills, openPath, onOpenFile, toPath, onInstalled, 
 
   return (
     <div
-      className={cn("relative min-h-full space-y-2 rounded-lg", dragging && "bg-klein-50 ring-2 ring-klein-100 ring-inset")}
+      className={cn("relative min-h-full space-y-2 rounded-lg", drop.dragging && "bg-klein-50 ring-2 ring-klein-100 ring-inset")}
       data-testid="skills-list"
-      onDragOver={(e) => {
-        e.preventDefault();
-        e.dataTransfer.dropEffect = "copy";
-        setDragging(true);
-      }}
-      onDragLeave={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
-      }}
-      onDrop={(e) => void onDrop(e)}
+      {...drop.handlers}
     >
       <div className="flex items-center justify-between gap-2 px-1 text-[11px] text-zinc-500" data-testid="skills-counts">
         <span>
