@@ -362,7 +362,6 @@ export class KnowledgeBase {
       alpha: DEFAULT_ALPHA,
     });
     const nodes = found.nodes ?? [];
-    const hybrid = nodes.some((n) => n.metadata.vector !== null);
     // Documents deleted since the last look at the folder are never returned.
     const paths = [...new Set(nodes.map((n) => String(n.metadata.path)))];
     const present = new Set(
@@ -383,16 +382,12 @@ export class KnowledgeBase {
       });
     });
     const indexing = this.progress.running || this.rebuilding > 0;
-    return { mode: hybrid || queryEmbedding ? "hybrid" : "bm25", embedder: this.embedder.label, note, indexing, results };
+    return { mode: queryEmbedding ? "hybrid" : "bm25", embedder: this.embedder.label, note, indexing, results };
   }
 
-  /** A look at the folder after this moment (one under way may have passed the change), waited for up to `ms`. */
+  /** A look at the folder that starts after this moment (see `lookAfterChange`), waited for up to `ms`. */
   private async lookSoon(ms: number): Promise<void> {
-    const look = (async () => {
-      await this.syncing?.catch(() => {});
-      await this.sync().catch((err) => this.log.warn({ err }, "knowledge sync failed"));
-    })();
-    await Promise.race([look, new Promise((r) => setTimeout(r, ms))]);
+    await Promise.race([this.lookAfterChange(), new Promise((r) => setTimeout(r, ms))]);
   }
 
   /** Stores a new document under knowledge/ (byte for byte, never over another) and indexes it. */

@@ -13,7 +13,7 @@ import Database from "libsql";
 import type { Scored } from "./bm25-index.js";
 import { dotStored, encodeVector, type VectorFormat } from "./sparse-vector.js";
 
-/** The schema's version; another one is rebuilt from the documents. */
+/** The schema's version, recorded in meta so that a later schema can tell an older store and migrate it. */
 export const STORE_FORMAT = 1;
 
 export interface StoredChunk {
@@ -95,6 +95,16 @@ export class KnowledgeStore {
     return statement;
   }
 
+  /** Rows of `select` (ending in `IN`) for these keys, as arrays, 500 keys a statement (SQLite's parameter limit). */
+  private rowsIn<Row extends unknown[]>(select: string, keys: unknown[]): Row[] {
+    const rows: Row[] = [];
+    for (let i = 0; i < keys.length; i += 500) {
+      const slice = keys.slice(i, i + 500);
+      rows.push(...(this.db.prepare<unknown[]>(`${select} (${slice.map(() => "?").join(",")})`).raw().all(...slice) as Row[]));
+    }
+    return rows;
+  }
+
   meta(key: string): string | null {
     return ((this.sql("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined)?.value) ?? null;
   }
@@ -134,7 +144,7 @@ export class KnowledgeStore {
       return !out.has(t);
     });
     if (stale.length > 0) {
-      const rows = this.db.prepare<unknown[]>(`SELECT term, doc FROM term_stats WHERE term IN (${stale.map(() => "?").join(",")})`).raw().all(...stale) as Array<[string, number]>;
+      const rows = this.rowsIn<[string, number]>("SELECT term, doc FROM term_stats WHERE term IN", stale);
       const found = new Map(rows);
       if (this.frequencies.size > 50_000) this.frequencies.clear();
       for (const t of stale) {
@@ -299,11 +309,7 @@ export class KnowledgeStore {
     const space = this.vectorSpace();
     if (!space || ids.length === 0) return [];
     const scored: Scored[] = [];
-    for (let i = 0; i < ids.length; i += 500) {
-      const slice = ids.slice(i, i + 500);
-      const rows = this.db.prepare<unknown[]>(`SELECT id, v FROM vectors WHERE id IN (${slice.map(() => "?").join(",")})`).raw().all(...slice) as Array<[number, Uint8Array]>;
-      for (const [id, v] of rows) scored.push({ id, score: dotStored(v, space.format, query) });
-    }
+    for (const [id, v] of this.rowsIn<[number, Uint8Array]>("SELECT id, v FROM vectors WHERE id IN", ids)) scored.push({ id, score: dotStored(v, space.format, query) });
     return scored.sort((a, b) => b.score - a.score || a.id - b.id).slice(0, limit);
   }
 
@@ -325,10 +331,8 @@ export class KnowledgeStore {
 
   chunks(ids: number[]): Map<number, StoredChunk> {
     const out = new Map<number, StoredChunk>();
-    for (let i = 0; i < ids.length; i += 500) {
-      const slice = ids.slice(i, i + 500);
-      const rows = this.db.prepare<unknown[]>(`SELECT id, path, idx, line, text FROM chunks WHERE id IN (${slice.map(() => "?").join(",")})`).all(...slice) as Array<{ id: number; path: string; idx: number; line: number; text: string }>;
-      for (const row of rows) out.set(row.id, { id: row.id, path: row.path, index: row.idx, line: row.line, text: row.text });
+    for (const [id, path, index, line, text] of this.rowsIn<[number, string, number, number, string]>("SELECT id, path, idx, line, text FROM chunks WHERE id IN", ids)) {
+      out.set(id, { id, path, index, line, text });
     }
     return out;
   }

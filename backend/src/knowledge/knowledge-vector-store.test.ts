@@ -61,4 +61,15 @@ describe("the knowledge store as a LlamaIndex vector store", () => {
     expect(hybrid.nodes?.[0].metadata).toMatchObject({ path: "knowledge/garden.md", bm25: expect.any(Number), vector: expect.any(Number) });
     expect(hybrid.similarities[0]).toBeGreaterThanOrEqual(hybrid.similarities[1] ?? 0);
   });
+
+  it("queries are embedded by the embedder of the moment, after the user switched endpoints", async () => {
+    dir = await mkdtemp(join(tmpdir(), "moc-lvs-"));
+    store = KnowledgeStore.open(join(dir, "index.db"));
+    const s = store;
+    let current = offlineEmbedder;
+    const vectorStore = new KnowledgeVectorStore(() => s, () => current);
+    expect((await vectorStore.embedModel.getQueryEmbedding({ type: "text", text: "tea" }))!).toHaveLength(2048);
+    current = { ...offlineEmbedder, id: "endpoint", mode: "openai", embedQuery: async () => Float32Array.from([1, 0, 0]) };
+    expect(await vectorStore.embedModel.getQueryEmbedding({ type: "text", text: "tea" })).toEqual([1, 0, 0]);
+  });
 });

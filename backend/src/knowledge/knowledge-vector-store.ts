@@ -19,26 +19,29 @@ import { textTerms } from "./text-terms.js";
 
 const SIDE_LIMIT = 100;
 
-/** One of our embedders as LlamaIndex's embedding model; queries weigh their terms by the store's IDF. */
+/**
+ * Our embedder of the moment as LlamaIndex's embedding model (the user may switch endpoints while the
+ * store lives); queries weigh their terms by the store's IDF.
+ */
 export class KnowledgeEmbedding extends BaseEmbedding {
   constructor(
-    private readonly embedder: Embedder,
+    private readonly embedder: () => Embedder,
     private readonly store: () => KnowledgeStore,
   ) {
     super();
   }
 
   async getTextEmbedding(text: string): Promise<number[]> {
-    return Array.from((await this.embedder.embedDocuments([text]))[0]);
+    return Array.from((await this.embedder().embedDocuments([text]))[0]);
   }
 
-  override getTextEmbeddings = async (texts: string[]): Promise<number[][]> => (await this.embedder.embedDocuments(texts)).map((v) => Array.from(v));
+  override getTextEmbeddings = async (texts: string[]): Promise<number[][]> => (await this.embedder().embedDocuments(texts)).map((v) => Array.from(v));
 
   override async getQueryEmbedding(query: unknown): Promise<number[] | null> {
     const text = typeof query === "string" ? query : (query as { type?: string; text?: string }).type === "text" ? ((query as { text: string }).text ?? "") : null;
     if (text === null) return null;
     const idf = this.store().idf(textTerms(text));
-    return Array.from(await this.embedder.embedQuery(text, (term) => idf.get(term) ?? 1));
+    return Array.from(await this.embedder().embedQuery(text, (term) => idf.get(term) ?? 1));
   }
 }
 
@@ -52,9 +55,9 @@ export class KnowledgeVectorStore extends BaseVectorStore<KnowledgeStore, Knowle
 
   constructor(
     private readonly store: () => KnowledgeStore,
-    private readonly embedder: () => Embedder,
+    embedder: () => Embedder,
   ) {
-    super({ embedModel: new KnowledgeEmbedding(embedder(), store) });
+    super({ embedModel: new KnowledgeEmbedding(embedder, store) });
   }
 
   client(): KnowledgeStore {
