@@ -4,7 +4,7 @@
  * claims. Prints nDCG@10 and Recall@100 for BM25 alone, vector alone and hybrid, plus timings and
  * memory. Scale is bench:knowledge-scale. Run: pnpm --filter ./backend bench:knowledge
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -13,7 +13,7 @@ import { offlineEmbedder } from "../src/knowledge/embedders.js";
 import { DEFAULT_ALPHA, reciprocalRankFusion } from "../src/knowledge/fusion.js";
 import { KnowledgeBase } from "../src/knowledge/knowledge-base.js";
 import { offlineEmbed } from "../src/knowledge/offline-embedder.js";
-import { textTerms } from "../src/knowledge/text-terms.js";
+import { textTerms, textWords } from "../src/knowledge/text-terms.js";
 
 const DATA = resolve(process.env.SCIFACT_DIR ?? join(import.meta.dirname, "..", "..", "..", "shared", "bench-data", "scifact"));
 if (!existsSync(join(DATA, "corpus.jsonl"))) {
@@ -99,7 +99,7 @@ function evaluate(set: Map<string, Map<string, number>>) {
       const reply = await reloaded.search(text, 100, { sync: false });
       latency.push(performance.now() - t0);
       const lexical = store.lexical(textTerms(text), 100);
-      const idf = store.idf(textTerms(text));
+      const idf = store.idf(textWords(text.toLowerCase()));
       const vector = store.scanVectors(offlineEmbed(text, (t) => idf.get(t) ?? 1), 100);
       const rankings: Record<string, string[]> = {
         bm25: docRanking(pathsOf(lexical)),
@@ -117,6 +117,11 @@ function evaluate(set: Map<string, Map<string, number>>) {
 }
 const test = await evaluate(testQrels);
 const train = await evaluate(trainQrels);
+// Per-query nDCG@10 of each method, for a paired comparison of two versions (bench/paired-bootstrap.ts).
+if (process.env.SCIFACT_SCORES) {
+  const perQuery = (run: typeof test) => Object.fromEntries(Object.entries(run.scores).map(([name, [n]]) => [name, n]));
+  writeFileSync(process.env.SCIFACT_SCORES, JSON.stringify({ test: { queries: [...testQrels.keys()], ...perQuery(test) }, train: { queries: [...trainQrels.keys()], ...perQuery(train) } }));
+}
 
 console.log(`SciFact: ${corpus.length} documents → ${status.chunks} chunks; embedder: ${status.embedder.label}`);
 console.log(`index (files → chunks → BM25 + vectors → storage/): ${(indexMs / 1000).toFixed(1)} s; reload from storage/: ${reloadMs.toFixed(0)} ms`);

@@ -79,13 +79,26 @@ export class KnowledgeStore {
   /** Opens (or makes) the database. */
   static open(file: string): KnowledgeStore {
     const db = new Database(file);
-    db.pragma("busy_timeout = 10000");
-    db.pragma("journal_mode = WAL");
-    // Durable against a crash of the process (WAL); a power cut may lose the last commits, never mix them.
-    db.pragma("synchronous = NORMAL");
-    db.pragma("cache_size = -16000");
-    db.exec(SCHEMA);
-    db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES ('format', ?)").run(String(STORE_FORMAT));
+    try {
+      db.pragma("busy_timeout = 10000");
+      db.pragma("journal_mode = WAL");
+      // Durable against a crash of the process (WAL); a power cut may lose the last commits, never mix them.
+      db.pragma("synchronous = NORMAL");
+      db.pragma("cache_size = -16000");
+      db.exec(SCHEMA);
+      db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES ('format', ?)").run(String(STORE_FORMAT));
+      // The chunk count, counted once when the store has none. (Key "chunk_count" was counted inside the
+      // first write's transaction, its new rows included twice; "chunks" replaces it.)
+      if (db.prepare("SELECT 1 FROM meta WHERE key = 'chunks'").get() === undefined) {
+        db.transaction(() => {
+          db.exec("DELETE FROM meta WHERE key = 'chunk_count'");
+          db.exec("INSERT OR IGNORE INTO meta(key, value) SELECT 'chunks', count(*) FROM chunks INDEXED BY chunks_by_path");
+        })();
+      }
+    } catch (err) {
+      db.close();
+      throw err;
+    }
     return new KnowledgeStore(db);
   }
 
@@ -121,12 +134,11 @@ export class KnowledgeStore {
 
   /** The chunk count, kept in meta by every write (counting 200,000 rows of text reads the whole table: 60-170 ms). */
   chunkCount(): number {
-    const kept = this.meta("chunk_count");
-    return kept === null ? (this.sql("SELECT count(*) AS n FROM chunks INDEXED BY chunks_by_path").get() as { n: number }).n : Number(kept);
+    return Number(this.meta("chunks"));
   }
 
   private addToChunkCount(delta: number): void {
-    if (delta !== 0) this.setMeta("chunk_count", String(this.chunkCount() + delta));
+    if (delta !== 0) this.setMeta("chunks", String(this.chunkCount() + delta));
   }
 
   /**
@@ -208,10 +220,16 @@ export class KnowledgeStore {
     this.db.transaction(() => {
       for (const table of ["documents", "chunks", "vectors"]) this.db.exec(`DELETE FROM ${table}`);
       this.db.exec("DELETE FROM chunk_terms");
-      this.setMeta("chunk_count", "0");
+      this.setMeta("chunks", "0");
       this.setMeta("text_analysis", String(textAnalysis));
       this.setMeta("updated_at", new Date().toISOString());
     })();
+  }
+
+  /** Whether the store is at this text analysis and vector space already (opening it needs no change). */
+  preparedFor(textAnalysis: number, space: VectorSpace): boolean {
+    const stored = this.vectorSpace();
+    return this.meta("text_analysis") === String(textAnalysis) && stored?.embedder === space.embedder && stored.format === space.format;
   }
 
   /** Vectors belong to one embedder: another one's are dropped (they are recomputed). */

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { offlineEmbedder } from "./embedders.js";
 import { KnowledgeStore } from "./knowledge-store.js";
 import { KnowledgeVectorStore } from "./knowledge-vector-store.js";
+import { textWords } from "./text-terms.js";
 
 let dir = "";
 let store: KnowledgeStore | null = null;
@@ -36,7 +37,9 @@ describe("the knowledge store as a LlamaIndex vector store", () => {
     expect(ids).toHaveLength(3);
     expect(store!.documents().map((d) => [d.path, d.chunks]).sort()).toEqual([["knowledge/a.md", 2], ["knowledge/b.md", 1]]);
     expect(store!.vectorCount()).toBe(3);
+    expect(store!.chunkCount()).toBe(3);
     await vectorStore.delete("knowledge/a.md");
+    expect(store!.chunkCount()).toBe(1);
     expect(store!.documents().map((d) => d.path)).toEqual(["knowledge/b.md"]);
     expect(store!.lexical(["sauerkraut"], 5)).toEqual([]);
   });
@@ -60,6 +63,28 @@ describe("the knowledge store as a LlamaIndex vector store", () => {
     const hybrid = await vectorStore.query({ mode: VectorStoreQueryMode.HYBRID, queryStr: "tomato sun", queryEmbedding, similarityTopK: 3, alpha: 0.7 });
     expect(hybrid.nodes?.[0].metadata).toMatchObject({ path: "knowledge/garden.md", bm25: expect.any(Number), vector: expect.any(Number) });
     expect(hybrid.similarities[0]).toBeGreaterThanOrEqual(hybrid.similarities[1] ?? 0);
+  });
+
+  it("every word the offline embedder weighs gets its IDF, a Greek letter as the embedder sees it included", async () => {
+    const vectorStore = await openStore();
+    const texts = ["TNF-α rises in sepsis.", "Interleukin levels fall.", "Sepsis needs antibiotics."];
+    const nodes = texts.map((t, i) => node(`knowledge/${i}.md`, 0, t));
+    for (const n of nodes) n.embedding = await vectorStore.embedModel.getTextEmbedding(n.getText());
+    await vectorStore.add(nodes);
+    const weights = new Map<string, number>();
+    const s = store!;
+    const recording = new KnowledgeVectorStore(() => s, () => ({
+      ...offlineEmbedder,
+      embedQuery: async (text, termWeight) => {
+        for (const word of textWords(text.toLowerCase())) weights.set(word, termWeight(word));
+        return offlineEmbedder.embedQuery(text, termWeight);
+      },
+    }));
+    await recording.embedModel.getQueryEmbedding({ type: "text", text: "TNF-α in sepsis" });
+    // "α" is indexed as "alpha" (no chunk holds the term "α"): the rarest weight, as for any unseen word, never 1.
+    expect([...weights.keys()].sort()).toEqual(["sepsi", "tnf", "α"]);
+    expect(weights.get("sepsi")).toBeCloseTo(Math.log(1 + (3 - 2 + 0.5) / (2 + 0.5)), 6);
+    expect(weights.get("α")).toBeCloseTo(Math.log(1 + (3 + 0.5) / 0.5), 6);
   });
 
   it("queries are embedded by the embedder of the moment, after the user switched endpoints", async () => {

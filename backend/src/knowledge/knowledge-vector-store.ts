@@ -15,7 +15,7 @@ import type { Scored } from "./bm25-index.js";
 import type { Embedder } from "./embedders.js";
 import { DEFAULT_ALPHA, fuseScores } from "./fusion.js";
 import type { KnowledgeStore } from "./knowledge-store.js";
-import { textTerms } from "./text-terms.js";
+import { textTerms, textWords } from "./text-terms.js";
 
 const SIDE_LIMIT = 100;
 
@@ -40,7 +40,9 @@ export class KnowledgeEmbedding extends BaseEmbedding {
   override async getQueryEmbedding(query: unknown): Promise<number[] | null> {
     const text = typeof query === "string" ? query : (query as { type?: string; text?: string }).type === "text" ? ((query as { text: string }).text ?? "") : null;
     if (text === null) return null;
-    const idf = this.store().idf(textTerms(text));
+    // The weights asked for are of the words the offline embedder hashes (textWords: Greek letters
+    // kept as they are), so the IDF is of those; a word missing here would weigh 1, not its IDF.
+    const idf = this.store().idf(textWords(text.toLowerCase()));
     return Array.from(await this.embedder().embedQuery(text, (term) => idf.get(term) ?? 1));
   }
 }
