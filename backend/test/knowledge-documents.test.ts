@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { KnowledgeDocument, KnowledgeRemoveReply, KnowledgeSearchReply, KnowledgeStatusReply, KnowledgeUploadReply } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_DOCUMENT_BYTES } from "../src/knowledge/load-document.js";
+import { MAX_DOCUMENT_BYTES } from "../src/knowledge/document-kinds.js";
 import { postJson, startWorkbench, type Workbench } from "../test-support/workbench-harness.js";
 
 let wb: Workbench | undefined;

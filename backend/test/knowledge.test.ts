@@ -250,6 +250,32 @@ describe("persistence", () => {
     }
   });
 
+  it("a restart with another embedder: the old vectors are dropped and every chunk embedded by the new one, and back", async () => {
+    const root = await newRoot(DOCS);
+    const model = await startScriptedModelServer();
+    try {
+      wb = await startWorkbench({ dataRoot: root });
+      expect(await search("sidereal day orbit")).toMatchObject({ mode: "hybrid", results: [{ source: "knowledge/space/orbits.txt" }] });
+      await wb.close();
+
+      wb = await startWorkbench({ ...withEmbeddings(root), model });
+      await expect.poll(async () => model.embeddedTexts.filter((t) => t.includes("geostationary")).length, { timeout: 10_000 }).toBe(1);
+      const endpoint = await search("sidereal day orbit");
+      expect(endpoint).toMatchObject({ mode: "hybrid", embedder: expect.stringContaining("scripted-embed") });
+      expect(endpoint.results[0]).toMatchObject({ source: "knowledge/space/orbits.txt", vector: expect.any(Number) });
+      await wb.close();
+
+      wb = await startWorkbench({ dataRoot: root });
+      const offline = await search("sidereal day orbit");
+      expect(offline).toMatchObject({ mode: "hybrid", embedder: expect.stringContaining("offline") });
+      expect(offline.results[0]).toMatchObject({ source: "knowledge/space/orbits.txt", vector: expect.any(Number) });
+    } finally {
+      await wb?.close();
+      wb = undefined;
+      await model.close();
+    }
+  });
+
   it("an index stored by the version before the SQLite store is taken over: every document indexed again, its files gone", async () => {
     const root = await newRoot({ ...DOCS, "knowledge/notes/orbits.txt": DOCS["knowledge/space/orbits.txt"] });
     await rm(join(root, "knowledge/space"), { recursive: true });

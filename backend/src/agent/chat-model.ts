@@ -1,4 +1,4 @@
-import { ChatOpenAI } from "@langchain/openai";
+import type { ChatOpenAI } from "@langchain/openai";
 import type { ModelConfig } from "../config/config.js";
 import { providerFetch, type TurnDialect } from "./provider-stream.js";
 
@@ -17,10 +17,12 @@ function fetchBoundTo(signal: AbortSignal | undefined): typeof fetch {
  * is only used whole (a compaction summary). `signal` ends every request the model makes, at any stage.
  * `dialect`: what this turn has learned of the server (provider-stream.ts).
  */
-export function createChatModel(
+export async function createChatModel(
   model: ModelConfig,
   { streaming = true, signal, dialect }: { streaming?: boolean; signal?: AbortSignal; dialect?: TurnDialect } = {},
-): ChatOpenAI {
+): Promise<ChatOpenAI> {
+  // LangChain's OpenAI package loads with the first model call, not with the server (~150 ms of its start).
+  const { ChatOpenAI } = await import("@langchain/openai");
   return new ChatOpenAI({
     model: model.model,
     // ChatOpenAI insists on a key even for local servers that ignore it.

@@ -69,7 +69,7 @@ export async function probeModel(settings: ModelConfig, embedding: Config["embed
   try {
     // Pieces as the server sent them (the turn's events join what arrives at once).
     let pieces = 0;
-    const step = await streamModelStep(createChatModel(model, { signal: chatSignal }), [new SystemMessage("Answer briefly."), new HumanMessage("Count from 1 to 5, separated by spaces.")], {
+    const step = await streamModelStep(await createChatModel(model, { signal: chatSignal }), [new SystemMessage("Answer briefly."), new HumanMessage("Count from 1 to 5, separated by spaces.")], {
       signal: chatSignal,
       emit: () => {},
       onChunk: (chunk) => {
@@ -86,7 +86,7 @@ export async function probeModel(settings: ModelConfig, embedding: Config["embed
 
   const toolSignal = timeout();
   try {
-    const chat = createChatModel(model, { signal: toolSignal }).bindTools([toolDefinition(probeTool as never)]);
+    const chat = (await createChatModel(model, { signal: toolSignal })).bindTools([toolDefinition(probeTool as never)]);
     const step = await streamModelStep(chat as never, [new HumanMessage("Call read_file with the path memory/MEMORY.md. Do not answer in text.")], {
       signal: toolSignal,
       emit: () => {},

@@ -111,7 +111,7 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
   let receivedAnyChunk = false;
 
   const dialect = newTurnDialect();
-  const model = createChatModel(input.model, { signal: controller.signal, dialect });
+  const model = await createChatModel(input.model, { signal: controller.signal, dialect });
   // Binding returns the same kind of model with the tools among its options.
   const bound = (input.tools.length > 0 ? model.bindTools(input.tools.map(toolDefinition)) : model) as ChatOpenAI;
   const messages: BaseMessage[] = [new SystemMessage(input.systemPrompt), ...input.messages];

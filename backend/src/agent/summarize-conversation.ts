@@ -17,7 +17,7 @@ export const COMPACTION_INSTRUCTIONS =
  * timeout) with the same readable message a failed turn gets.
  */
 export async function summarizeConversation(model: ModelConfig, transcript: string, signal: AbortSignal): Promise<string> {
-  const chat = createChatModel(model, { streaming: false });
+  const chat = await createChatModel(model, { streaming: false });
   try {
     const reply = await chat.invoke([new SystemMessage(COMPACTION_INSTRUCTIONS), new HumanMessage(transcript)], { signal });
     const summary = textOf(reply.content).trim();

@@ -1,4 +1,4 @@
-import { OpenAIEmbeddings } from "@langchain/openai";
+import type { OpenAIEmbeddings } from "@langchain/openai";
 import type { Config } from "../config/config.js";
 import { OFFLINE_DIMENSIONS, offlineEmbed } from "./offline-embedder.js";
 
@@ -79,19 +79,26 @@ function describeFailure(err: unknown, url: string): Error {
  */
 export function openAiEmbedder(settings: { model: string; baseUrl: string; apiKey: string | null; timeoutMs: number; maxRetries?: number }): Embedder {
   const url = `${settings.baseUrl.replace(/\/$/, "")}/embeddings`;
-  const client = new OpenAIEmbeddings({
-    model: settings.model,
-    apiKey: settings.apiKey ?? "not-needed",
-    batchSize: BATCH,
-    encodingFormat: "float",
-    stripNewLines: false,
-    timeout: settings.timeoutMs,
-    maxRetries: settings.maxRetries ?? 2,
-    configuration: { baseURL: settings.baseUrl, fetch: embeddingsFetch(url) },
-  });
-  const run = async <T>(call: () => Promise<T>): Promise<T> => {
+  // The client (and LangChain's OpenAI package) loads at the first call, not with the server.
+  let client: Promise<OpenAIEmbeddings> | null = null;
+  const open = () =>
+    (client ??= import("@langchain/openai").then(
+      ({ OpenAIEmbeddings }) =>
+        new OpenAIEmbeddings({
+          model: settings.model,
+          apiKey: settings.apiKey ?? "not-needed",
+          batchSize: BATCH,
+          encodingFormat: "float",
+          stripNewLines: false,
+          timeout: settings.timeoutMs,
+          maxRetries: settings.maxRetries ?? 2,
+          configuration: { baseURL: settings.baseUrl, fetch: embeddingsFetch(url) },
+        }),
+    ));
+  const run = async <T>(call: (embeddings: OpenAIEmbeddings) => Promise<T>): Promise<T> => {
+    const embeddings = await open();
     try {
-      return await call();
+      return await call(embeddings);
     } catch (err) {
       throw describeFailure(err, url);
     }
@@ -100,8 +107,8 @@ export function openAiEmbedder(settings: { model: string; baseUrl: string; apiKe
     id: `openai:${settings.baseUrl}:${settings.model}`,
     mode: "openai",
     label: `embeddings from ${settings.model} at ${settings.baseUrl}`,
-    embedDocuments: async (texts) => (await run(() => client.embedDocuments(texts))).map(unit),
-    embedQuery: async (text) => unit(await run(() => client.embedQuery(text))),
+    embedDocuments: async (texts) => (await run((embeddings) => embeddings.embedDocuments(texts))).map(unit),
+    embedQuery: async (text) => unit(await run((embeddings) => embeddings.embedQuery(text))),
   };
 }
 

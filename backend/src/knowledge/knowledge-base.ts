@@ -20,7 +20,7 @@ import { IndexWorker } from "./index-worker.js";
 import { type DocumentRow, KnowledgeStore, type StoredChunk, type VectorSpace } from "./knowledge-store.js";
 import { addKnowledgeFile, knowledgePath, restoreKnowledgeFile, trashKnowledgeFile } from "./knowledge-files.js";
 import { KnowledgeVectorStore } from "./knowledge-vector-store.js";
-import { KNOWLEDGE_EXTENSIONS, MAX_DOCUMENT_BYTES, pageWord } from "./load-document.js";
+import { KNOWLEDGE_EXTENSIONS, MAX_DOCUMENT_BYTES, pageWord } from "./document-kinds.js";
 import { TEXT_ANALYSIS_VERSION } from "./text-terms.js";
 
 /** Without folder events (not started, or polling), a search looks at the folder again when its last look is older than this. */
@@ -122,6 +122,13 @@ export class KnowledgeBase {
       this.recovered = "the index an earlier version stored is taken over: every document is indexed again into the new store";
       for (const name of earlier) await rm(join(this.store, name), { force: true });
     }
+    this.reader = (earlier.length === 0 ? await this.openIfPrepared() : null) ?? (await this.prepareInWorker());
+    this.vectorsPending = this.reader.vectorsMayBeMissing();
+    this.refreshDocuments();
+  }
+
+  /** The worker brings the store to this text analysis and embedder (or makes it), then it is opened for reading. */
+  private async prepareInWorker(): Promise<KnowledgeStore> {
     let prepared = await this.worker.run({ kind: "prepare", dbFile: this.dbFile, textAnalysis: TEXT_ANALYSIS_VERSION, space: spaceOf(this.embedder) });
     if (!prepared.ok && !this.closed) {
       // An unreadable database (damaged, not SQLite): set aside, and built again from the documents.
@@ -131,9 +138,26 @@ export class KnowledgeBase {
       prepared = await this.worker.run({ kind: "prepare", dbFile: this.dbFile, textAnalysis: TEXT_ANALYSIS_VERSION, space: spaceOf(this.embedder) });
     }
     if (!prepared.ok) throw new Error(`the knowledge store could not be opened (${prepared.reason})`);
-    this.reader = KnowledgeStore.open(this.dbFile);
-    this.vectorsPending = this.reader.vectorsMayBeMissing();
-    this.refreshDocuments();
+    return KnowledgeStore.open(this.dbFile);
+  }
+
+  /**
+   * The store, when it is already at this text analysis and embedder: read at once. Otherwise (none
+   * yet, another version, another embedder, damaged) null, and the worker prepares it. On a restart
+   * this keeps the worker's start, which loads every document reader, off the way to the first search.
+   */
+  private async openIfPrepared(): Promise<KnowledgeStore | null> {
+    const info = await lstat(this.dbFile).catch(() => null);
+    if (!info?.isFile()) return null;
+    let store: KnowledgeStore | null = null;
+    try {
+      store = KnowledgeStore.open(this.dbFile);
+      if (store.preparedFor(TEXT_ANALYSIS_VERSION, spaceOf(this.embedder))) return store;
+    } catch {
+      // Damaged or not SQLite: the worker's prepare says so and the store is rebuilt.
+    }
+    store?.close();
+    return null;
   }
 
   /** The documents table read again (at open, and after a rebuild). */

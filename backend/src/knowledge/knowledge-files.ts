@@ -10,7 +10,7 @@ import { link, lstat, mkdir, readFile, rename, unlink, writeFile } from "node:fs
 import { join } from "node:path";
 import { UserError } from "../lib/user-error.js";
 import { type DirHandle, inConfinedFolder } from "../paths/dir-handle.js";
-import { KNOWLEDGE_EXTENSIONS } from "./load-document.js";
+import { KNOWLEDGE_EXTENSIONS } from "./document-kinds.js";
 
 const TRASH = join("storage", "trash", "knowledge");
 const TRASH_NAME = /^\d{13}-[0-9a-f]{12}$/;

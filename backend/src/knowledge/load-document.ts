@@ -1,10 +1,9 @@
 import { readConfinedFile } from "../paths/read-confined-file.js";
 import { type Chunk, chunkText } from "./chunk-text.js";
 import { decodeText } from "./text-encoding.js";
+import { MAX_DOCUMENT_BYTES, pageWord } from "./document-kinds.js";
 import { docxSections, epubSections, htmlSections, pptxSections, type Section, xlsxSections } from "./document-formats.js";
 
-export const KNOWLEDGE_EXTENSIONS = /\.(md|markdown|txt|csv|tsv|pdf|docx|pptx|xlsx|epub|html?)$/i;
-export const MAX_DOCUMENT_BYTES = 20 * 1024 * 1024;
 
 async function pdfText(data: Uint8Array): Promise<Array<{ page: number; text: string }>> {
   const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
@@ -46,11 +45,6 @@ async function sectionsOf(relPath: string, data: Uint8Array): Promise<Section[] 
     default:
       return null;
   }
-}
-
-/** A paged format's chunks are cited by page (PDF) or slide (PowerPoint) instead of line. */
-export function pageWord(relPath: string): "page" | "slide" | null {
-  return /\.pdf$/i.test(relPath) ? "page" : /\.pptx$/i.test(relPath) ? "slide" : null;
 }
 
 /** A document's text as the indexer reads it, for the Inspector; `pages` says where each page or slide starts. */

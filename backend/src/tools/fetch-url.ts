@@ -2,7 +2,6 @@ import type { Agent } from "undici";
 import { fetch } from "undici";
 import { z } from "zod";
 import { BlockedAddressError } from "../net/guarded-agent.js";
-import { htmlToMarkdown } from "../net/html-to-markdown.js";
 import { type CoreTool, defineTool, type ToolResult } from "./core-tool.js";
 
 export const FETCH_LIMITS = {
@@ -154,7 +153,8 @@ export async function fetchUrl(
   const text = new TextDecoder(charsetOf(contentType)).decode(bytes);
   let body = text;
   let title = "";
-  if (kind === "html") ({ title, markdown: body } = htmlToMarkdown(text));
+  // The converter (a DOM and turndown) loads on the first page fetched, not with the server.
+  if (kind === "html") ({ title, markdown: body } = (await import("../net/html-to-markdown.js")).htmlToMarkdown(text));
   else if (kind === "json" && !cut) {
     try {
       body = JSON.stringify(JSON.parse(text), null, 2);

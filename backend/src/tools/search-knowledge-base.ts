@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.js";
-import { pageWord } from "../knowledge/load-document.js";
+import { pageWord } from "../knowledge/document-kinds.js";
 import { type CoreTool, defineTool } from "./core-tool.js";
 
 const TEXT_CHARS = 1500;

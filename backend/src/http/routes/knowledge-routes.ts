@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { UserError } from "../../lib/user-error.js";
 import { normalizeUserPath } from "../../paths/confined-path.js";
 import type { KnowledgeBase } from "../../knowledge/knowledge-base.js";
-import { MAX_DOCUMENT_BYTES } from "../../knowledge/load-document.js";
+import { MAX_DOCUMENT_BYTES } from "../../knowledge/document-kinds.js";
 
 export async function knowledgeRoutes(app: FastifyInstance, { knowledge, config }: { knowledge: KnowledgeBase; config: { locationPrefix: string } }) {
   app.get<{ Querystring: { q?: string; k?: string } }>("/api/knowledge/search", async (request) => {
