@@ -24,39 +24,12 @@ function unzipSome(data: Uint8Array, wanted: (name: string) => boolean): Record<
   return Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, decoder.decode(bytes)]));
 }
 
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
-/** XML character data as text: entities and character references decoded. */
-export function xmlUnescape(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (whole, code: string) => {
-    if (code[0] !== "#") return ENTITIES[code.toLowerCase()] ?? whole;
-    const n = code[1].toLowerCase() === "x" ? Number.parseInt(code.slice(2), 16) : Number(code.slice(1));
-    return Number.isFinite(n) && n <= 0x10ffff ? String.fromCodePoint(n) : whole;
-  });
-}
-
-/** The text of every `<tag>` element (no nesting inside it), in order. */
-function texts(xml: string, tag: string): string[] {
-  return [...xml.matchAll(new RegExp(`<${tag}(?:\\s[^>]*)?>([^<]*)</${tag}>`, "g"))].map((m) => xmlUnescape(m[1]));
-}
-
 const byNumber = (a: string, b: string) => Number(/(\d+)\.xml$/.exec(a)?.[1] ?? 0) - Number(/(\d+)\.xml$/.exec(b)?.[1] ?? 0);
 
 export async function docxSections(data: Uint8Array): Promise<Section[]> {
   const mammoth = await import("mammoth");
   const { value } = await mammoth.extractRawText({ buffer: Buffer.from(data) });
   return [{ line: 1, text: value.replace(/\n{3,}/g, "\n\n").trim() }];
-}
-
-/** One section per slide, its paragraphs (`<a:p>`) as lines, with the slide's number. */
-export function pptxSections(data: Uint8Array): Section[] {
-  const slides = unzipSome(data, (name) => /^ppt\/slides\/slide\d+\.xml$/.test(name));
-  return Object.keys(slides)
-    .sort(byNumber)
-    .map((name) => {
-      const paragraphs = slides[name].split(/<\/a:p>/).map((p) => texts(p, "a:t").join("")).filter((p) => p.trim() !== "");
-      return { line: Number(/(\d+)\.xml$/.exec(name)![1]), text: paragraphs.join("\n") };
-    })
-    .filter((s) => s.text !== "");
 }
 
 /** SpreadsheetML parts as objects: namespace prefixes dropped (some producers write `x:row`), every value a string. */
@@ -116,15 +89,89 @@ export function xlsxSections(data: Uint8Array): Section[] {
   });
 }
 
+/** Parts whose element order matters (a slide's paragraphs), as fast-xml-parser's ordered nodes, namespace prefixes dropped. */
+const orderedXml = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: "",
+  removeNSPrefix: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+  htmlEntities: true,
+});
+type OrderedNode = Record<string, unknown>;
+const tagOf = (node: OrderedNode) => Object.keys(node).find((key) => key !== ":@");
+
+/** DrawingML text: each paragraph (`<a:p>`) a line, its runs' and fields' `<a:t>` joined, `<a:br>` a line break. */
+function drawingParagraphs(nodes: OrderedNode[], lines: string[] = []): string[] {
+  const textIn = (children: OrderedNode[]): string =>
+    children
+      .map((node) => {
+        const tag = tagOf(node);
+        if (tag === "br") return "\n";
+        if (tag === undefined || tag === "#text") return "";
+        const inner = node[tag] as OrderedNode[];
+        return tag === "t" ? inner.map((n) => String(n["#text"] ?? "")).join("") : textIn(inner);
+      })
+      .join("");
+  for (const node of nodes) {
+    const tag = tagOf(node);
+    if (tag === undefined || tag === "#text") continue;
+    if (tag === "p") lines.push(textIn(node[tag] as OrderedNode[]));
+    else drawingParagraphs(node[tag] as OrderedNode[], lines);
+  }
+  return lines;
+}
+
+/** Parts read with their qualified names kept: where one element has two attributes of one local name (`id`, `r:id`). */
+const qualifiedXml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", parseTagValue: false, parseAttributeValue: false, isArray: (name) => name.endsWith("sldId") || name === "Relationship" });
+
+/**
+ * The slides' part names in the presentation's order (its slide list, through its relationships,
+ * whatever prefixes the producer chose); in part-name order when the list cannot be read.
+ */
+function slideOrder(files: Record<string, string>): string[] {
+  const slides = Object.keys(files).filter((name) => /^ppt\/slides\/slide\d+\.xml$/.test(name)).sort(byNumber);
+  const doc = files["ppt/presentation.xml"] ? (qualifiedXml.parse(files["ppt/presentation.xml"]) as Record<string, Record<string, unknown>>) : {};
+  const rootName = Object.keys(doc).find((key) => /(^|:)presentation$/.test(key));
+  const root = rootName ? doc[rootName] : undefined;
+  if (!root) return slides;
+  const prefix = rootName!.includes(":") ? `${rootName!.split(":")[0]}:` : "";
+  const relPrefix = Object.entries(root).find(([key, value]) => key.startsWith("xmlns:") && value === RELATIONSHIPS_NS)?.[0].slice("xmlns:".length);
+  const list = root[`${prefix}sldIdLst`] as Record<string, Array<Record<string, string>>> | undefined;
+  const rels = ((qualifiedXml.parse(files["ppt/_rels/presentation.xml.rels"] ?? "") as { Relationships?: { Relationship?: Array<Record<string, string>> } }).Relationships?.Relationship ?? []);
+  const targets = new Map(rels.map((r) => [r.Id, r.Target.startsWith("/") ? r.Target.slice(1) : `ppt/${r.Target}`]));
+  const ordered = (list?.[`${prefix}sldId`] ?? []).map((entry) => targets.get(entry[`${relPrefix}:id`])).filter((name): name is string => name !== undefined && files[name] !== undefined);
+  return ordered.length > 0 ? ordered : slides;
+}
+const RELATIONSHIPS_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+
+/** One section per slide, in the presentation's order, numbered as it shows them; its paragraphs as lines. */
+export function pptxSections(data: Uint8Array): Section[] {
+  const files = unzipSome(data, (name) => /^ppt\/(presentation\.xml|_rels\/presentation\.xml\.rels|slides\/slide\d+\.xml)$/.test(name));
+  return slideOrder(files)
+    .map((name, i) => {
+      const paragraphs = drawingParagraphs(orderedXml.parse(files[name]) as OrderedNode[]).filter((p) => p.trim() !== "");
+      return { line: i + 1, text: paragraphs.join("\n") };
+    })
+    .filter((s) => s.text !== "");
+}
+
+/** EPUB's container and package files (OCF, OPF), prefixes dropped. */
+const packageXml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", removeNSPrefix: true, parseTagValue: false, parseAttributeValue: false, isArray: (name) => ["rootfile", "item", "itemref"].includes(name) });
+
 /** The chapters in reading order (the package's spine), as Markdown. */
 export function epubSections(data: Uint8Array): Section[] {
   const files = unzipSome(data, (name) => /\.(xml|opf|x?html?)$/i.test(name));
-  const rootfile = /<rootfile\b[^>]*\bfull-path="([^"]+)"/.exec(files["META-INF/container.xml"] ?? "")?.[1];
+  const container = packageXml.parse(files["META-INF/container.xml"] ?? "") as { container?: { rootfiles?: { rootfile?: Array<Record<string, string>> } } };
+  const rootfile = container.container?.rootfiles?.rootfile?.[0]?.["full-path"];
   const opf = rootfile ? files[rootfile] : undefined;
   if (!rootfile || !opf) throw new Error("not an EPUB: META-INF/container.xml names no package file");
   const base = rootfile.includes("/") ? rootfile.slice(0, rootfile.lastIndexOf("/") + 1) : "";
-  const hrefs = new Map([...opf.matchAll(/<item\b([^>]*)\/?>/g)].map((m) => [/\bid="([^"]+)"/.exec(m[1])?.[1], /\bhref="([^"]+)"/.exec(m[1])?.[1]]));
-  const spine = [...opf.matchAll(/<itemref\b[^>]*\bidref="([^"]+)"/g)].map((m) => hrefs.get(m[1])).filter((h): h is string => Boolean(h));
+  const pkg = (packageXml.parse(opf) as { package?: { manifest?: { item?: Array<Record<string, string>> }; spine?: { itemref?: Array<Record<string, string>> } } }).package;
+  const hrefs = new Map((pkg?.manifest?.item ?? []).map((item) => [item.id, item.href]));
+  const spine = (pkg?.spine?.itemref ?? []).map((ref) => hrefs.get(ref.idref)).filter((h): h is string => Boolean(h));
   return spine.flatMap((href) => {
     const html = files[`${base}${decodeURIComponent(href)}`];
     const markdown = html ? htmlToMarkdown(html).markdown : "";
