@@ -177,21 +177,23 @@ try {
   await sleep(3000); // the WAL's checkpoint, if one falls due, counts too
   const writtenForChange = (await writtenBytes(server.child.pid!)) - writtenBefore;
 
-  // Restart: the first search that answers with results, timed from the process's start.
-  await stopServer(server.child);
-  server = await startServer(root, port);
-  let restartMs = NaN;
-  for (;;) {
-    try {
-      const found = await getJson<Search>(`${server.url}/api/knowledge/search?q=${token}&k=3`);
-      if (found.status === 200 && found.body.results.length > 0) {
-        restartMs = performance.now() - server.startedAt;
-        break;
+  // Restart: the first search that answers with results, timed from the process's start (three restarts).
+  const restarts: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    await stopServer(server.child);
+    server = await startServer(root, port);
+    for (;;) {
+      try {
+        const found = await getJson<Search>(`${server.url}/api/knowledge/search?q=${token}&k=3`);
+        if (found.status === 200 && found.body.results.length > 0) {
+          restarts.push(performance.now() - server.startedAt);
+          break;
+        }
+      } catch {
+        // not listening yet
       }
-    } catch {
-      // not listening yet
+      await sleep(20);
     }
-    await sleep(20);
   }
   await stopServer(server.child);
 
@@ -202,7 +204,7 @@ try {
   console.log(`searches while indexing: ${whileIndexing.length}, p50 ${pct(whileIndexing, 50).toFixed(1)} ms, max ${Math.max(...whileIndexing).toFixed(1)} ms, ${saidIndexing} said indexing: true`);
   console.log(`query (k=10, 200 queries of 3-5 words): p50 ${pct(latencies, 50).toFixed(1)} ms, p95 ${pct(latencies, 95).toFixed(1)} ms`);
   console.log(`one small file changed: ${mb(writtenForChange)} written by the server, searchable after ${searchableMs.toFixed(0)} ms`);
-  console.log(`restart to first search with results: ${restartMs.toFixed(0)} ms`);
+  console.log(`restart to first search with results: ${restarts.map((ms) => ms.toFixed(0)).join(", ")} ms (three restarts)`);
 } finally {
   if (process.env.KEEP_ROOT === "1") console.log(`data root kept: ${root}`);
   else await rm(root, { recursive: true, force: true });
