@@ -32,18 +32,24 @@ export async function docxSections(data: Uint8Array): Promise<Section[]> {
   return [{ line: 1, text: value.replace(/\n{3,}/g, "\n\n").trim() }];
 }
 
-/** SpreadsheetML parts as objects: namespace prefixes dropped (some producers write `x:row`), every value a string. */
-const spreadsheetXml = new XMLParser({
+/**
+ * How every Office and EPUB part is parsed: attributes kept under their names, namespace prefixes
+ * dropped (they are the producer's choice: some write `x:row`), every value the string as written
+ * (spaces kept), and character references decoded (openpyxl writes é as &#233;), not only the five
+ * named entities.
+ */
+const XML_AS_WRITTEN = {
   ignoreAttributes: false,
   attributeNamePrefix: "",
   removeNSPrefix: true,
   parseTagValue: false,
   parseAttributeValue: false,
   trimValues: false,
-  // Character references (openpyxl writes é as &#233;) decoded too, not only the five named entities.
   htmlEntities: true,
-  isArray: (name) => ["sheet", "Relationship", "si", "r", "row", "c"].includes(name),
-});
+} as const;
+
+/** SpreadsheetML parts as objects. */
+const spreadsheetXml = new XMLParser({ ...XML_AS_WRITTEN, isArray: (name) => ["sheet", "Relationship", "si", "r", "row", "c"].includes(name) });
 
 type XmlNode = Record<string, unknown> | string | undefined;
 /** The text of a `<t>` (a string, or an element with attributes such as xml:space and its `#text`). */
@@ -89,17 +95,8 @@ export function xlsxSections(data: Uint8Array): Section[] {
   });
 }
 
-/** Parts whose element order matters (a slide's paragraphs), as fast-xml-parser's ordered nodes, namespace prefixes dropped. */
-const orderedXml = new XMLParser({
-  preserveOrder: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: "",
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
-  htmlEntities: true,
-});
+/** Parts whose element order matters (a slide's paragraphs), as fast-xml-parser's ordered nodes. */
+const orderedXml = new XMLParser({ ...XML_AS_WRITTEN, preserveOrder: true });
 type OrderedNode = Record<string, unknown>;
 const tagOf = (node: OrderedNode) => Object.keys(node).find((key) => key !== ":@");
 
@@ -125,7 +122,7 @@ function drawingParagraphs(nodes: OrderedNode[], lines: string[] = []): string[]
 }
 
 /** Parts read with their qualified names kept: where one element has two attributes of one local name (`id`, `r:id`). */
-const qualifiedXml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", parseTagValue: false, parseAttributeValue: false, isArray: (name) => name.endsWith("sldId") || name === "Relationship" });
+const qualifiedXml = new XMLParser({ ...XML_AS_WRITTEN, removeNSPrefix: false, isArray: (name) => name.endsWith("sldId") || name === "Relationship" });
 
 /**
  * The slides' part names in the presentation's order (its slide list, through its relationships,
@@ -158,8 +155,8 @@ export function pptxSections(data: Uint8Array): Section[] {
     .filter((s) => s.text !== "");
 }
 
-/** EPUB's container and package files (OCF, OPF), prefixes dropped. */
-const packageXml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", removeNSPrefix: true, parseTagValue: false, parseAttributeValue: false, isArray: (name) => ["rootfile", "item", "itemref"].includes(name) });
+/** EPUB's container and package files (OCF, OPF). */
+const packageXml = new XMLParser({ ...XML_AS_WRITTEN, isArray: (name) => ["rootfile", "item", "itemref"].includes(name) });
 
 /** The chapters in reading order (the package's spine), as Markdown. */
 export function epubSections(data: Uint8Array): Section[] {
