@@ -1,6 +1,6 @@
 /**
  * Documents as real producers write them: workbooks saved by openpyxl (Debian's python3-openpyxl),
- * and text files saved by Python's codecs and glibc's iconv in the encodings people have (UTF-8 with
+ * Word documents by python-docx and PDFs by reportlab, and text files saved by Python's codecs and glibc's iconv in the encodings people have (UTF-8 with
  * a BOM, UTF-16 with and without one, Windows-1252, Latin-1). Skipped, loudly, where the producer is
  * not on the machine (CI installs them).
  */
@@ -23,6 +23,16 @@ const python = ["python3", "/usr/bin/python3"].find((bin) => {
   }
 });
 if (!python) console.warn("\n*** SKIPPED: openpyxl workbooks (no python3 with openpyxl; apt-get install python3-openpyxl) ***\n");
+/** A Python that has python-docx and reportlab (Debian's python3-docx, python3-reportlab). */
+const officePython = ["python3", "/usr/bin/python3"].find((bin) => {
+  try {
+    execFileSync(bin, ["-c", "import docx, reportlab"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+});
+if (!officePython) console.warn("\n*** SKIPPED: python-docx and reportlab documents (apt-get install python3-docx python3-reportlab) ***\n");
 const iconv = (() => {
   try {
     execFileSync("iconv", ["--version"], { stdio: "ignore" });
@@ -101,6 +111,65 @@ describe("workbooks as producers write them", () => {
     await idle();
     await expect.poll(async () => (await search("headlamp batteries")).results[0]?.source, { timeout: 5000 }).toBe("knowledge/gear.xlsx");
     expect((await source("knowledge/gear.xlsx")).text).toBe("# Gear\nHeadlamp & batteries | 3\nRich text run");
+  });
+});
+
+describe("Word and PDF as producers write them", () => {
+  async function produce(name: string, script: string[]): Promise<Buffer> {
+    const dir = await mkdtemp(join(tmpdir(), "moc-office-"));
+    temps.push(dir);
+    execFileSync(officePython!, ["-c", script.join("\n"), join(dir, name)]);
+    return readFile(join(dir, name));
+  }
+  const upload = (name: string, body: Buffer) =>
+    fetch(`${wb!.url}/api/knowledge/documents?filename=${name}`, { method: "POST", headers: { "content-type": "application/octet-stream" }, body });
+
+  it.skipIf(!officePython)("a python-docx document (headings, paragraphs, a table) is indexed and found, its text in order", async () => {
+    const bytes = await produce("trip.docx", [
+      "import sys, docx",
+      "d = docx.Document()",
+      "d.add_heading('Trip plan', 0)",
+      "d.add_paragraph('We leave from the glacier hut at dawn; crampons are required.')",
+      "t = d.add_table(rows=2, cols=2)",
+      "t.cell(0, 0).text = 'Day'; t.cell(0, 1).text = 'Camp'",
+      "t.cell(1, 0).text = 'Tuesday'; t.cell(1, 1).text = 'Moraine bivouac'",
+      "d.add_heading('Après-ski', level=1)",
+      "d.add_paragraph('Fondue at the café in the valley.')",
+      "d.save(sys.argv[1])",
+    ]);
+    wb = await startWorkbench();
+    const reply = await upload("trip.docx", bytes);
+    expect(reply.status).toBe(201);
+    expect(await reply.json()).toMatchObject({ path: "knowledge/trip.docx", state: "indexed" });
+    expect((await search("crampons glacier hut")).results[0]).toMatchObject({ source: "knowledge/trip.docx" });
+    expect((await search("moraine bivouac")).results[0]).toMatchObject({ source: "knowledge/trip.docx" });
+    const text = (await source("knowledge/trip.docx")).text;
+    const order = ["Trip plan", "glacier hut", "Tuesday", "Moraine bivouac", "Après-ski", "Fondue at the café"].map((s) => text.indexOf(s));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
+  it.skipIf(!officePython)("a reportlab PDF of three pages: each passage cited by its page", async () => {
+    const bytes = await produce("field-guide.pdf", [
+      "import sys",
+      "from reportlab.lib.pagesizes import A4",
+      "from reportlab.pdfgen import canvas",
+      "c = canvas.Canvas(sys.argv[1], pagesize=A4)",
+      "pages = [['Field guide', 'Lichens grow slowly on north faces.'], ['Birds', 'The wallcreeper nests in limestone cliffs.'], ['Weather', 'Föhn winds warm the valley in spring.']]",
+      "for lines in pages:",
+      "    y = 800",
+      "    for line in lines:",
+      "        c.drawString(72, y, line); y -= 20",
+      "    c.showPage()",
+      "c.save()",
+    ]);
+    wb = await startWorkbench();
+    expect((await upload("field-guide.pdf", bytes)).status).toBe(201);
+    expect((await search("wallcreeper limestone cliffs")).results[0]).toMatchObject({ source: "knowledge/field-guide.pdf", line: 2 });
+    expect((await search("föhn winds valley")).results[0]).toMatchObject({ source: "knowledge/field-guide.pdf", line: 3 });
+    const opened = await source("knowledge/field-guide.pdf");
+    expect(opened).toMatchObject({ page_word: "page", pages: [{ page: 1 }, { page: 2 }, { page: 3 }] });
+    expect(opened.text).toContain("Föhn winds warm the valley in spring.");
   });
 });
 
