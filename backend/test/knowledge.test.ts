@@ -170,6 +170,13 @@ describe("search over knowledge/", () => {
     expect(after).toMatchObject({ indexing: false, mode: "hybrid" });
     expect(after.results).toHaveLength(5);
     expect(await status()).toMatchObject({ documents: 600, indexing: { running: false, done: 600, total: 600 } });
+
+    // Looks that find nothing to index (a file of another kind written beside the notes) are not indexing:
+    // every search meanwhile says the index is complete.
+    await writeFile(join(wb.dataRoot, "knowledge/many/scratch.bin"), "not a document");
+    const replies: boolean[] = [];
+    for (const started = Date.now(); Date.now() - started < 1500; ) replies.push((await searchNow("zymurgy brewing")).indexing);
+    expect(replies.filter(Boolean)).toEqual([]);
   });
 
   it("rebuilds on request, with progress in the status", async () => {

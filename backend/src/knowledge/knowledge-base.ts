@@ -201,8 +201,9 @@ export class KnowledgeBase {
 
   /** Brings the index in step with the folder: new and changed documents indexed, deleted ones removed. */
   sync(): Promise<void> {
-    // Running from the first moment (the walk included); a look that finds nothing to read keeps the last round's figures.
-    if (!this.syncing) this.progress.running = true;
+    // Running means documents or vectors are being written: from start() (the first walk included), and for a later
+    // look once it has found work. A look that only walks and finds nothing keeps the last round's figures and leaves
+    // searches saying the index is complete (the watcher looks once more after every look that changed something).
     this.syncing ??= this.syncNow()
       .then((changed) => {
         this.lastLookChanged = changed;
@@ -268,6 +269,7 @@ export class KnowledgeBase {
   /** Vectors for chunks that have none: the offline embedder's in the worker, an endpoint's from here. A failing endpoint leaves them for the next sync. */
   private async embedMissing(): Promise<void> {
     if (!this.vectorsPending) return;
+    this.progress.running = true;
     const space = spaceOf(this.embedder);
     try {
       if (this.embedder.mode === "offline") {
