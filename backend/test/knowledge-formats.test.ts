@@ -13,25 +13,20 @@ import { zipSync } from "fflate";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { startWorkbench, type Workbench } from "../test-support/workbench-harness.js";
 
-/** A Python that has openpyxl: the one on PATH, or Debian's. */
-const python = ["python3", "/usr/bin/python3"].find((bin) => {
-  try {
-    execFileSync(bin, ["-c", "import openpyxl"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-});
+/** A Python that has these modules: the one on PATH, or Debian's. */
+const pythonWith = (modules: string) =>
+  ["python3", "/usr/bin/python3"].find((bin) => {
+    try {
+      execFileSync(bin, ["-c", `import ${modules}`], { stdio: "ignore" });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+const python = pythonWith("openpyxl");
 if (!python) console.warn("\n*** SKIPPED: openpyxl workbooks (no python3 with openpyxl; apt-get install python3-openpyxl) ***\n");
-/** A Python that has python-docx and reportlab (Debian's python3-docx, python3-reportlab). */
-const officePython = ["python3", "/usr/bin/python3"].find((bin) => {
-  try {
-    execFileSync(bin, ["-c", "import docx, reportlab"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-});
+/** python-docx and reportlab: Debian's python3-docx, python3-reportlab. */
+const officePython = pythonWith("docx, reportlab");
 if (!officePython) console.warn("\n*** SKIPPED: python-docx and reportlab documents (apt-get install python3-docx python3-reportlab) ***\n");
 const iconv = (() => {
   try {

@@ -124,6 +124,8 @@ function drawingParagraphs(nodes: OrderedNode[], lines: string[] = []): string[]
 /** Parts read with their qualified names kept: where one element has two attributes of one local name (`id`, `r:id`). */
 const qualifiedXml = new XMLParser({ ...XML_AS_WRITTEN, removeNSPrefix: false, isArray: (name) => name.endsWith("sldId") || name === "Relationship" });
 
+const RELATIONSHIPS_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+
 /**
  * The slides' part names in the presentation's order (its slide list, through its relationships,
  * whatever prefixes the producer chose); in part-name order when the list cannot be read.
@@ -142,8 +144,6 @@ function slideOrder(files: Record<string, string>): string[] {
   const ordered = (list?.[`${prefix}sldId`] ?? []).map((entry) => targets.get(entry[`${relPrefix}:id`])).filter((name): name is string => name !== undefined && files[name] !== undefined);
   return ordered.length > 0 ? ordered : slides;
 }
-const RELATIONSHIPS_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
-
 /** One section per slide, in the presentation's order, numbered as it shows them; its paragraphs as lines. */
 export function pptxSections(data: Uint8Array): Section[] {
   const files = unzipSome(data, (name) => /^ppt\/(presentation\.xml|_rels\/presentation\.xml\.rels|slides\/slide\d+\.xml)$/.test(name));

@@ -228,13 +228,16 @@ export class KnowledgeStore {
 
   /** Whether the store is at this text analysis and vector space already (opening it needs no change). */
   preparedFor(textAnalysis: number, space: VectorSpace): boolean {
-    const stored = this.vectorSpace();
-    return this.meta("text_analysis") === String(textAnalysis) && stored?.embedder === space.embedder && stored.format === space.format;
+    return this.meta("text_analysis") === String(textAnalysis) && this.holdsVectorsOf(space);
+  }
+
+  private holdsVectorsOf(space: VectorSpace): boolean {
+    return this.meta("embedder") === space.embedder && this.meta("vector_format") === space.format;
   }
 
   /** Vectors belong to one embedder: another one's are dropped (they are recomputed). */
   useVectorSpace(space: VectorSpace): void {
-    if (this.meta("embedder") === space.embedder && this.meta("vector_format") === space.format) return;
+    if (this.holdsVectorsOf(space)) return;
     this.db.transaction(() => {
       this.db.exec("DELETE FROM vectors");
       this.setMeta("embedder", space.embedder);

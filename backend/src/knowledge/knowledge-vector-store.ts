@@ -42,8 +42,10 @@ export class KnowledgeEmbedding extends BaseEmbedding {
     if (text === null) return null;
     // The weights asked for are of the words the offline embedder hashes (textWords: Greek letters
     // kept as they are), so the IDF is of those; a word missing here would weigh 1, not its IDF.
-    const idf = this.store().idf(textWords(text.toLowerCase()));
-    return Array.from(await this.embedder().embedQuery(text, (term) => idf.get(term) ?? 1));
+    // Read at the first weight asked for: an endpoint's embedder asks for none.
+    let idf: Map<string, number> | undefined;
+    const weight = (term: string) => (idf ??= this.store().idf(textWords(text.toLowerCase()))).get(term) ?? 1;
+    return Array.from(await this.embedder().embedQuery(text, weight));
   }
 }
 

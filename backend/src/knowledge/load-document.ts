@@ -4,7 +4,6 @@ import { decodeText } from "./text-encoding.js";
 import { MAX_DOCUMENT_BYTES, pageWord } from "./document-kinds.js";
 import { docxSections, epubSections, htmlSections, pptxSections, type Section, xlsxSections } from "./document-formats.js";
 
-
 async function pdfText(data: Uint8Array): Promise<Array<{ page: number; text: string }>> {
   const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
   const pdf = await getDocument({ data, isEvalSupported: false, useSystemFonts: false, verbosity: 0 }).promise;
