@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { isUserError } from "../lib/user-error.js";
+import { drainRefusedBody } from "./drain-refused-body.js";
 
 /** Fastify's own error codes, worded for a person. */
 const FRIENDLY: Record<string, string> = {
@@ -24,6 +25,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.code(400).send({ error: `Invalid request: ${error.message}` });
     }
     if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+      // The client may still be sending: read the rest (bounded) so it gets to read this answer.
+      reply.removeHeader("connection");
+      drainRefusedBody(request.raw);
       return reply.code(413).send({ error: `The request body is too large (limit ${request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit} bytes).` });
     }
     const status = error.statusCode ?? 500;

@@ -3,7 +3,9 @@ import type { FastifyInstance } from "fastify";
 import type { Config } from "../../config/config.js";
 import { UserError } from "../../lib/user-error.js";
 import { normalizeUserPath, writeConfinedAtomic } from "../../paths/confined-path.js";
-import { readConfinedText } from "../../paths/read-confined-file.js";
+import { readConfinedText, readConfinedTextIfPresent } from "../../paths/read-confined-file.js";
+import { maskSecrets, restoreSecrets } from "../../settings/secret-mask.js";
+import { settingsFile } from "../../settings/settings-files.js";
 import { listWorkspaceFiles } from "../../workspace/list-workspace-files.js";
 import { RUNTIME_DIRS, SNAPSHOT_FILE } from "../../workspace/workspace-files.js";
 
@@ -23,14 +25,18 @@ function assertWritable(relPath: string) {
   }
 }
 
-/** Read and save text files under the data root. Nothing outside it, and never KEY.md. */
+/**
+ * Read and save text files under the data root. Nothing outside it, and never KEY.md; a settings
+ * file's credentials leave masked and are kept when the masked text is saved back.
+ */
 export async function fileRoutes(app: FastifyInstance, { config }: { config: Config }) {
   app.get("/api/files/list", async () => ({ files: await listWorkspaceFiles(config.dataRoot) }));
 
   app.get<{ Querystring: { path?: string } }>("/api/files", async (request): Promise<FileReply> => {
     const relPath = normalizeUserPath(request.query.path, config.locationPrefix);
     const file = await readConfinedText(config.dataRoot, relPath, config.limits.fileBytes);
-    return { path: relPath, content: file.content };
+    const settings = settingsFile(relPath);
+    return { path: relPath, content: settings ? maskSecrets(settings, file.content) : file.content };
   });
 
   app.post<{ Body: { path: string; content: string } }>("/api/files", { schema: { body: saveSchema } }, async (request) => {
@@ -40,7 +46,11 @@ export async function fileRoutes(app: FastifyInstance, { config }: { config: Con
     if (bytes > config.limits.fileBytes) {
       throw new UserError(413, `The content is ${bytes} bytes, over the ${config.limits.fileBytes}-byte limit for a file.`);
     }
-    await writeConfinedAtomic(config.dataRoot, relPath, request.body.content);
+    const settings = settingsFile(relPath);
+    const content = settings
+      ? restoreSecrets(settings, request.body.content, await readConfinedTextIfPresent(config.dataRoot, relPath, config.limits.fileBytes))
+      : request.body.content;
+    await writeConfinedAtomic(config.dataRoot, relPath, content);
     return { path: relPath, saved: true, bytes };
   });
 }
