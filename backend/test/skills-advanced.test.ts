@@ -70,6 +70,26 @@ describe.skipIf(!sandboxExpected().available)("allowed-tools while a skill is ac
     expect(messageText(lastMessage(wb.model.requests[2].body).content)).toMatch(/not allowed while the skill "limited" is active/);
   });
 
+  it("a skill's Bash(find:*) refuses find -delete, -exec and -fprint, as approvals do, and runs a plain find", async () => {
+    const commands = ["find memory -delete", "find memory -exec rm {} ;", "find memory -fprint memory/listing", "find memory -name MEMORY.md"];
+    wb = await startWorkbench({
+      script: (body) => {
+        const tools = body.messages.filter((m) => m.role === "tool").length;
+        if (tools === 0) return { toolCalls: [{ name: "read_file", args: { path: "./skills/finder/SKILL.md" } }] };
+        if (tools <= commands.length) return { toolCalls: [{ name: "terminal", args: { command: commands[tools - 1] } }] };
+        return { content: "done" };
+      },
+    });
+    await mkdir(join(wb.dataRoot, "skills/finder"));
+    await writeFile(join(wb.dataRoot, "skills/finder/SKILL.md"), "---\nname: finder\ndescription: Finds files.\nallowed-tools: Bash(find:*)\n---\nFind things.\n");
+    const events = await chat(wb, "find the memory files");
+    const results = events.filter((e) => e.type === "tool_result" && e.name === "terminal");
+    expect(results.map((r) => (r as { ok: boolean }).ok)).toEqual([false, false, false, true]);
+    for (const refused of results.slice(0, 3)) expect((refused as { output: string }).output).toMatch(/not allowed while the skill "finder" is active/);
+    expect(existsSync(join(wb.dataRoot, "memory/MEMORY.md"))).toBe(true);
+    expect(existsSync(join(wb.dataRoot, "memory/listing"))).toBe(false);
+  });
+
   it("without an active skill, the same call runs", async () => {
     wb = await startWorkbench({
       script: (body) => (body.messages.some((m) => m.role === "tool") ? { content: "done" } : { toolCalls: [{ name: "terminal", args: { command: "touch memory/ran" } }] }),

@@ -28,7 +28,8 @@ export function refusedBySkill(tool: CoreTool, input: unknown, locationPrefix: s
       ok: false,
       output:
         `Error: this command is not allowed while the skill "${skill.name}" is active: terminal may only run commands starting with ` +
-        `${(skill.allowedCommands ?? []).map((c) => `"${c}"`).join(", ")}, one command at a time (no ;, &&, ||, | or substitutions).`,
+        `${(skill.allowedCommands ?? []).map((c) => `"${c}"`).join(", ")}, in their plain forms (no substitutions, no options that ` +
+        `write or run something, such as find -delete or -exec, sed -i).`,
       details: { refused_by_skill: skill.name, allowed_commands: skill.allowedCommands },
     };
   }

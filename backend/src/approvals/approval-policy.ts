@@ -5,7 +5,8 @@
  */
 import type { GatedTool } from "@mini-openclaw/protocol";
 import { z } from "zod";
-import { plainCommands, type Word } from "../shell/plain-commands.js";
+import { commandAdmittedBy, globRegExp, isGlob } from "../shell/command-rules.js";
+import { plainCommands } from "../shell/plain-commands.js";
 import { runsCodeOrCommands, unsafeForm } from "../shell/unsafe-forms.js";
 import { mcpRuleMatches } from "../mcp/mcp-tool-names.js";
 
@@ -82,31 +83,6 @@ export function subjectOf(tool: GatedTool, input: Record<string, unknown>): stri
 
 const collapse = (text: string) => text.replace(/\s+/g, " ").trim();
 
-/**
- * `*` any run of characters, `?` one; everything else literal. For commands and code they never
- * cross a newline: a rule for one line is never a rule for the lines after it.
- */
-function globRegExp(glob: string, crossLines: boolean): RegExp {
-  const any = crossLines ? "[\\s\\S]" : "[^\\n]";
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, `${any}*`).replace(/\?/g, any);
-  return new RegExp(`^${body}$`);
-}
-const isGlob = (pattern: string) => /[*?]/.test(pattern);
-
-/**
- * Whether an allow rule admits one simple command: a glob over its words, or its first words
- * (`git status` admits `git status -s`, never `git statusx` or `git push`). A form that does more
- * than the rule shows (a wrapper, inline code, a writing flag) is admitted only by a rule naming
- * every word of it.
- */
-function admitsCommand(rule: string, argv: Word[]): boolean {
-  const values = argv.map((w) => w.value);
-  if (isGlob(rule)) return globRegExp(rule.trim(), false).test(values.join(" ")) && unsafeForm(argv) === null;
-  const words = rule.trim().split(/\s+/);
-  if (!words.every((word, i) => values[i] === word)) return false;
-  return values.length === words.length || unsafeForm(argv) === null;
-}
-
 /** `git status` allows `git status` and `git status -s`, never `git statusx` or `git push`. */
 function startsWithWords(text: string, prefix: string): boolean {
   const p = collapse(prefix);
@@ -137,25 +113,6 @@ function allowed(tool: GatedTool, subject: string, rule: string): boolean {
   return isGlob(rule) ? globRegExp(rule, true).test(collapse(subject)) : startsWithWords(collapse(subject), rule);
 }
 
-/**
- * The allow rules that let a shell command run unasked, or null: a rule naming the whole command
- * line, or else the command is plain (shell/plain-commands.ts) and each of its simple commands is
- * admitted by some rule.
- */
-function terminalAllowedBy(command: string, allow: string[]): string[] | null {
-  const whole = allow.find((rule) => rule.trim() === command.trim());
-  if (whole !== undefined) return [whole];
-  const parsed = plainCommands(command);
-  if (!parsed.plain) return null;
-  const used: string[] = [];
-  for (const argv of parsed.commands) {
-    const rule = allow.find((r) => admitsCommand(r, argv));
-    if (rule === undefined) return null;
-    if (!used.includes(rule)) used.push(rule);
-  }
-  return used;
-}
-
 /** A deny rule matches anywhere in the subject (`sudo rm -rf /` holds `rm -rf`); hosts as for allow. */
 function denied(tool: GatedTool, subject: string, rule: string): boolean {
   if (tool === "fetch_url") {
@@ -182,7 +139,7 @@ export function decide(policy: ApprovalPolicy, tool: GatedTool, input: Record<st
   if (refusedBy !== undefined) return { action: "deny", rule: refusedBy, why: `it matches the deny rule "${refusedBy}"` };
   if (mode === "ask") return { action: "ask" };
   if (tool === "terminal") {
-    const rules = terminalAllowedBy(subject, allow);
+    const rules = commandAdmittedBy(subject, allow);
     return rules ? { action: "run", rule: rules.join(", ") } : { action: "ask" };
   }
   const allowedBy = allow.find((rule) => allowed(tool, subject, rule));

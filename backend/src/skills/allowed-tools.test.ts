@@ -40,6 +40,16 @@ describe("commandAllowed", () => {
     }
     expect(commandAllowed("anything; at all", null)).toBe(true);
   });
+
+  it("refuses what approvals refuse: Bash(find:*) never admits a find that deletes, runs or writes", () => {
+    const parsed = parseAllowedTools("Bash(find:*)");
+    const prefixes = "allowance" in parsed ? parsed.allowance!.commands : null;
+    expect(prefixes).toEqual(["find"]);
+    expect(commandAllowed("find . -name '*.md'", prefixes)).toBe(true);
+    for (const form of ["find . -delete", "find . -exec rm {} ;", "find . -fprint /tmp/x", "find . -execdir sh -c id ;", "find . -name x -ok rm {} ;", "find *"]) {
+      expect(commandAllowed(form, prefixes), form).toBe(false);
+    }
+  });
 });
 
 describe("MCP names in allowed-tools", () => {

@@ -4,7 +4,7 @@
  * core tools that serve each. A name with no core equivalent is a warning; it never turns the list
  * into "nothing allowed".
  */
-import { plainCommands } from "../shell/plain-commands.js";
+import { commandAdmittedBy } from "../shell/command-rules.js";
 import { isToolName } from "../tools/core-tool-names.js";
 import { isMcpToolName } from "../mcp/mcp-tool-names.js";
 
@@ -104,14 +104,10 @@ export function parseAllowedTools(value: unknown): { allowance: ToolAllowance | 
 }
 
 /**
- * Whether `command` is one the allowance's command prefixes admit (null: any): one plain command
- * (shell/plain-commands.ts: no chaining, substitution or redirection into a file) whose first words
- * are a prefix's.
+ * Whether `command` is one the allowance's command prefixes admit (null: any), by the same rules as
+ * approvals' allow list (shell/command-rules.ts): a plain line each of whose commands starts with a
+ * prefix's words, never a form that does more than it shows (`find -delete`, `-exec`, `sed -i`).
  */
 export function commandAllowed(command: string, prefixes: string[] | null): boolean {
-  if (prefixes === null) return true;
-  const parsed = plainCommands(command);
-  if (!parsed.plain || parsed.commands.length !== 1) return false;
-  const words = parsed.commands[0].map((w) => w.value);
-  return prefixes.some((p) => p.trim().split(/\s+/).every((word, i) => words[i] === word));
+  return prefixes === null || commandAdmittedBy(command, prefixes) !== null;
 }
