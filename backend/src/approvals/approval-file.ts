@@ -4,10 +4,10 @@
  */
 import type { ApprovalTool, GatedTool } from "@mini-openclaw/protocol";
 import { writeConfinedAtomic } from "../paths/confined-path.js";
+import { APPROVALS_FILE } from "../settings/settings-files.js";
 import { isUnreadable, readConfinedText } from "../paths/read-confined-file.js";
 import { type ApprovalPolicy, DEFAULT_POLICY, isGatedTool, mcpRuleProblem, policySchema } from "./approval-policy.js";
 
-export const APPROVALS_FILE = "APPROVALS.json";
 const MAX_BYTES = 256 * 1024;
 
 export interface LoadedPolicy {

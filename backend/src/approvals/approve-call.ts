@@ -5,7 +5,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { ApprovalTool, ChatEvent } from "@mini-openclaw/protocol";
-import { addAllowRule, APPROVALS_FILE, loadPolicy } from "./approval-file.js";
+import { APPROVALS_FILE } from "../settings/settings-files.js";
+import { addAllowRule, loadPolicy } from "./approval-file.js";
 import type { ApprovalGate } from "./approval-gate.js";
 import { decide, decideMcp, isGatedTool, proposeRule, subjectOf } from "./approval-policy.js";
 

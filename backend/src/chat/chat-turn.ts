@@ -11,7 +11,7 @@ import { UserError } from "../lib/user-error.js";
 import { assemblePrompt, withGeneratedSection } from "../prompt/assemble-prompt.js";
 import { toolDefinition } from "../agent/tool-definition.js";
 import { leftOutNote } from "../mcp/mcp-catalog.js";
-import { MCP_FILE } from "../mcp/mcp-config.js";
+import { MCP_FILE } from "../settings/settings-files.js";
 import type { McpHub } from "../mcp/mcp-hub.js";
 import { loadMcpPromptCommand } from "../mcp/mcp-prompt-command.js";
 import type { ChangeTracker } from "../checkpoints/change-tracker.js";

@@ -7,9 +7,9 @@
  * alone, with its reason; the others load.
  */
 import { z } from "zod";
+import { MCP_FILE } from "../settings/settings-files.js";
 import { expandVars } from "./expand-vars.js";
 
-export const MCP_FILE = "MCP.json";
 export const MCP_FILE_MAX_BYTES = 256 * 1024;
 /** How long a server may take to answer `initialize` before it is `failed`. */
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;

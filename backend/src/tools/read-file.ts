@@ -6,6 +6,8 @@ import { skillFolder } from "../skills/scan-skills.js";
 import { withBaseDir } from "../skills/skill-base-dir.js";
 import { SKILLS_DIR } from "../workspace/workspace-files.js";
 import type { Config } from "../config/config.js";
+import { UserError } from "../lib/user-error.js";
+import { settingsFile } from "../settings/settings-files.js";
 import { type ActiveSkill, type CoreTool, defineTool } from "./core-tool.js";
 
 /** Files larger than this are refused outright; smaller ones are paged with offset/limit. */
@@ -55,6 +57,9 @@ export const readFileTool = (config: Pick<Config, "dataRoot" | "locationPrefix" 
   schema,
   async execute(input, call) {
     const asked = normalizeUserPath(input.path, config.locationPrefix);
+    if (settingsFile(asked)) {
+      throw new UserError(403, `${asked} is one of the workbench's settings files (it can hold credentials); no tool reads it. The user edits it in the Inspector.`);
+    }
     const { relPath, file } = await readInSkillFolder(config, asked, call.activeSkill ?? null);
     const lines = file.content.split("\n");
     const offset = input.offset ?? 1;

@@ -4,8 +4,7 @@ import { parseSkill } from "../skills/parse-skill.js";
 import { FolderWatcher } from "../paths/folder-watcher.js";
 import { readConfinedText } from "../paths/read-confined-file.js";
 import { MAX_SKILL_BYTES } from "../skills/scan-skills.js";
-import { APPROVALS_FILE } from "../approvals/approval-file.js";
-import { MCP_FILE } from "../mcp/mcp-config.js";
+import { APPROVALS_FILE, MCP_FILE } from "../settings/settings-files.js";
 import { scanWorkspaceFiles } from "../workspace/list-workspace-files.js";
 
 /** How often the files are looked at when the system cannot watch their folders. */

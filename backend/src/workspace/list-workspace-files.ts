@@ -1,8 +1,7 @@
 import type { WorkspaceFile } from "@mini-openclaw/protocol";
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
-import { APPROVALS_FILE } from "../approvals/approval-file.js";
-import { MCP_FILE } from "../mcp/mcp-config.js";
+import { APPROVALS_FILE, MCP_FILE } from "../settings/settings-files.js";
 import { walkConfinedDir } from "../paths/walk-confined-dir.js";
 
 const TEXT_FILE = /\.(md|markdown|txt|json|ya?ml|toml|csv|py|sh|js|ts)$/i;

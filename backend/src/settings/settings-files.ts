@@ -1,0 +1,37 @@
+/**
+ * The workbench's settings files, at the top of the data root: outside every folder the sandbox
+ * mounts, so no tool call can read or rewrite them. The user edits them in the Inspector. Some can
+ * hold credentials typed in directly (an MCP server's `headers` or `env`, as the MCP docs of Claude
+ * Code and Cursor show): those values are masked in every API reply (secret-mask.ts), and no tool
+ * reads any of these files.
+ */
+export const APPROVALS_FILE = "APPROVALS.json";
+export const MCP_FILE = "MCP.json";
+
+/** A JSON path pattern: `*` matches any one key. */
+export type JsonPathPattern = readonly string[];
+
+export interface SettingsFile {
+  path: string;
+  /** Where string values are credentials (masked in replies, restored on save when sent back masked). */
+  secrets: readonly JsonPathPattern[];
+}
+
+export const SETTINGS_FILES: readonly SettingsFile[] = [
+  { path: APPROVALS_FILE, secrets: [] },
+  {
+    path: MCP_FILE,
+    // Claude Code / Cursor (`mcpServers`) and VS Code (`servers`): a server's environment, its HTTP
+    // headers and its URL (a key in the query or the user part).
+    secrets: ["mcpServers", "servers"].flatMap((table) => [
+      [table, "*", "env", "*"],
+      [table, "*", "headers", "*"],
+      [table, "*", "url"],
+    ]),
+  },
+];
+
+/** The settings file a data-root-relative path names, or null. */
+export function settingsFile(relPath: string): SettingsFile | null {
+  return SETTINGS_FILES.find((file) => file.path === relPath) ?? null;
+}
