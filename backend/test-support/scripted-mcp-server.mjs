@@ -13,8 +13,14 @@
  *   big          `big` returns `mb` megabytes of text
  *   die-after    ok, but `die` exits the process mid-call
  *   spawn-child  ok, and starts a child (`sleep 600`) whose pid goes to $CHILD_PID_FILE
+ * The hostile ones (a server turned against the workbench):
+ *   redos        ok, plus `match` whose argument has the pattern ^(a+)+$ (catastrophic on a backtracking engine)
+ *   heavy        300 tools, each with a ~96,000-character input schema full of patterns
+ *   endless      every tools/list page names a next page
+ *   setsid       ok, and starts two children in sessions of their own (`setsid`, as a daemon does), their
+ *                pids appended to $CHILD_PID_FILE
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { appendFileSync, writeFileSync } from "node:fs";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -47,10 +53,32 @@ if (mode === "no-init") {
   if (mode === "slow") tools.push({ name: "sleep", description: "Waits", inputSchema: object({ ms: { type: "integer" } }, ["ms"]) });
   if (mode === "big") tools.push({ name: "big", description: "A large result", inputSchema: object({ mb: { type: "integer" } }, ["mb"]) });
   if (mode === "die-after") tools.push({ name: "die", description: "Exits mid-call", inputSchema: object() });
+  if (mode === "redos") tools.push({ name: "match", description: "Matches", inputSchema: object({ s: { type: "string", pattern: "^(a+)+$" } }, ["s"]) });
+  if (mode === "heavy") {
+    // Properties with nested alternatives and patterns: slow to compile into a validator, ~96 kB each.
+    const properties = {};
+    for (let i = 0; i < 240; i++) {
+      properties[`field_${i}`] = {
+        anyOf: [
+          { type: "string", pattern: `^(a|aa)*b${i}$`, minLength: 1, maxLength: 64 },
+          { type: "object", properties: { x: { type: "string", pattern: "^(\\w+\\s?)*$" }, y: { type: "integer", minimum: 0 } }, required: ["x"] },
+          { type: "array", items: { type: "string", pattern: "^([a-z]+)*[0-9]$" }, maxItems: 8 },
+        ],
+        description: `Field ${i} `.repeat(12),
+      };
+    }
+    tools.length = 0;
+    for (let t = 0; t < 300; t++) tools.push({ name: `heavy_${t}`, description: `Heavy tool ${t}`, inputSchema: { type: "object", properties } });
+  }
 
   const server = new Server({ name: `scripted-${mode}`, version: "1.0.0" }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
+  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
     if (mode === "garbage") process.stdout.write("Server ready! (a log line on stdout)\n");
+    if (mode === "endless") {
+      const page = Number(request.params?.cursor ?? 0);
+      if (process.env.PAGE_LOG) appendFileSync(process.env.PAGE_LOG, `${page}\n`);
+      return { tools: [{ name: `page_${page}`, description: "one more", inputSchema: object() }], nextCursor: String(page + 1) };
+    }
     return { tools };
   });
   server.setNotificationHandler(CancelledNotificationSchema, (note) => {
@@ -66,6 +94,8 @@ if (mode === "no-init") {
         return { content: [{ type: "text", text: `noted: ${args.note}` }] };
       case "fail":
         return { content: [{ type: "text", text: "the disk is on fire" }], isError: true };
+      case "match":
+        return { content: [{ type: "text", text: `matched ${String(args.s).length}` }] };
       case "good":
         return { content: [{ type: "text", text: `good ${args.n ?? 0}` }] };
       case "sleep":
@@ -91,6 +121,12 @@ if (mode === "no-init") {
   if (mode === "spawn-child") {
     const child = spawn("sleep", ["600"], { stdio: "ignore" });
     if (process.env.CHILD_PID_FILE) writeFileSync(process.env.CHILD_PID_FILE, String(child.pid));
+  }
+  if (mode === "setsid") {
+    // One child in a session of its own, and one orphaned at once (its shell exits), as a daemon is.
+    const child = spawn("setsid", ["sleep", "600"], { stdio: "ignore" });
+    const orphan = execFileSync("sh", ["-c", "setsid sleep 600 >/dev/null 2>&1 & echo $!"], { encoding: "utf8" }).trim();
+    if (process.env.CHILD_PID_FILE) appendFileSync(process.env.CHILD_PID_FILE, `${child.pid}\n${orphan}\n`);
   }
   await server.connect(new StdioServerTransport());
 }

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { ChangesEvent, ChatEvent } from "@mini-openclaw/protocol";
 import type { Approver } from "../approvals/approve-call.js";
 import { isUserError } from "../lib/user-error.js";
-import type { ActiveSkill, CoreTool, ToolResult } from "../tools/core-tool.js";
+import { type ActiveSkill, type CoreTool, invalidArguments, type ToolResult } from "../tools/core-tool.js";
 import { refusedBySkill } from "./skill-tool-policy.js";
 
 export interface ToolStep {
@@ -30,17 +30,13 @@ export interface ToolStep {
 /** The tools whose calls can change the user's files (read_file, fetch_url and the searches cannot). */
 const WRITING_TOOLS = new Set(["terminal", "python_repl", "delegate"]);
 
-/** Why arguments failed the tool's schema, in words the model can fix them from. */
-function schemaProblem(tool: CoreTool, issues: Array<{ path: PropertyKey[]; message: string }>): string {
-  const parts = issues.map((i) => (i.path.length ? `${i.path.map(String).join(".")}: ${i.message}` : i.message));
-  return `Error: invalid arguments for ${tool.name}: ${parts.join("; ")}. Call it again with arguments that match its schema.`;
-}
-
 type Executed = { result: ToolResult; changes: ChangesEvent | null };
 
 async function execute(tool: CoreTool, args: unknown, call: { id: string }, run: ToolStep): Promise<Executed> {
   const parsed = tool.schema.safeParse(args);
-  if (!parsed.success) return { result: { ok: false, output: schemaProblem(tool, parsed.error.issues) }, changes: null };
+  if (!parsed.success) return { result: { ok: false, output: invalidArguments(tool.name, parsed.error.issues) }, changes: null };
+  const problems = (await tool.checkArguments?.(parsed.data)) ?? null;
+  if (problems) return { result: { ok: false, output: invalidArguments(tool.name, problems) }, changes: null };
   const refusal = refusedBySkill(tool, parsed.data, run.locationPrefix, run.activeSkill.current);
   if (refusal) return { result: refusal, changes: null };
   // Last, once the call is known to be valid and permitted by the skill: nothing runs before this.

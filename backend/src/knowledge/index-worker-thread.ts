@@ -4,15 +4,12 @@
  * the store in one transaction. The server's thread only tells it what to do and hears back how many
  * chunks came of it. A document that takes too long is stopped from outside by terminating this worker.
  */
-import { parentPort } from "node:worker_threads";
 import { KnowledgeStore } from "./knowledge-store.js";
 import { extractText, loadDocument } from "./load-document.js";
 import { offlineEmbed } from "./offline-embedder.js";
 import { textTerms } from "./text-terms.js";
 import type { WorkerJob, WorkerReply } from "./index-worker.js";
-
-const port = parentPort;
-if (!port) throw new Error("index-worker-thread runs as a worker thread");
+import { serveJobs } from "../workers/serve-jobs.js";
 
 const stores = new Map<string, KnowledgeStore>();
 function storeAt(file: string): KnowledgeStore {
@@ -24,7 +21,7 @@ function storeAt(file: string): KnowledgeStore {
 async function handle(job: WorkerJob): Promise<WorkerReply> {
   switch (job.kind) {
     case "extract":
-      return { id: job.id, ok: true, ...(await extractText(job.dataRoot, job.path, job.maxBytes)) };
+      return { ok: true, ...(await extractText(job.dataRoot, job.path, job.maxBytes)) };
     case "index": {
       const doc = { path: job.path, size: job.size, mtimeMs: job.mtimeMs };
       const store = storeAt(job.dbFile);
@@ -33,34 +30,34 @@ async function handle(job: WorkerJob): Promise<WorkerReply> {
         chunks = await loadDocument(job.dataRoot, job.path, job.maxBytes);
       } catch (err) {
         store.failDocument(doc, (err as Error).message);
-        return { id: job.id, ok: false, reason: (err as Error).message, recorded: true };
+        return { ok: false, reason: (err as Error).message, recorded: true };
       }
       const rows = chunks.map((c) => ({ index: c.index, line: c.line, text: c.text, terms: textTerms(c.text).join(" ") }));
       const vectors = job.offline ? { space: job.offline, rows: chunks.map((c) => offlineEmbed(c.text)) } : null;
       store.writeDocument(doc, rows, vectors);
-      return { id: job.id, ok: true, chunks: rows.length };
+      return { ok: true, chunks: rows.length };
     }
     case "fail":
       storeAt(job.dbFile).failDocument({ path: job.path, size: job.size, mtimeMs: job.mtimeMs }, job.reason);
-      return { id: job.id, ok: true };
+      return { ok: true };
     case "remove":
       for (const path of job.paths) storeAt(job.dbFile).removeDocument(path);
-      return { id: job.id, ok: true };
+      return { ok: true };
     case "prepare": {
       const store = storeAt(job.dbFile);
       const analysis = store.meta("text_analysis");
       const cleared = analysis !== String(job.textAnalysis);
       if (cleared) store.clear(job.textAnalysis);
       store.useVectorSpace(job.space);
-      return { id: job.id, ok: true, cleared };
+      return { ok: true, cleared };
     }
     case "clear":
       storeAt(job.dbFile).clear(job.textAnalysis);
-      return { id: job.id, ok: true };
+      return { ok: true };
     case "vectors": {
       const store = storeAt(job.dbFile);
       if (job.rows.length === 0) store.markVectorsComplete();
-      return { id: job.id, ok: true, stored: store.storeVectors(job.space, job.rows) };
+      return { ok: true, stored: store.storeVectors(job.space, job.rows) };
     }
     case "embed-offline": {
       // The offline embedder's vectors for chunks that have none (after a switch back to it), a batch at a time.
@@ -68,22 +65,19 @@ async function handle(job: WorkerJob): Promise<WorkerReply> {
       const missing = store.missingVectors(job.batch);
       if (missing.length === 0) store.markVectorsComplete();
       store.storeVectors(job.space, missing.map((c) => ({ id: c.id, vector: offlineEmbed(c.text) })));
-      return { id: job.id, ok: true, stored: missing.length };
+      return { ok: true, stored: missing.length };
     }
     case "close":
       for (const store of stores.values()) store.close();
       stores.clear();
-      return { id: job.id, ok: true };
+      return { ok: true };
   }
 }
 
-port.on("message", async (job: WorkerJob) => {
-  let reply: WorkerReply;
+serveJobs<WorkerJob, WorkerReply>(async (job) => {
   try {
-    reply = await handle(job);
+    return await handle(job);
   } catch (err) {
-    reply = { id: job.id, ok: false, reason: (err as Error).message };
+    return { ok: false, reason: (err as Error).message };
   }
-  port.postMessage(reply);
 });
-port.postMessage({ ready: true });

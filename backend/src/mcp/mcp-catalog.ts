@@ -2,7 +2,7 @@ import type { McpCatalog, McpToolRecord } from "@mini-openclaw/protocol";
 import { CORE_TOOL_NAMES, DELEGATE_TOOL } from "../tools/core-tool-names.js";
 import type { McpConnection } from "./mcp-connection.js";
 import { mcpToolName } from "./mcp-tool-names.js";
-import { compileToolSchema, plainParameters } from "./tool-schema.js";
+import { plainParameters } from "./schema-check.js";
 
 /**
  * MCP tools one session may have in all: OpenAI's API refuses a request with more than 128 tools, and
@@ -28,9 +28,8 @@ export function buildCatalog(connections: McpConnection[]): McpCatalog {
     }
     if (connection.hasResources) catalog.resources.push(connection.name);
     for (const tool of connection.tools) {
-      const checked = compileToolSchema(tool.inputSchema);
-      if (typeof checked === "string") {
-        catalog.skipped_tools.push({ server: connection.name, tool: tool.name, reason: checked });
+      if (tool.schemaProblem !== null) {
+        catalog.skipped_tools.push({ server: connection.name, tool: tool.name, reason: tool.schemaProblem });
         continue;
       }
       if (tools.length >= MAX_SESSION_TOOLS) {

@@ -11,6 +11,8 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type CallToolResult, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { McpServerConfig } from "./mcp-config.js";
+import type { LargeMessageReader } from "./large-message.js";
+import { MAX_SERVER_SCHEMA_CHARS, type SchemaChecker, schemaText } from "./schema-check.js";
 import { StdioProcessTransport } from "./stdio-process-transport.js";
 
 export type McpServerState = "connecting" | "connected" | "failed" | "disabled";
@@ -21,6 +23,8 @@ export interface ListedTool {
   description: string;
   inputSchema: unknown;
   readOnly: boolean;
+  /** Why no session can use it (its schema is not usable, too large, or too slow to compile); null when it can. */
+  schemaProblem: string | null;
 }
 export interface ListedPrompt {
   name: string;
@@ -39,6 +43,8 @@ const lenientTool = z.looseObject({
 
 /** The most tools, prompts taken from one server (a list beyond is cut, with a warning). */
 const MAX_LISTED = 1_000;
+/** Pages of `tools/list` read at most: a server that always answers with a next cursor is not followed forever. */
+const MAX_PAGES = 20;
 const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
 const CLIENT_INFO = { name: "mini-openclaw", version: "0.1.0" };
 
@@ -50,6 +56,10 @@ export interface McpConnectionDeps {
   log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
   /** The state or the lists changed (the UI is told). */
   onChange(): void;
+  /** Checks tool schemas off the server's thread. */
+  schemas: SchemaChecker;
+  /** Reads a stdio server's large messages off the server's thread. */
+  largeMessages: LargeMessageReader;
 }
 
 const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -135,7 +145,7 @@ export class McpConnection {
         args: config.args,
         env: { ...this.deps.env, ...config.env },
         cwd: config.cwd ?? this.deps.cwd,
-      });
+      }, this.deps.largeMessages);
     }
     const requestInit = { headers: config.headers };
     const target = url ?? new URL(config.url);
@@ -218,21 +228,42 @@ export class McpConnection {
       // Read leniently: the SDK's listTools refuses the whole list for one tool whose schema is not an
       // object schema, and such a tool should be left out alone, with its reason shown.
       let cursor: string | undefined;
+      const seen = new Set<string>();
+      let pages = 0;
+      let schemaChars = 0;
       do {
         const page = await client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, lenientToolList);
+        pages++;
         for (const raw of page.tools) {
+          if (tools.length >= MAX_LISTED) break;
           const tool = lenientTool.safeParse(raw);
           if (!tool.success) {
             warnings.push(`a tool without a usable name was left out: ${JSON.stringify(raw).slice(0, 120)}`);
             continue;
           }
           const { name, title, description, inputSchema, annotations } = tool.data;
-          tools.push({ name, description: description ?? title ?? "", inputSchema, readOnly: annotations?.readOnlyHint === true });
+          let schemaProblem: string | null;
+          if (schemaChars > MAX_SERVER_SCHEMA_CHARS) {
+            schemaProblem = `its input schema is past the ${MAX_SERVER_SCHEMA_CHARS} characters of schemas one server's tools may have in all`;
+          } else {
+            const text = schemaText(inputSchema);
+            schemaChars += "text" in text ? text.text.length : 0;
+            schemaProblem = schemaChars > MAX_SERVER_SCHEMA_CHARS ? `its input schema is past the ${MAX_SERVER_SCHEMA_CHARS} characters of schemas one server's tools may have in all` : await this.deps.schemas.problem(inputSchema);
+          }
+          // A long list is read a tool at a time, never holding the server's thread for all of it.
+          await new Promise((resolve) => setImmediate(resolve));
+          tools.push({ name, description: description ?? title ?? "", inputSchema, readOnly: annotations?.readOnlyHint === true, schemaProblem });
         }
-        cursor = page.nextCursor;
+        const next = page.nextCursor;
+        if (next && (seen.has(next) || pages >= MAX_PAGES)) {
+          warnings.push(`it kept answering tools/list with another page (${pages} read); the tools of those pages are used`);
+          break;
+        }
+        if (next) seen.add(next);
+        cursor = next;
       } while (cursor && tools.length < MAX_LISTED);
     }
-    if (tools.length > MAX_LISTED) warnings.push(`it lists ${tools.length} tools; the first ${MAX_LISTED} are used`);
+    if (tools.length >= MAX_LISTED) warnings.push(`it lists ${MAX_LISTED} tools or more; the first ${MAX_LISTED} are used`);
     const prompts: ListedPrompt[] = [];
     if (caps.prompts) {
       try {

@@ -13,7 +13,8 @@ import { MCP_FILE_MAX_BYTES, type McpConfigProblem, type McpServerConfig, parseM
 import { McpConnection } from "./mcp-connection.js";
 import { mcpToolName } from "./mcp-tool-names.js";
 import { environmentForServers } from "./server-env.js";
-import { compileToolSchema } from "./tool-schema.js";
+import { LargeMessageReader } from "./large-message.js";
+import { MAX_SCHEMA_CHARS, SchemaChecker } from "./schema-check.js";
 
 export interface McpHubDeps {
   dataRoot: string;
@@ -33,6 +34,9 @@ export class McpHub {
   private watcher: FolderWatcher | null = null;
   private reloading: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Tool schemas and call arguments are checked off the server's thread, within deadlines. */
+  readonly schemas = new SchemaChecker();
+  private readonly largeMessages = new LargeMessageReader(MAX_SCHEMA_CHARS);
 
   constructor(private readonly deps: McpHubDeps) {}
 
@@ -96,7 +100,7 @@ export class McpHub {
     await Promise.all(stopping);
     for (const server of servers) {
       if (this.connections.has(server.name)) continue;
-      const connection = new McpConnection(server, { env, cwd: this.deps.dataRoot, log: this.deps.log, onChange: () => this.changed() });
+      const connection = new McpConnection(server, { env, cwd: this.deps.dataRoot, log: this.deps.log, onChange: () => this.changed(), schemas: this.schemas, largeMessages: this.largeMessages });
       this.connections.set(server.name, connection);
       connection.start();
     }
@@ -139,8 +143,7 @@ export class McpHub {
         target: config.display,
         reason: c.reason,
         tools: c.tools.map((t) => {
-          const checked = compileToolSchema(t.inputSchema);
-          const problem = typeof checked === "string" ? checked : undefined;
+          const problem = t.schemaProblem ?? undefined;
           return { name: t.name, exposed_as: problem ? null : mcpToolName(c.name, t.name, taken), description: t.description, read_only: t.readOnly, ...(problem ? { problem } : {}) };
         }),
         prompts: c.prompts.map((p) => ({ name: p.name, description: p.description })),
@@ -171,5 +174,7 @@ export class McpHub {
     await this.reloading;
     await Promise.all([...this.connections.values()].map((c) => c.stop()));
     this.connections.clear();
+    await this.schemas.close();
+    await this.largeMessages.close();
   }
 }

@@ -1,4 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { OMITTED_CHARS } from "./large-message.js";
 
 /** The most of one MCP result the model reads; the rest is left out with a marker that says how much. */
 export const MAX_RESULT_CHARS = 100_000;
@@ -39,11 +40,12 @@ export interface ConvertedResult {
   details: Record<string, unknown>;
 }
 
-/** Cuts text to the limit, saying how much was left out. */
-export function capText(text: string, max = MAX_RESULT_CHARS): { text: string; cut: number } {
-  if (text.length <= max) return { text, cut: 0 };
-  const cut = text.length - max;
-  return { text: `${text.slice(0, max)}\n[… ${cut} more characters left out: the result was ${text.length} characters]`, cut };
+/** Cuts text to the limit, saying how much was left out (`omitted`: characters cut from it before it got here). */
+export function capText(text: string, max = MAX_RESULT_CHARS, omitted = 0): { text: string; cut: number } {
+  const whole = text.length + omitted;
+  if (whole <= max) return { text, cut: 0 };
+  const cut = whole - max;
+  return { text: `${text.slice(0, max)}\n[… ${cut} more characters left out: the result was ${whole} characters]`, cut };
 }
 
 /**
@@ -60,7 +62,9 @@ export function convertToolResult(result: CallToolResult): ConvertedResult {
   }
   const joined = parts.join("\n");
   const isError = result.isError === true;
-  const { text, cut } = capText(joined || (isError ? "The tool failed and gave no reason." : "(no content)"));
+  // A huge message was cut on its way in (large-message.ts): the marker counts what was cut there too.
+  const omitted = Number((result._meta as Record<string, unknown> | undefined)?.[OMITTED_CHARS] ?? 0) || 0;
+  const { text, cut } = capText(joined || (isError ? "The tool failed and gave no reason." : "(no content)"), MAX_RESULT_CHARS, omitted);
   const kinds = [...new Set(content.map((b) => b.type))];
   return {
     output: isError ? `Error: ${text}` : text,

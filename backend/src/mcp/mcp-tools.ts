@@ -8,8 +8,9 @@ import { McpError, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { CoreTool, ToolResult } from "../tools/core-tool.js";
 import type { McpHub } from "./mcp-hub.js";
-import { capText, convertToolResult } from "./mcp-result.js";
-import { argumentProblems, compileToolSchema } from "./tool-schema.js";
+import { OMITTED_CHARS } from "./large-message.js";
+import { capText, convertToolResult, MAX_RESULT_CHARS } from "./mcp-result.js";
+
 
 const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -21,18 +22,15 @@ function failure(server: string, tool: string, err: unknown, timeoutMs: number):
 }
 
 function callTool(hub: McpHub, record: McpToolRecord): CoreTool {
-  const validate = compileToolSchema(record.parameters);
-  // The arguments are checked against the server's JSON Schema; zod only says they are an object.
-  const schema = z.record(z.string(), z.unknown()).superRefine((args, ctx) => {
-    if (typeof validate === "string") return;
-    for (const problem of argumentProblems(validate, args) ?? []) ctx.addIssue({ code: "custom", path: problem.path, message: problem.message });
-  });
+  // zod only says the arguments are an object; they are checked against the server's JSON Schema off the server's thread.
+  const schema = z.record(z.string(), z.unknown());
   return {
     name: record.name as CoreTool["name"],
     description: record.description,
     schema,
     parameters: record.parameters,
     mcp: { server: record.server, tool: record.tool, readOnly: record.read_only },
+    checkArguments: (input) => hub.schemas.argumentProblems(record.parameters, input),
     async execute(input, call) {
       const connection = hub.get(record.server);
       if (!connection || connection.state !== "connected") {
@@ -70,7 +68,8 @@ function readResourceTool(hub: McpHub, servers: string[]): CoreTool {
         const parts = result.contents.map((c) =>
           "text" in c && typeof c.text === "string" ? `[${c.uri}${c.mimeType ? `, ${c.mimeType}` : ""}]\n${c.text}` : `[${c.uri}: ${c.mimeType ?? "binary"}, ${Math.floor((String((c as { blob?: string }).blob ?? "").length * 3) / 4)} bytes, not shown to the model]`,
         );
-        const { text, cut } = capText(parts.join("\n") || "(empty resource)");
+        const omitted = Number((result._meta as Record<string, unknown> | undefined)?.[OMITTED_CHARS] ?? 0) || 0;
+        const { text, cut } = capText(parts.join("\n") || "(empty resource)", MAX_RESULT_CHARS, omitted);
         return { ok: true, output: text, details: { server, uri, ...(cut ? { truncated_chars: cut } : {}) } };
       } catch (err) {
         call.signal.throwIfAborted();

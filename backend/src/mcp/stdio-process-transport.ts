@@ -1,11 +1,17 @@
 /**
  * The MCP stdio transport (newline-delimited JSON-RPC over a child's stdin and stdout), with what a
  * workbench that runs other people's programs needs beyond the SDK's own: the server runs in a
- * process group of its own so stopping it ends everything it started; its stderr's last lines are
+ * process group of its own, and with a mark in its environment that whatever it starts inherits, so
+ * stopping it ends everything it started, also what left its group (`setsid`, a daemon's double
+ * fork) and its tree (orphans); its stderr's last lines are
  * kept to show; a line that is not JSON-RPC (a stray `console.log`) is counted and skipped, never
- * fatal; one line is capped, so a server cannot grow the workbench's memory without bound.
+ * fatal; one line is capped, so a server cannot grow the workbench's memory without bound, and a
+ * line over a megabyte is read off the server's thread (large-message.ts), in order with the rest.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { killTreeAndMarked } from "../lib/process-tree.js";
+import { LARGE_MESSAGE_BYTES, type LargeMessageReader } from "./large-message.js";
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -15,6 +21,8 @@ export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 const STDERR_LINES = 30;
 /** How long a server gets after SIGTERM before its whole group is killed. */
 const KILL_GRACE_MS = 2_000;
+/** The environment variable that marks a server's processes (its value is one per start). */
+export const SERVER_MARK = "MINI_OPENCLAW_MCP_SERVER";
 
 export interface StdioLaunch {
   command: string;
@@ -35,10 +43,19 @@ export class StdioProcessTransport implements Transport {
   private readonly stderrLines: string[] = [];
   private stderrPartial = "";
   private closed = false;
+  private readonly mark = randomBytes(12).toString("hex");
+  /** Set once everything the server started was stopped (after it exited). */
+  private swept: Promise<void> | null = null;
   exitCode: number | null = null;
   exitSignal: NodeJS.Signals | null = null;
 
-  constructor(private readonly launch: StdioLaunch) {}
+  /** Large lines being read off the thread: the lines after them wait, so messages keep their order. */
+  private reading: Promise<void> | null = null;
+
+  constructor(
+    private readonly launch: StdioLaunch,
+    private readonly largeMessages: LargeMessageReader,
+  ) {}
 
   get pid(): number | null {
     return this.child?.pid ?? null;
@@ -52,7 +69,7 @@ export class StdioProcessTransport implements Transport {
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
       const child = spawn(this.launch.command, this.launch.args, {
-        env: this.launch.env,
+        env: { ...this.launch.env, [SERVER_MARK]: this.mark },
         cwd: this.launch.cwd ?? undefined,
         stdio: ["pipe", "pipe", "pipe"],
         // Its own process group: stopping the server stops what it started (npx's node, a shell's children).
@@ -69,8 +86,9 @@ export class StdioProcessTransport implements Transport {
       child.once("exit", (code, signal) => {
         this.exitCode = code;
         this.exitSignal = signal;
-        // What it started may outlive it in its group: nothing of a server stays behind it.
+        // What it started may outlive it, in its group or out of it: nothing of a server stays behind it.
         killGroup(child, "SIGKILL");
+        this.sweep();
         this.finish();
       });
       child.stdout!.on("data", (chunk: Buffer) => this.read(chunk));
@@ -98,9 +116,16 @@ export class StdioProcessTransport implements Transport {
     const timer = setTimeout(() => killGroup(child, "SIGKILL"), KILL_GRACE_MS);
     await exited;
     clearTimeout(timer);
-    // Its children may outlive it in the group: they get the same end.
+    // Its children may outlive it, in the group or out of it: they get the same end.
     killGroup(child, "SIGKILL");
+    await this.sweep();
     this.finish();
+  }
+
+  /** Stops every process the server's mark is on (once, after it exited). */
+  private sweep(): Promise<void> {
+    this.swept ??= killTreeAndMarked(null, SERVER_MARK, this.mark).then(() => {});
+    return this.swept;
   }
 
   private finish(): void {
@@ -124,11 +149,11 @@ export class StdioProcessTransport implements Transport {
     let start = 0;
     for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
       this.chunks.push(chunk.subarray(start, nl));
-      const line = Buffer.concat(this.chunks).toString("utf8");
+      const line = this.chunks.length === 1 ? Buffer.from(this.chunks[0]) : Buffer.concat(this.chunks);
       this.chunks = [];
       this.buffered = 0;
       start = nl + 1;
-      this.deliver(line);
+      this.take(line);
     }
     if (start < chunk.length) {
       this.chunks.push(chunk.subarray(start));
@@ -142,6 +167,22 @@ export class StdioProcessTransport implements Transport {
     }
   }
 
+  /** A whole line: parsed here when small and nothing is ahead of it, otherwise after what is. */
+  private take(line: Buffer): void {
+    if (!this.reading && line.length <= LARGE_MESSAGE_BYTES) return this.deliver(line.toString("utf8"));
+    const next = (this.reading ?? Promise.resolve()).then(async () => {
+      if (line.length <= LARGE_MESSAGE_BYTES) return this.deliver(line.toString("utf8"));
+      const read = await this.largeMessages.read(line);
+      if ("json" in read) this.deliverJson(read.json, "(a large message)");
+      else if ("notJson" in read) this.garbage(read.notJson);
+      else this.note(`a message of ${(line.length / 1024 / 1024).toFixed(1)} MB could not be read: ${read.failed}`);
+    });
+    this.reading = next;
+    void next.finally(() => {
+      if (this.reading === next) this.reading = null;
+    });
+  }
+
   private deliver(line: string): void {
     const text = line.endsWith("\r") ? line.slice(0, -1) : line;
     if (text.trim() === "") return;
@@ -152,6 +193,11 @@ export class StdioProcessTransport implements Transport {
       this.garbage(text);
       return;
     }
+    this.deliverJson(json, text);
+  }
+
+  private deliverJson(json: unknown, text: string): void {
+    if (this.closed) return;
     const parsed = JSONRPCMessageSchema.safeParse(json);
     if (!parsed.success) return this.garbage(text);
     this.onmessage?.(parsed.data);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { z } from "zod";
 import { backendDir } from "../config/project-paths.js";
-import { killStrays } from "./process-tree.js";
+import { killStrays } from "../lib/process-tree.js";
 import { handOver, overBudgetMessage, watchWrites } from "./run-process.js";
 import { findOnPath, type Sandbox } from "./sandbox.js";
 

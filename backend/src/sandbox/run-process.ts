@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import type { Writable } from "node:stream";
 import { OutputCap } from "./output-cap.js";
 import { DiskBudget } from "./disk-budget.js";
-import { treeWrittenBytes } from "./process-tree.js";
+import { treeWrittenBytes } from "../lib/process-tree.js";
 
 export interface RunOptions {
   argv: string[];

@@ -65,10 +65,18 @@ export interface CoreTool<Schema extends z.ZodType = z.ZodType> {
   parameters?: Record<string, unknown>;
   /** An MCP tool: its server and own name (shown on its cards), and whether the server marked it read-only (approvals). */
   mcp?: { server: string; tool: string; readOnly: boolean };
+  /** A check beyond `schema` that cannot run on the server's thread (an MCP tool's JSON Schema): its problems, or null. */
+  checkArguments?(input: z.infer<Schema>): Promise<ReadonlyArray<{ path: readonly PropertyKey[]; message: string }> | null>;
   execute(input: z.infer<Schema>, call: ToolCall): Promise<ToolResult>;
 }
 
 export type McpToolName = `mcp__${string}` | "mcp_read_resource";
+
+/** Why arguments failed a tool's schema, in words the model can fix them from. */
+export function invalidArguments(toolName: string, issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }>): string {
+  const parts = issues.map((i) => (i.path.length ? `${i.path.map(String).join(".")}: ${i.message}` : i.message));
+  return `Error: invalid arguments for ${toolName}: ${parts.join("; ")}. Call it again with arguments that match its schema.`;
+}
 
 /** Helper that keeps each tool's input type while collecting tools of different schemas. */
 export function defineTool<Schema extends z.ZodType>(tool: CoreTool<Schema>): CoreTool<Schema> {

@@ -1,6 +1,6 @@
 /**
- * The processes a tool call started, seen from the host through /proc: for the per-call write
- * budget (bytes written by the whole tree) and for stopping what a call left running.
+ * The processes a tool call or an MCP server started, seen from the host through /proc: for the
+ * per-call write budget (bytes written by the whole tree) and for stopping what was left running.
  * /proc never blocks, so these small synchronous reads are cheap (about 10 µs a file).
  */
 import { setTimeout as sleep } from "node:timers/promises";
@@ -110,4 +110,57 @@ export async function killStrays(root: number, options: { wrapped: boolean }): P
   // A killed process lingers for a moment while the kernel tears it down: the call ends once they are gone.
   for (let waited = 0; waited < 1000 && processTree(root).some((p) => killed.has(p.pid) && !p.zombie); waited += 10) await sleep(10);
   return stopped;
+}
+
+/**
+ * Processes whose environment holds `KEY=value`: what a program started keeps the mark even after it
+ * left the program's process group and tree (`setsid`, a daemon's double fork), unless it cleared its
+ * environment. Only processes of our own user (or every one, as root) can be read.
+ */
+export function processesMarked(key: string, value: string): number[] {
+  const mark = Buffer.from(`${key}=${value}\0`);
+  const out: number[] = [];
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
+    try {
+      const environ = readFileSync(`/proc/${name}/environ`);
+      if (environ.indexOf(mark) === 0 || environ.indexOf(Buffer.concat([Buffer.from([0]), mark])) !== -1) out.push(Number(name));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return out;
+}
+
+/**
+ * Stops with SIGKILL every process below `root` and every process marked `key=value`, looking again
+ * while new ones appear (a process forking in a loop), and waits until they are gone.
+ */
+export async function killTreeAndMarked(root: number | null, key: string, value: string): Promise<number> {
+  const killed = new Set<number>();
+  for (let round = 0; round < 5; round++) {
+    const targets = [...(root === null ? [] : processTree(root).filter((p) => !p.zombie).map((p) => p.pid)), ...processesMarked(key, value)].filter((pid) => pid !== process.pid);
+    const fresh = targets.filter((pid) => !killed.has(pid));
+    if (fresh.length === 0) break;
+    for (const pid of fresh) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+      killed.add(pid);
+    }
+  }
+  const alive = (pid: number) => {
+    const info = readStat(pid);
+    return info !== null && !info.zombie;
+  };
+  for (let waited = 0; waited < 1000 && [...killed].some(alive); waited += 10) await sleep(10);
+  return killed.size;
 }
