@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { SessionDeleteReply, SessionExport, SessionSearchReply, SessionSummary } from "@mini-openclaw/protocol";
+import type { SessionDeleteReply, SessionEntry, SessionExport, SessionSearchReply, SessionSummary } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { lastMessage, messageText } from "../test-support/scripted-model-server.js";
 import { writeSessionFile } from "../test-support/session-files.js";
@@ -136,7 +136,14 @@ describe("export and import", () => {
     const summary = await json<SessionSummary>(imported);
     expect(summary.id).not.toBe(id);
     expect(summary.title).toBe("Memory check");
-    expect((await fetchSession(wb.url, summary.id)).entries).toEqual((await fetchSession(wb.url, id)).entries);
+    // The same entries; event ids are numbered afresh (an import never sets the server's clock).
+    const withoutIds = (entries: SessionEntry[]) => entries.map((e) => (e.type === "event" ? { ...e, id: undefined, first_id: undefined } : e));
+    const importedEntries = (await fetchSession(wb.url, summary.id)).entries;
+    expect(withoutIds(importedEntries)).toEqual(withoutIds((await fetchSession(wb.url, id)).entries));
+    const ids = importedEntries.flatMap((e) => (e.type === "event" && e.id !== undefined ? [e.id] : []));
+    expect(ids.length).toBeGreaterThan(0);
+    ids.forEach((n, i) => expect(n).toBeGreaterThan(i === 0 ? 0 : ids[i - 1]));
+    expect(ids.at(-1)).toBeLessThan(100);
 
     await chat(wb, "Go on", summary.id);
     const sent = wb.model.requests[2].body.messages.map((m) => m.role);

@@ -30,7 +30,20 @@ export function importedEntries(body: unknown, messageChars: number): { title: s
     if (message > messageChars) throw new UserError(413, `Entry ${i + 1} is a message of ${message} characters, over the ${messageChars} that chat takes.`);
     if (parsed.data.type !== "header") entries.push(parsed.data as SessionEntry);
   });
-  return { title: typeof value.title === "string" ? value.title.slice(0, 200) : "", entries };
+  return { title: typeof value.title === "string" ? value.title.slice(0, 200) : "", entries: renumbered(entries) };
+}
+
+/**
+ * An import's event ids numbered afresh, 1, 2, 3… in file order: the file's own may be anything (an
+ * edited export), and the server's clock must never take its cue from them.
+ */
+function renumbered(entries: SessionEntry[]): SessionEntry[] {
+  let next = 0;
+  return entries.map((entry) => {
+    if (entry.type !== "event" || (entry.id === undefined && entry.first_id === undefined)) return entry;
+    const first_id = entry.first_id !== undefined ? ++next : undefined;
+    return { ...entry, ...(first_id !== undefined ? { first_id } : {}), id: ++next };
+  });
 }
 
 const fence = (text: string, lang = "") => {

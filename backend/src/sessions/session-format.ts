@@ -3,7 +3,8 @@
  * schemas, the ones the frontend's types come from); lines written
  * before version 2 (everything ahead of the first `header`) go through the migration first. A line
  * that is not JSON, or not an entry, is counted and left out, never trusted: the file is in the data
- * root, which the agent's tools can write.
+ * root, which the agent's tools can write. An event whose only fault is an id no clock hands out (past
+ * 2^53, written by a version whose clock an import could set) keeps its event, without the id.
  */
 import { type SessionEntry, sessionEntrySchema as entrySchema } from "@mini-openclaw/protocol";
 import { migrateV1, v1EntrySchema } from "./migrate-v1.js";
@@ -17,6 +18,20 @@ export interface ParsedSession {
   hasHeader: boolean;
   tornLastLine: boolean;
   corruptLines: number;
+}
+
+/** An event line with its `id` / `first_id` taken out when they are not exact positive integers; null when there is nothing to take out. */
+function withoutUnsafeIds(value: unknown): Record<string, unknown> | null {
+  if (typeof value !== "object" || value === null || (value as { type?: unknown }).type !== "event") return null;
+  const entry = { ...(value as Record<string, unknown>) };
+  let changed = false;
+  for (const key of ["id", "first_id"]) {
+    if (key in entry && !(Number.isSafeInteger(entry[key]) && (entry[key] as number) > 0)) {
+      delete entry[key];
+      changed = true;
+    }
+  }
+  return changed ? entry : null;
 }
 
 export function parseSessionText(text: string): ParsedSession {
@@ -49,7 +64,12 @@ export function parseSessionText(text: string): ParsedSession {
       return;
     }
     const parsed = entrySchema.safeParse(value);
-    if (!parsed.success) corruptLines++;
+    if (!parsed.success) {
+      const salvaged = withoutUnsafeIds(value);
+      const second = salvaged ? entrySchema.safeParse(salvaged) : null;
+      if (second?.success && second.data.type !== "header") entries.push(second.data as SessionEntry);
+      else corruptLines++;
+    }
     else if (parsed.data.type !== "header") entries.push(parsed.data as SessionEntry);
   });
   const migrated = v1.length > 0;
