@@ -38,6 +38,8 @@ export interface AttackedServer {
   leaks(): Promise<string[]>;
   /** Whether the server process is still running. */
   alive(): boolean;
+  /** The server process's peak resident memory so far (VmHWM), in MB. */
+  peakRssMb(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -128,6 +130,10 @@ export async function startAttackedServer(options: { script?: ModelScript; env?:
       return found;
     },
     alive: server.alive,
+    async peakRssMb() {
+      const status = await readFile(`/proc/${child.pid}/status`, "utf8");
+      return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
+    },
     async close() {
       child.kill("SIGKILL");
       sandbox.close();

@@ -1,10 +1,11 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { KnowledgeDocument, KnowledgeRemoveReply, KnowledgeSearchReply, KnowledgeStatusReply, KnowledgeUploadReply } from "@mini-openclaw/protocol";
+import type { KnowledgeDocument, KnowledgeRemoveReply, KnowledgeSearchReply, KnowledgeStatusReply, KnowledgeUploadReply, ToolResultEvent } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { MAX_DOCUMENT_BYTES } from "../src/knowledge/document-kinds.js";
-import { postJson, startWorkbench, type Workbench } from "../test-support/workbench-harness.js";
+import { sandboxExpected } from "../test-support/tool-harness.js";
+import { chat, postJson, startWorkbench, type Workbench } from "../test-support/workbench-harness.js";
 
 let wb: Workbench | undefined;
 const outsides: string[] = [];
@@ -67,6 +68,59 @@ describe("adding and removing documents through the API", () => {
     expect((await upload("plain.md", "x", "application/json")).status).toBe(400);
     // Nothing new in knowledge/ (no file, no temp file left behind), nothing through the link.
     expect(await filesUnder(join(wb.dataRoot, "knowledge"))).toEqual(before);
+  });
+
+  it("names with control or bidirectional characters, or over 255 bytes, are 422 with nothing written, never a 500", async () => {
+    wb = await startWorkbench();
+    const before = await filesUnder(join(wb.dataRoot, "knowledge"));
+    const names = [
+      "report\u202Etxt.md", // a right-to-left override: shows as "reportdm.txt"
+      "two\nlines.md",
+      "esc\u001b[31mred.md",
+      "isolate\u2067x.md",
+      `${"é".repeat(134)}.md`, // 268 characters' worth of UTF-8 bytes in 136 characters
+      `${"a".repeat(267)}.md`,
+    ];
+    for (const name of names) {
+      const reply = await upload(name, "x");
+      expect(reply.status, JSON.stringify(name)).toBe(422);
+      const { error } = (await reply.json()) as { error: string };
+      expect(error).toMatch(/nothing was written/i);
+      // The refusal never echoes a raw control character back.
+      expect(error).not.toMatch(/[\u0000-\u001f\u202a-\u202e\u2066-\u2069]/);
+    }
+    expect(await filesUnder(join(wb.dataRoot, "knowledge"))).toEqual(before);
+  });
+
+  it("a deleted document leaves no copy of its text where the agent's tools can read (the trash and the index are out of their reach)", async () => {
+    wb = await startWorkbench({
+      script: (body) => {
+        const done = body.messages.filter((m) => m.role === "tool").length;
+        const calls = [
+          { name: "terminal", args: { command: 'grep -rl "quo""kka vault" . ; ls storage; echo end' } },
+          { name: "read_file", args: { path: `storage/trash/knowledge/${trashName}` } },
+          { name: "read_file", args: { path: "storage/knowledge/index.db-wal" } },
+        ];
+        return done < calls.length ? { toolCalls: [calls[done]] } : { content: "looked" };
+      },
+    });
+    let trashName = "";
+    const secret = "The quokka vault combination is 4417 under the zanzibar clock.";
+    expect((await upload("vault.md", `${secret}\n`)).status).toBe(201);
+    expect((await search("quokka vault")).results).toHaveLength(1);
+    const removed = (await (await remove("knowledge/vault.md")).json()) as KnowledgeRemoveReply;
+    trashName = removed.trash;
+    expect((await search("quokka vault")).results).toEqual([]);
+    // The index keeps no readable copy of the text (overwritten, the write-ahead log emptied).
+    for (const file of await readdir(join(wb.dataRoot, "storage/knowledge"))) {
+      expect((await readFile(join(wb.dataRoot, "storage/knowledge", file))).includes(Buffer.from("quokka vault combination")), file).toBe(false);
+    }
+    const events = await chat(wb, "look for the vault");
+    const results = events.filter((e): e is ToolResultEvent => e.type === "tool_result");
+    for (const result of results) expect(result.output).not.toContain("4417");
+    if (sandboxExpected().available) expect(results[0].output).toMatch(/cannot access 'storage': No such file or directory\nend/);
+    expect(results[1]).toMatchObject({ ok: false, output: expect.stringMatching(/storage\/ holds the workbench's indexes and its trash; no tool reads it/) });
+    expect(results[2]).toMatchObject({ ok: false });
   });
 
   it("a delete moves the file to the trash byte for byte, out of the list and the results; a restore brings it back", async () => {

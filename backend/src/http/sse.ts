@@ -3,6 +3,12 @@ import type { FastifyReply } from "fastify";
 import type { ChatEvent, UiEvent } from "@mini-openclaw/protocol";
 
 const HEARTBEAT_MS = 15_000;
+/**
+ * What waits for one reader on its connection before the writer holds back: a turn's reader pulls the
+ * rest from the turn once this has been read (turn-stream.ts). A stream that is only pushed to (the UI
+ * events: small and rare) cuts a reader off past four times this; it comes back by reconnecting.
+ */
+export const MAX_UNREAD_BYTES = 1024 * 1024;
 
 /** One SSE frame; with `id`, an `id:` line a reconnecting client sends back as `Last-Event-ID`. */
 export function sseFrame(event: ChatEvent | UiEvent, id?: number): string {
@@ -10,9 +16,16 @@ export function sseFrame(event: ChatEvent | UiEvent, id?: number): string {
 }
 
 export interface SseStream {
+  /** Pushes one event (a reader more than 4 MB behind is cut off; it reconnects). */
   send(event: ChatEvent | UiEvent): void;
-  /** A frame made already (`sseFrame`): a turn's readers share one per event. */
+  /** Frames made already (`sseFrame`): a turn's readers share one per event. */
   sendFrame(frame: string): void;
+  /** Whether the reader has taken what was written (less than MAX_UNREAD_BYTES waits for it). */
+  hasRoom(): boolean;
+  /** Calls `ready` when a reader that had no room has taken what waited; returns the way to stop. */
+  onRoom(ready: () => void): () => void;
+  /** Closes the connection at once, whatever waits on it (a reader that stopped reading). */
+  cut(): void;
   end(): void;
   /** Aborted when the client goes away before the stream ends. */
   signal: AbortSignal;
@@ -34,7 +47,8 @@ export interface SseStream {
  *
  * The first frame of a burst is written at once; frames sent while it is on its way are written
  * together once the event loop comes round (a fast model streams thousands of frames a second, and
- * one socket write per frame cost more than the frames).
+ * one socket write per frame cost more than the frames). A reader with more than MAX_UNREAD_BYTES
+ * waiting is cut off.
  */
 export function openSse(res: ServerResponse, onClientGone: (controller: AbortController) => void): SseStream {
   const controller = new AbortController();
@@ -57,10 +71,15 @@ export function openSse(res: ServerResponse, onClientGone: (controller: AbortCon
   res.socket?.once("end", gone);
   let pending = "";
   let burst = false;
+  const unread = () => res.writableLength + (res.socket?.writableLength ?? 0) + pending.length;
+  const write = (text: string) => {
+    res.write(text);
+  };
   const flush = () => {
     burst = false;
-    if (pending && !res.destroyed) res.write(pending);
+    const text = pending;
     pending = "";
+    if (text && !res.destroyed) write(text);
   };
   const sendFrame = (frame: string) => {
     if (ended || res.destroyed) return;
@@ -68,14 +87,24 @@ export function openSse(res: ServerResponse, onClientGone: (controller: AbortCon
       pending += frame;
       return;
     }
-    res.write(frame);
+    write(frame);
     burst = true;
     setImmediate(flush);
   };
   return {
     signal: controller.signal,
-    send: (event) => sendFrame(sseFrame(event)),
+    send(event) {
+      sendFrame(sseFrame(event));
+      // Pushed events have nowhere to wait but the connection: a reader that does not read is cut off.
+      if (unread() > 4 * MAX_UNREAD_BYTES) res.destroy();
+    },
     sendFrame,
+    hasRoom: () => !res.destroyed && unread() < MAX_UNREAD_BYTES,
+    onRoom(ready) {
+      res.on("drain", ready);
+      return () => res.off("drain", ready);
+    },
+    cut: () => res.destroy(),
     end() {
       if (ended) return;
       ended = true;

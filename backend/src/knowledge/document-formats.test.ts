@@ -9,30 +9,30 @@ describe("document formats", () => {
     expect(section.text).toBe("Quarterly report\n\nRevenue grew by 12 % & costs fell.");
   });
 
-  it("PowerPoint: a section per slide, numbered, paragraphs as lines", () => {
-    expect(pptxSections(pptx([["Roadmap", "Ship <beta> in May"], ["Risks"]]))).toEqual([
+  it("PowerPoint: a section per slide, numbered, paragraphs as lines", async () => {
+    expect(await pptxSections(pptx([["Roadmap", "Ship <beta> in May"], ["Risks"]]))).toEqual([
       { line: 1, text: "Roadmap\nShip <beta> in May" },
       { line: 2, text: "Risks" },
     ]);
   });
 
-  it("Excel: each sheet by name, rows with shared strings and numbers", () => {
-    const sections = xlsxSections(xlsx([{ name: "Budget", rows: [["Item", "Cost"], ["Tents", 240], ["Stoves", 95.5]] }, { name: "Empty", rows: [] }]));
+  it("Excel: each sheet by name, rows with shared strings and numbers", async () => {
+    const sections = await xlsxSections(xlsx([{ name: "Budget", rows: [["Item", "Cost"], ["Tents", 240], ["Stoves", 95.5]] }, { name: "Empty", rows: [] }]));
     expect(sections).toEqual([{ line: 1, text: "# Budget\nItem | Cost\nTents | 240\nStoves | 95.5" }]);
   });
 
-  it("EPUB: the chapters in spine order, as Markdown", () => {
-    const sections = epubSections(epub([{ title: "One", paragraphs: ["The river was high."] }, { title: "Two", paragraphs: ["The bridge held."] }]));
+  it("EPUB: the chapters in spine order, as Markdown", async () => {
+    const sections = await epubSections(epub([{ title: "One", paragraphs: ["The river was high."] }, { title: "Two", paragraphs: ["The bridge held."] }]));
     expect(sections.map((s) => s.text)).toEqual(["# One\n\nThe river was high.", "# Two\n\nThe bridge held."]);
-    expect(() => epubSections(docx(["not a book"]))).toThrow(/not an EPUB/);
+    await expect(epubSections(docx(["not a book"]))).rejects.toThrow(/not an EPUB/);
   });
 
-  it("HTML: the main content with its title, no scripts", () => {
+  it("HTML: the main content with its title, no scripts", async () => {
     const [section] = htmlSections(new TextEncoder().encode("<html><head><title>Notes</title><script>alert(1)</script></head><body><nav>menu</nav><main><p>Kiln at 1200 °C.</p></main></body></html>"));
     expect(section.text).toBe("# Notes\n\nKiln at 1200 °C.");
   });
 
-  it("PowerPoint as ECMA-376 allows it: the slide list's order, any prefixes, references, fields, breaks and tables", () => {
+  it("PowerPoint as ECMA-376 allows it: the slide list's order, any prefixes, references, fields, breaks and tables", async () => {
     // Slides reordered in the app keep their part names: the order is the presentation's sldIdLst.
     // Prefixes are the producer's choice (pr:, d:, rel: here); sldId has both id and rel:id.
     const presentation =
@@ -58,13 +58,13 @@ describe("document formats", () => {
         ),
       ),
     });
-    expect(pptxSections(data)).toEqual([
+    expect(await pptxSections(data)).toEqual([
       { line: 1, text: "Café & crème\nLine one\nline two\n7\nCell <A>" },
       { line: 2, text: "Made second" },
     ]);
   });
 
-  it("EPUB: the package file wherever the container says, prefixed OPF elements, an escaped href", () => {
+  it("EPUB: the package file wherever the container says, prefixed OPF elements, an escaped href", async () => {
     const data = zipSync({
       mimetype: strToU8("application/epub+zip"),
       "META-INF/container.xml": strToU8(
@@ -78,6 +78,6 @@ describe("document formats", () => {
       "book/ch1.xhtml": strToU8(`<html xmlns="http://www.w3.org/1999/xhtml"><body><p>First &amp; foremost.</p></body></html>`),
       "book/ch 2.xhtml": strToU8(`<html xmlns="http://www.w3.org/1999/xhtml"><body><p>Then the rest.</p></body></html>`),
     });
-    expect(epubSections(data).map((s) => s.text)).toEqual(["First & foremost.", "Then the rest."]);
+    expect((await epubSections(data)).map((s) => s.text)).toEqual(["First & foremost.", "Then the rest."]);
   });
 });

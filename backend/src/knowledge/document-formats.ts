@@ -5,7 +5,7 @@
  * converter `fetch_url` uses. Each returns sections: a slide, a sheet, a chapter, or the whole text.
  */
 import { XMLParser } from "fast-xml-parser";
-import { unzipSync } from "fflate";
+import { unzipCapped } from "../lib/unzip-capped.js";
 import { htmlToMarkdown } from "../net/html-to-markdown.js";
 import { decodeText } from "./text-encoding.js";
 
@@ -15,18 +15,27 @@ export interface Section {
   text: string;
 }
 
-/** An archive entry unpacked is capped: a document's text never needs more. */
-const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+/**
+ * What a document's archive may unpack to, counted on the bytes actually inflated (a Word file of
+ * 1.5 MB can declare small parts and unpack to 1.5 GB): a document's text never needs more.
+ */
+export const MAX_UNPACKED_BYTES = 128 * 1024 * 1024;
+const MAX_ARCHIVE_FILES = 20_000;
 
-function unzipSome(data: Uint8Array, wanted: (name: string) => boolean): Record<string, string> {
-  const files = unzipSync(data, { filter: (file) => wanted(file.name) && file.originalSize <= MAX_ENTRY_BYTES });
+/** The entries `wanted` names, as text; every other entry is counted against the cap too when `countAll`. */
+async function unzipSome(data: Uint8Array, wanted: (name: string) => boolean, countAll = false): Promise<Record<string, string>> {
+  const unpacked = await unzipCapped(data, (name) => (wanted(name) ? "keep" : countAll ? "count" : "skip"), { totalBytes: MAX_UNPACKED_BYTES, files: MAX_ARCHIVE_FILES });
+  if (!unpacked.ok) throw new Error(`the document was not read: ${unpacked.problem.message}`);
   const decoder = new TextDecoder();
-  return Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, decoder.decode(bytes)]));
+  return Object.fromEntries([...unpacked.files].map(([name, bytes]) => [name, decoder.decode(bytes)]));
 }
 
 const byNumber = (a: string, b: string) => Number(/(\d+)\.xml$/.exec(a)?.[1] ?? 0) - Number(/(\d+)\.xml$/.exec(b)?.[1] ?? 0);
 
 export async function docxSections(data: Uint8Array): Promise<Section[]> {
+  // Mammoth unpacks the parts it reads whole: the archive is first unpacked as a stream, counted and
+  // thrown away, so a zip bomb stops at the cap without ever being held.
+  await unzipSome(data, () => false, true);
   const mammoth = await import("mammoth");
   const { value } = await mammoth.extractRawText({ buffer: Buffer.from(data) });
   return [{ line: 1, text: value.replace(/\n{3,}/g, "\n\n").trim() }];
@@ -66,8 +75,8 @@ const stringItem = (item: XmlNode): string => {
  * " | ". Sheets are found through the workbook's relationships (whatever their attribute order or
  * target form: openpyxl writes absolute targets, Excel relative ones); strings shared or inline.
  */
-export function xlsxSections(data: Uint8Array): Section[] {
-  const files = unzipSome(data, (name) => /^xl\/(workbook\.xml|sharedStrings\.xml|_rels\/workbook\.xml\.rels|worksheets\/[^/]+\.xml)$/.test(name));
+export async function xlsxSections(data: Uint8Array): Promise<Section[]> {
+  const files = await unzipSome(data, (name) => /^xl\/(workbook\.xml|sharedStrings\.xml|_rels\/workbook\.xml\.rels|worksheets\/[^/]+\.xml)$/.test(name));
   const parse = (name: string) => (files[name] === undefined ? {} : (spreadsheetXml.parse(files[name]) as Record<string, Record<string, unknown>>));
   const sst = parse("xl/sharedStrings.xml").sst as { si?: XmlNode[] } | undefined;
   const shared = (sst?.si ?? []).map(stringItem);
@@ -145,8 +154,8 @@ function slideOrder(files: Record<string, string>): string[] {
   return ordered.length > 0 ? ordered : slides;
 }
 /** One section per slide, in the presentation's order, numbered as it shows them; its paragraphs as lines. */
-export function pptxSections(data: Uint8Array): Section[] {
-  const files = unzipSome(data, (name) => /^ppt\/(presentation\.xml|_rels\/presentation\.xml\.rels|slides\/slide\d+\.xml)$/.test(name));
+export async function pptxSections(data: Uint8Array): Promise<Section[]> {
+  const files = await unzipSome(data, (name) => /^ppt\/(presentation\.xml|_rels\/presentation\.xml\.rels|slides\/slide\d+\.xml)$/.test(name));
   return slideOrder(files)
     .map((name, i) => {
       const paragraphs = drawingParagraphs(orderedXml.parse(files[name]) as OrderedNode[]).filter((p) => p.trim() !== "");
@@ -159,8 +168,8 @@ export function pptxSections(data: Uint8Array): Section[] {
 const packageXml = new XMLParser({ ...XML_AS_WRITTEN, isArray: (name) => ["rootfile", "item", "itemref"].includes(name) });
 
 /** The chapters in reading order (the package's spine), as Markdown. */
-export function epubSections(data: Uint8Array): Section[] {
-  const files = unzipSome(data, (name) => /\.(xml|opf|x?html?)$/i.test(name));
+export async function epubSections(data: Uint8Array): Promise<Section[]> {
+  const files = await unzipSome(data, (name) => /\.(xml|opf|x?html?)$/i.test(name));
   const container = packageXml.parse(files["META-INF/container.xml"] ?? "") as { container?: { rootfiles?: { rootfile?: Array<Record<string, string>> } } };
   const rootfile = container.container?.rootfiles?.rootfile?.[0]?.["full-path"];
   const opf = rootfile ? files[rootfile] : undefined;

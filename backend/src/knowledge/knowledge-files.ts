@@ -10,6 +10,7 @@ import { link, lstat, mkdir, readFile, rename, unlink, writeFile } from "node:fs
 import { join } from "node:path";
 import { UserError } from "../lib/user-error.js";
 import { type DirHandle, inConfinedFolder } from "../paths/dir-handle.js";
+import { nameProblem, shownName } from "../paths/name-problem.js";
 import { KNOWLEDGE_EXTENSIONS } from "./document-kinds.js";
 
 const TRASH = join("storage", "trash", "knowledge");
@@ -19,15 +20,19 @@ const TRASH_NAME = /^\d{13}-[0-9a-f]{12}$/;
 export function knowledgePath(name: unknown): string {
   if (typeof name !== "string" || name.trim() === "") throw new UserError(400, "A file name is required (?filename=NAME).");
   const refuse = (why: string): never => {
-    throw new UserError(422, `"${name.slice(0, 120)}" ${why}; nothing was written.`);
+    throw new UserError(422, `${shownName(name.slice(0, 120))} ${why}; nothing was written.`);
   };
-  if (name.length > 255) refuse("is over 255 characters");
+  if (Buffer.byteLength(name, "utf8") > 1024) refuse("is over 1024 bytes");
   if (name.includes("\0") || name.includes("\\")) refuse("holds a NUL byte or a backslash");
   if (name.startsWith("/") || name.startsWith("~") || /^[a-zA-Z]:/.test(name)) refuse("is an absolute path: name a file inside knowledge/");
   const segments = name.split("/").filter((s) => s !== "" && s !== ".");
   if (segments.includes("..")) refuse("goes up a folder ('..'): documents stay inside knowledge/");
   if (segments.some((s) => s.startsWith("."))) refuse("names a hidden file or folder");
   if (segments.length === 0) refuse("names no file");
+  for (const segment of segments) {
+    const problem = nameProblem(segment);
+    if (problem) refuse(problem);
+  }
   if (segments[0] === "knowledge" && segments.length > 1) segments.shift();
   if (!KNOWLEDGE_EXTENSIONS.test(segments[segments.length - 1])) {
     refuse("is not a kind of document the index reads (Markdown, text, CSV, TSV, PDF, Word, PowerPoint, Excel, EPUB, HTML)");

@@ -85,7 +85,11 @@ export class KnowledgeStore {
       // Durable against a crash of the process (WAL); a power cut may lose the last commits, never mix them.
       db.pragma("synchronous = NORMAL");
       db.pragma("cache_size = -16000");
+      // A removed document's text is overwritten where it was, not left in free pages.
+      db.pragma("secure_delete = ON");
       db.exec(SCHEMA);
+      // FTS5's own: a removed chunk's entries leave its term lists at once.
+      db.exec("INSERT INTO chunk_terms(chunk_terms, rank) VALUES ('secure-delete', 1)");
       db.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES ('format', ?)").run(String(STORE_FORMAT));
       // The chunk count, counted once when the store has none. (Key "chunk_count" was counted inside the
       // first write's transaction, its new rows included twice; "chunks" replaces it.)
@@ -213,6 +217,8 @@ export class KnowledgeStore {
       this.sql("DELETE FROM documents WHERE path = ?").run(path);
       this.setMeta("updated_at", new Date().toISOString());
     })();
+    // The write-ahead log still holds the pages as they were: move them into the file and empty it.
+    this.db.pragma("wal_checkpoint(TRUNCATE)");
   }
 
   /** Everything goes (a rebuild, or another text analysis): documents are indexed again. */

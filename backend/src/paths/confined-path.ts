@@ -10,6 +10,7 @@
 import { unlink } from "node:fs/promises";
 import { UserError } from "../lib/user-error.js";
 import { DirHandle, inConfinedFolder } from "./dir-handle.js";
+import { nameProblem } from "./name-problem.js";
 import { CHECKPOINTS_DIR } from "../workspace/workspace-files.js";
 
 const SECRET_FILE = /^key\.md$/i;
@@ -36,6 +37,10 @@ export function normalizeUserPath(input: unknown, locationPrefix = "."): string 
     throw new UserError(403, "KEY.md holds credentials and is never readable or writable here.");
   }
   if (segments.length === 0) throw new UserError(400, "The path names the data root itself, not a file.");
+  for (const segment of segments) {
+    const problem = nameProblem(segment);
+    if (problem) throw new UserError(422, `The path ${problem}.`);
+  }
   // The change store (the files' earlier contents): no tool reads or rewrites it, and the file API neither.
   if (segments[0] === CHECKPOINTS_DIR) throw new UserError(403, `${CHECKPOINTS_DIR}/ is the workbench's store of earlier file versions; it is not readable or writable here (use the changes view).`);
   return segments.join("/");

@@ -15,7 +15,7 @@ import { isAbsolute, join, relative } from "node:path";
 
 /** Data folders the agent may change, and the ones it may only read. */
 export const WRITABLE_DATA_DIRS = ["memory", "skills", "workspace", "knowledge", "agents"] as const;
-export const READONLY_DATA_DIRS = ["sessions", "storage"] as const;
+export const READONLY_DATA_DIRS = ["sessions"] as const;
 const READONLY_DATA_FILES = ["SKILLS_SNAPSHOT.md"] as const;
 
 const ETC_FILES = [

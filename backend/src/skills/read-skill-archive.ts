@@ -1,7 +1,7 @@
-import { setImmediate as yieldToLoop } from "node:timers/promises";
-import { Unzip, UnzipInflate, type UnzipFile } from "fflate";
 import { NAME_PATTERN, readFrontmatter } from "../lib/frontmatter.js";
+import { unzipCapped } from "../lib/unzip-capped.js";
 import { UserError } from "../lib/user-error.js";
+import { nameProblem } from "../paths/name-problem.js";
 
 /**
  * A skill archive as the ecosystem ships one (a `.zip`, or Anthropic's `.skill`, which is a zip):
@@ -16,7 +16,6 @@ export const ARCHIVE_LIMITS = {
   depth: 12,
 };
 
-const SLICE = 256 * 1024;
 /** Packaging leftovers, never part of a skill. */
 const JUNK = /(^|\/)(__MACOSX|\.DS_Store|Thumbs\.db)(\/|$)/;
 
@@ -38,53 +37,41 @@ function cleanPath(name: string): string | { refused: string } {
   if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) return { refused: "an absolute path" };
   const parts = path.split("/").filter((p) => p !== "" && p !== ".");
   if (parts.includes("..")) return { refused: "'..' in its path" };
-  // eslint-disable-next-line no-control-regex
-  if (parts.some((p) => /[\u0000-\u001f]/.test(p) || p.length > 255)) return { refused: "a control character or an over-long name" };
+  const problem = parts.map(nameProblem).find((p) => p !== null);
+  if (problem) return { refused: `a name that ${problem}` };
   if (parts.length > ARCHIVE_LIMITS.depth) return { refused: `more than ${ARCHIVE_LIMITS.depth} folders deep` };
   return parts.join("/");
 }
 
 /** Unpacks every file entry, counting real inflated bytes (declared sizes can lie). */
 async function unpack(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
-  const files = new Map<string, Uint8Array>();
-  let unpacked = 0;
-  let failure: UserError | null = null;
-  const fail = (err: UserError) => {
-    failure ??= err;
-  };
-  const unzip = new Unzip((file: UnzipFile) => {
-    if (failure || file.name.endsWith("/")) return;
-    const path = cleanPath(file.name);
-    if (typeof path !== "string") return fail(new UserError(422, `The archive was refused: the entry "${file.name.slice(0, 200)}" has ${path.refused}. Nothing was installed.`));
-    if (JUNK.test(path)) return;
-    if (files.size >= ARCHIVE_LIMITS.files) return fail(new UserError(413, `The archive holds more than ${ARCHIVE_LIMITS.files} files. Nothing was installed.`));
-    if (file.compression !== 0 && file.compression !== 8) return fail(new UserError(422, `"${path}" uses a compression method this workbench cannot read (${file.compression}); zip it again with deflate.`));
-    const chunks: Uint8Array[] = [];
-    file.ondata = (err, chunk, final) => {
-      if (failure) return;
-      if (err) return fail(new UserError(422, `The archive is damaged at "${path}": ${err.message}.`));
-      unpacked += chunk.length;
-      if (unpacked > ARCHIVE_LIMITS.unpackedBytes) {
-        file.terminate();
-        return fail(new UserError(413, `The archive unpacks to more than ${ARCHIVE_LIMITS.unpackedBytes / 1024 / 1024} MB. Nothing was installed.`));
-      }
-      chunks.push(chunk);
-      if (final) files.set(path, Buffer.concat(chunks));
-    };
-    file.start();
-  });
-  unzip.register(UnzipInflate);
-  try {
-    // In slices, yielding between them: a large archive never holds the event loop for long.
-    for (let offset = 0; offset < bytes.length && !failure; offset += SLICE) {
-      unzip.push(bytes.subarray(offset, offset + SLICE), offset + SLICE >= bytes.length);
-      await yieldToLoop();
+  const paths = new Map<string, string>();
+  const unpacked = await unzipCapped(
+    bytes,
+    (name) => {
+      const path = cleanPath(name);
+      if (typeof path !== "string") return { refuse: path.refused };
+      if (JUNK.test(path)) return "skip";
+      paths.set(name, path);
+      return "keep";
+    },
+    { totalBytes: ARCHIVE_LIMITS.unpackedBytes, files: ARCHIVE_LIMITS.files },
+  );
+  if (!unpacked.ok) {
+    const { problem } = unpacked;
+    switch (problem.kind) {
+      case "refused":
+        throw new UserError(422, `The archive was refused: the entry "${problem.entry.slice(0, 200)}" has ${problem.message}. Nothing was installed.`);
+      case "too-large":
+      case "too-many":
+        throw new UserError(413, `The archive was refused: ${problem.message}. Nothing was installed.`);
+      case "method":
+        throw new UserError(422, `${problem.message}; zip it again with deflate.`);
+      case "damaged":
+        throw new UserError(422, `The archive was refused: ${problem.message}. Nothing was installed.`);
     }
-  } catch (err) {
-    fail(new UserError(422, `This is not a zip archive that can be read (${(err as Error).message}). Nothing was installed.`));
   }
-  if (failure) throw failure;
-  return files;
+  return new Map([...unpacked.files].map(([name, data]) => [paths.get(name)!, data]));
 }
 
 /** The folder name for a SKILL.md at the archive's top: its frontmatter name, else the archive's file name. */

@@ -4,7 +4,7 @@ import { isUnreadable, readConfinedText } from "../paths/read-confined-file.js";
 import { parseSkill } from "../skills/parse-skill.js";
 import { skillFolder } from "../skills/scan-skills.js";
 import { withBaseDir } from "../skills/skill-base-dir.js";
-import { SKILLS_DIR } from "../workspace/workspace-files.js";
+import { SKILLS_DIR, STORAGE_DIR } from "../workspace/workspace-files.js";
 import type { Config } from "../config/config.js";
 import { UserError } from "../lib/user-error.js";
 import { settingsFile } from "../settings/settings-files.js";
@@ -57,6 +57,9 @@ export const readFileTool = (config: Pick<Config, "dataRoot" | "locationPrefix" 
   schema,
   async execute(input, call) {
     const asked = normalizeUserPath(input.path, config.locationPrefix);
+    if (asked.split("/")[0] === STORAGE_DIR) {
+      throw new UserError(403, `${STORAGE_DIR}/ holds the workbench's indexes and its trash; no tool reads it. Search the knowledge base with search_knowledge_base.`);
+    }
     if (settingsFile(asked)) {
       throw new UserError(403, `${asked} is one of the workbench's settings files (it can hold credentials); no tool reads it. The user edits it in the Inspector.`);
     }

@@ -4,27 +4,32 @@ import { LiveTurn } from "./live-turn.js";
 import { MAX_QUEUED, TurnQueue } from "./turn-queue.js";
 
 describe("LiveTurn", () => {
-  it("replays what a late reader missed, then delivers the rest live, each event once, in order", () => {
+  it("each reader reads from where it joined, at its own pace: every event once, in order, and the end", () => {
     const clock = new EventIdClock(1000);
     const turn = new LiveTurn("s", () => clock.next());
     const a = turn.emit({ type: "token", content: "a" });
     const b = turn.emit({ type: "token", content: "b" });
-    const all: string[] = [];
-    const afterA: string[] = [];
-    let ended = 0;
-    turn.subscribe(null, (e) => all.push(`${e.id}:${e.event.type === "token" ? e.event.content : e.event.type}`), () => ended++);
-    turn.subscribe(a, (e) => afterA.push(e.event.type === "token" ? e.event.content : e.event.type), () => ended++);
+    const fromStart = turn.cursor(null);
+    const afterA = turn.cursor(a);
+    let told = 0;
+    const unwatch = turn.watch(() => told++);
+    const text = (events: Array<{ id: number; event: { type: string; content?: string } }>) => events.map((e) => `${e.id}:${e.event.content ?? e.event.type}`);
+    expect(text(fromStart.take(1))).toEqual([`${a}:a`]);
     turn.emit({ type: "final", content: "ab", duration_ms: 1 });
+    expect(told).toBe(1);
+    expect(text(afterA.take())).toEqual([`${b}:b`, `${b + 1}:ab`]);
+    expect(afterA.done).toBe(false);
     turn.end();
-    expect(all).toEqual([`${a}:a`, `${b}:b`, `${b + 1}:final`]);
-    expect(afterA).toEqual(["b", "final"]);
-    expect(ended).toBe(2);
-    expect(turn.events[2].frame).toBe(`id: ${b + 1}\ndata: {"type":"final","content":"ab","duration_ms":1}\n\n`);
-    // A reader that comes after the end gets the replay and its end at once.
-    const late: number[] = [];
-    turn.subscribe(b, (e) => late.push(e.id), () => ended++);
-    expect(late).toEqual([b + 1]);
-    expect(ended).toBe(3);
+    expect(told).toBe(2);
+    expect(afterA.done).toBe(true);
+    expect(fromStart.done).toBe(false);
+    expect(text(fromStart.take())).toEqual([`${b}:b`, `${b + 1}:ab`]);
+    expect(fromStart.done).toBe(true);
+    unwatch();
+    // A reader that comes after the end reads what it missed, and is done.
+    const late = turn.cursor(b);
+    expect(late.take().map((e) => e.id)).toEqual([b + 1]);
+    expect(late.done).toBe(true);
     expect(turn.has(a)).toBe(true);
     expect(turn.has(a - 1)).toBe(false);
   });

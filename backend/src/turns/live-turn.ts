@@ -1,22 +1,15 @@
 import type { ChatEvent, NumberedEvent } from "@mini-openclaw/protocol";
-import { sseFrame } from "../http/sse.js";
-
-/** An event as it went out, with its SSE frame made once for every reader. */
-export interface SentEvent extends NumberedEvent {
-  frame: string;
-}
-
-export type TurnListener = (event: SentEvent) => void;
 
 /**
  * A turn as it runs, apart from whoever started it: every event it sent, numbered, kept until it
- * ends, so any number of readers can join at any point and get the rest in order. The turn's own
- * `AbortController` is the only way to end it early (Stop, the server shutting down).
+ * ends, so any number of readers can join at any point and read the rest in order, each at its own
+ * pace (a reader pulls through a cursor; a slow one falls behind without holding a copy). The turn's
+ * own `AbortController` is the only way to end it early (Stop, the server shutting down).
  */
 export class LiveTurn {
-  readonly events: SentEvent[] = [];
+  readonly events: NumberedEvent[] = [];
   readonly controller = new AbortController();
-  private readonly listeners = new Set<{ onEvent: TurnListener; onEnd: () => void }>();
+  private readonly watchers = new Set<() => void>();
   private finished = false;
   private resolveDone!: () => void;
   /** Resolves when the turn's last event was sent. */
@@ -35,12 +28,11 @@ export class LiveTurn {
     return this.events[0]?.id ?? null;
   }
 
-  /** Numbers the event (unless it was numbered already), keeps it, and hands it to every reader; returns its id. */
+  /** Numbers the event (unless it was numbered already), keeps it, and tells the readers; returns its id. */
   emit(event: ChatEvent, id = this.nextId()): number {
-    const numbered = { id, event, frame: sseFrame(event, id) };
-    this.events.push(numbered);
-    for (const listener of this.listeners) listener.onEvent(numbered);
-    return numbered.id;
+    this.events.push({ id, event });
+    for (const changed of this.watchers) changed();
+    return id;
   }
 
   has(id: number): boolean {
@@ -49,27 +41,43 @@ export class LiveTurn {
     return this.events.some((e) => e.id === id);
   }
 
-  /**
-   * Replays the events after `afterId` (all of them when null), then delivers the rest as they
-   * happen; `onEnd` once the turn ended (at once if it already had). Returns the way to leave.
-   */
-  subscribe(afterId: number | null, onEvent: TurnListener, onEnd: () => void): () => void {
-    for (const numbered of this.events) if (afterId === null || numbered.id > afterId) onEvent(numbered);
-    if (this.finished) {
-      onEnd();
-      return () => {};
-    }
-    const listener = { onEvent, onEnd };
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /** A reader's place: the events after `afterId` (all of them when null), then the rest as they come. */
+  cursor(afterId: number | null): TurnCursor {
+    const index = afterId === null ? 0 : this.events.findIndex((e) => e.id > afterId);
+    return new TurnCursor(this, index === -1 ? this.events.length : index);
+  }
+
+  /** Calls `changed` when an event is added and when the turn ends; returns the way to stop. */
+  watch(changed: () => void): () => void {
+    this.watchers.add(changed);
+    return () => this.watchers.delete(changed);
   }
 
   /** The turn sent its last event. */
   end(): void {
     if (this.finished) return;
     this.finished = true;
-    for (const listener of this.listeners) listener.onEnd();
-    this.listeners.clear();
+    for (const changed of this.watchers) changed();
+    this.watchers.clear();
     this.resolveDone();
+  }
+}
+
+export class TurnCursor {
+  constructor(
+    private readonly turn: LiveTurn,
+    private index: number,
+  ) {}
+
+  /** The events not taken yet, up to `max`, in order. */
+  take(max = Number.POSITIVE_INFINITY): NumberedEvent[] {
+    const taken = this.turn.events.slice(this.index, this.index + Math.min(max, this.turn.events.length - this.index));
+    this.index += taken.length;
+    return taken;
+  }
+
+  /** Everything the turn will ever send was taken. */
+  get done(): boolean {
+    return this.turn.ended && this.index >= this.turn.events.length;
   }
 }

@@ -13,6 +13,8 @@ export const AGENTS_DIR = "agents";
 /** The reviewer's instructions (not part of the system prompt). */
 export const REVIEWER_FILE = "workspace/REVIEWER.md";
 export const SESSIONS_DIR = "sessions";
+/** Indexes and the trash: the workbench's own, out of every tool's reach. */
+export const STORAGE_DIR = "storage";
 export const SNAPSHOT_FILE = "SKILLS_SNAPSHOT.md";
 /** The change store (earlier contents of the files tool calls changed), at the top of the data root: outside every folder the sandbox mounts. */
 export const CHECKPOINTS_DIR = ".checkpoints";

@@ -124,6 +124,68 @@ describe("big and many", () => {
     expect(slowest).toBeLessThan(1000);
   }, 180_000);
 
+  it("a Word zip bomb (600 MB of zeros in 600 kB) fails with its reason, and the server's memory stays bounded", async () => {
+    // Streamed by Python's zipfile (zip64), as a crafted document would be: the part declares nothing it will not hold.
+    await planted(
+      "python3 - <<'EOF'\n" +
+        "import zipfile\n" +
+        "with zipfile.ZipFile('knowledge/bomb.docx', 'w', zipfile.ZIP_DEFLATED) as z:\n" +
+        "    z.writestr('[Content_Types].xml', '<?xml version=\"1.0\"?><Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\"/>')\n" +
+        "    with z.open('word/document.xml', 'w', force_zip64=True) as part:\n" +
+        "        zeros = b'0' * (1024 * 1024)\n" +
+        "        for _ in range(600): part.write(zeros)\n" +
+        "EOF",
+      60_000,
+    );
+    const before = await s.peakRssMb();
+    let last = "";
+    const failed = (async () => {
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline) {
+        const docs = JSON.parse((await s.request("/api/knowledge/documents")).text) as { documents: Array<{ path: string; state: string; reason?: string }> };
+        const bomb = docs.documents.find((d) => d.path === "knowledge/bomb.docx");
+        // (Read while Python was still writing it, it may first fail as a torn zip; it is read again once whole.)
+        if (bomb?.state === "failed" && /unpacks/.test(bomb.reason ?? "")) return bomb.reason ?? "";
+        last = bomb ? `${bomb.state}: ${bomb.reason ?? ""}` : "not listed";
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      return last;
+    })();
+    const slowest = await slowestHealthDuring(failed);
+    expect(await failed).toMatch(/unpacks to more than 128 MB/);
+    const growth = (await s.peakRssMb()) - before;
+    console.log(`peak memory grew by ${growth.toFixed(0)} MB`);
+    expect(growth).toBeLessThan(200);
+    expect(slowest).toBeLessThan(1000);
+  }, 120_000);
+
+  it("40 readers that stop reading a 24 MB answer each hold at most a bounded backlog, and get every event once they read", async () => {
+    s.model.setScript([{ content: "y".repeat(24 * 1024 * 1024), chunkChars: 64 * 1024 }]);
+    const before = await s.peakRssMb();
+    const started = await fetch(`${s.url}/api/chat`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "a long answer please", stream: true }) });
+    const reader = started.body!.getReader();
+    // The session's id is in the first frame; then 40 readers join the turn and read nothing while it runs.
+    const first = new TextDecoder().decode((await reader.read()).value);
+    const sessionId = /"session_id":"([^"]+)"/.exec(first)![1];
+    const stalled = await Promise.all(Array.from({ length: 40 }, () => fetch(`${s.url}/api/sessions/${sessionId}/stream`)));
+    let text = first;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    expect(text).toContain('"type":"final"');
+    const growth = (await s.peakRssMb()) - before;
+    console.log(`peak memory grew by ${growth.toFixed(0)} MB with 40 stalled readers`);
+    // Each would otherwise hold its own copy of the answer (40 × 24 MB).
+    expect(growth).toBeLessThan(400);
+    // A stalled reader that reads at last gets the whole turn, to its final event.
+    const late = await stalled[0].text();
+    expect(late).toContain('"type":"final"');
+    expect(late.split('"type":"token"').length - 1).toBeGreaterThan(100);
+    for (const other of stalled.slice(1)) await other.body?.cancel().catch(() => {});
+  }, 120_000);
+
   it("5,000 documents: all indexed while /api/health stays under 1 s", async () => {
     await planted("python3 -c \"import os\nos.makedirs('knowledge/many', exist_ok=True)\nfor i in range(5000): open(f'knowledge/many/n{i}.md', 'w').write(f'note {i} about pickles number{i}\\n')\"");
     // The progress the Knowledge view draws: samples of done/total while the indexing runs.

@@ -8,6 +8,7 @@ import { assertSessionId } from "../../sessions/session-id.js";
 import { parseEventId } from "../../turns/event-ids.js";
 import type { LiveTurn } from "../../turns/live-turn.js";
 import { SseStreams } from "../sse.js";
+import { streamTurn } from "../turn-stream.js";
 
 const bodySchema = {
   type: "object",
@@ -61,14 +62,7 @@ export async function chatRoutes(app: FastifyInstance, deps: ChatDeps) {
   });
 
   /** Streams the turn's events after `afterId` (all when null) to this response, then ends it with the turn; a reader that goes away leaves, the turn goes on. */
-  const attach = (reply: FastifyReply, live: LiveTurn, afterId: number | null) =>
-    readers.open(reply, (sse) =>
-      live.subscribe(
-        afterId,
-        ({ frame }) => sse.sendFrame(frame),
-        () => sse.end(),
-      ),
-    );
+  const attach = (reply: FastifyReply, live: LiveTurn, afterId: number | null) => readers.open(reply, (sse) => streamTurn(sse, live, afterId));
 
   // Summarizes the session's turns now (all of them unless `keep_turns` says how many to keep verbatim).
   app.post<{ Params: { id: string }; Body: { keep_turns?: number } | null }>(
