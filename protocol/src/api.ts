@@ -468,6 +468,8 @@ export interface CallChanges {
   tool: string;
   at: string;
   files: ChangedFile[];
+  /** What the call may have changed that cannot be known, each with why. */
+  untracked?: string[];
 }
 
 export interface ChangesReply {
@@ -499,7 +501,8 @@ export interface RevertReply {
 export interface RewindReply {
   session_id: string;
   turn: number;
-  files: { restored: string[]; removed: string[]; skipped: Array<{ path: string; reason: string }> };
+  /** `untracked`: what the rewound calls may have changed that cannot be known (so it was not put back), each with why. */
+  files: { restored: string[]; removed: string[]; skipped: Array<{ path: string; reason: string }>; untracked: string[] };
   /** The turn the session's current branch now ends at (0: before the first), when the conversation was rewound. */
   conversation_leaf: number | null;
 }

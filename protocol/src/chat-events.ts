@@ -76,8 +76,12 @@ export const changesEventSchema = z.object({
   type: z.literal("changes"),
   call_id: z.string(),
   change: z.string(),
+  /** At most 500 files; `more` says how many others the record holds (Rewind puts them back too). */
   files: z.array(changedFileSchema),
-  /** The scan could not see every file (the cap, the time limit): changes past it are not listed. */
+  more: z.number().int().positive().optional(),
+  /** What the call may have changed that cannot be known, each with why ("not tracked: …" in the UI). */
+  untracked: z.array(z.string()).optional(),
+  /** Sessions written before `untracked`: the scan could not see every file (the cap, the time limit). */
   incomplete: z.string().optional(),
 });
 

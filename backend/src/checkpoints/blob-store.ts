@@ -9,6 +9,9 @@ import { join } from "node:path";
 
 export const hashOf = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
 
+/** What a file of this size costs on disk, as the store's cap counts it: whole 4 kB blocks, and one at least (its inode). */
+export const diskCost = (bytes: number) => Math.max(1, Math.ceil(bytes / 4096)) * 4096;
+
 export class BlobStore {
   private readonly known = new Set<string>();
 
@@ -18,12 +21,14 @@ export class BlobStore {
     return join(this.dir, hash.slice(0, 2), hash);
   }
 
-  /** Bytes written to the store since it was made (new contents only). */
-  added = 0;
+  /** Whether the content is known to be stored (by this process). */
+  has(hash: string): boolean {
+    return this.known.has(hash);
+  }
 
-  async put(data: Uint8Array): Promise<string> {
-    const hash = hashOf(data);
-    if (this.known.has(hash)) return hash;
+  /** Stores the content under its hash; true when it was not there before (it now takes room). */
+  async put(data: Uint8Array, hash = hashOf(data)): Promise<boolean> {
+    if (this.known.has(hash)) return false;
     const path = this.pathOf(hash);
     const exists = await stat(path).then(() => true, () => false);
     if (!exists) {
@@ -31,10 +36,9 @@ export class BlobStore {
       const tmp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
       await writeFile(tmp, data, { mode: 0o600 });
       await rename(tmp, path);
-      this.added += data.length;
     }
     this.known.add(hash);
-    return hash;
+    return !exists;
   }
 
   get(hash: string): Promise<Buffer> {

@@ -1,9 +1,19 @@
 /**
  * What each tool call did to the user's files, whatever made the change (`sed -i`, a redirect, Python,
- * a sub-agent): the folders the sandbox can write are scanned before and after the call (one `find`
- * each, stat only), and the files whose status changed are compared by content. Every file's content
- * as of the last scan is kept in the blob store (content-addressed, once), so the state before a call
- * is there to restore even though nothing knew in advance which files the call would touch.
+ * a sub-agent): the folders the sandbox can write are scanned before and after the call (tree-scan.ts,
+ * stat only), and the files whose status changed are compared by content and mode. Every file's
+ * content as of the last scan is kept in the blob store (content-addressed, once), so the state before
+ * a call is there to restore even though nothing knew in advance which files the call would touch.
+ *
+ * The sandbox can try to defeat the record, so what it cannot know is said, never left out in silence:
+ * - a writable folder with more files than its scan budget is scanned in part; changes in the rest
+ *   are found from its folders' file events (each such folder is listed again); where the events
+ *   cannot tell (too many folders to watch, a folder with more entries than can be listed), the call
+ *   says "not tracked: …" for it;
+ * - a name that is not UTF-8 is reported as not tracked, by its bytes, never as some other name;
+ * - the store's cap counts what it puts on disk (a block per file at least, and the records), and is
+ *   kept by pruning the oldest calls' records first; past it, a file's content is not kept, and a
+ *   change to it says it cannot be put back.
  *
  * Calls that run at the same time (one step's calls, another session's) each list the changes made
  * while they ran: a change can appear under both.
@@ -11,27 +21,33 @@
 import type { ChangedFile, ChangesEvent } from "@mini-openclaw/protocol";
 import { randomBytes } from "node:crypto";
 import { appendFile, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { isUnreadable, readConfinedFile } from "../paths/read-confined-file.js";
-import { BlobStore } from "./blob-store.js";
-import { type ScannedFile, scanWritableTree, type TreeScan } from "./tree-scan.js";
-import { TreeWatch } from "./tree-watch.js";
 import { CHECKPOINTS_DIR } from "../workspace/workspace-files.js";
+import { BlobStore, diskCost, hashOf } from "./blob-store.js";
+import { listFolder, type ScannedFile, scanWritableTree, statPaths } from "./tree-scan.js";
+import { TreeWatch } from "./tree-watch.js";
 
 /** Files over this size are listed as changed but their earlier content is not kept. */
 export const MAX_RESTORABLE_BYTES = 10 * 1024 * 1024;
+/** Files a `changes` event lists at most; the record keeps every one (Rewind puts them all back). */
+export const MAX_LISTED_PER_CALL = 500;
 
 export interface IndexEntry {
   sig: string;
-  /** The content's hash in the blob store; null when it was not kept (`reason` says why). */
+  mode: number;
+  /** The content's hash; null when it could not be read (`reason` says why). */
   hash: string | null;
+  /** Whether the content is in the blob store (so it can be put back); else `reason` says why not. */
+  kept: boolean;
   reason?: string;
 }
 
-/** One file of a call's change, as stored (the hashes let it be restored). */
+/** One file of a call's change, as stored (the hashes and modes let it be restored). */
 export interface StoredChange extends ChangedFile {
   before: string | null;
   after: string | null;
+  before_mode?: number;
 }
 
 export interface CallRecord {
@@ -42,7 +58,8 @@ export interface CallRecord {
   tool: string;
   at: string;
   files: StoredChange[];
-  incomplete?: string;
+  /** What this call may have changed that the record cannot know, each with why. */
+  untracked?: string[];
 }
 
 export interface CallMeta {
@@ -55,37 +72,40 @@ export interface CallMeta {
 const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 /** Files read and kept at once when many changed (the first scan keeps every file). */
 const CAPTURE_CONCURRENCY = 16;
+const rootOf = (path: string) => path.split("/")[0];
+
+/** The files (and names that are not UTF-8) as a scan left them, and what it could not see. */
+interface Snapshot {
+  index: Map<string, IndexEntry>;
+  odd: Map<string, { shown: string; sig: string }>;
+  untracked: string[];
+  /** Folders listed again from their file events (partial roots): their direct entries are known. */
+  relisted: Set<string>;
+}
 
 export class ChangeTracker {
   readonly blobs: BlobStore;
   private index = new Map<string, IndexEntry>();
+  private odd = new Map<string, { shown: string; sig: string }>();
+  /** Writable folders the last scan saw only in part, and why. */
+  private partial = new Map<string, string>();
   private ready: Promise<void> | null = null;
   private readonly root: string;
   private readonly watch: TreeWatch;
   /** When the last scan began: changes the watch saw after it make the next call scan first. */
   private lastScanAt = Number.NEGATIVE_INFINITY;
-
-  /** The store's size when last counted, and how much had been added to it then. */
-  private counted = { bytes: 0, added: 0 };
+  /** What the store holds on disk, as its cap counts it (blobs and records). */
+  private used = 0;
 
   constructor(
     private readonly dataRoot: string,
     private readonly log: { warn(obj: object, msg: string): void },
-    /** Past this total, the oldest calls' records go first, with the contents only they kept. */
+    /** Past this total on disk, the oldest calls' records go first, with the contents only they kept. */
     private readonly maxBytes = Number.POSITIVE_INFINITY,
   ) {
     this.root = join(dataRoot, CHECKPOINTS_DIR);
     this.blobs = new BlobStore(join(this.root, "blobs"));
     this.watch = new TreeWatch(dataRoot);
-  }
-
-  /** Scans the writable folders and watches the folders it found from then on. */
-  private async scan(): Promise<TreeScan> {
-    const at = performance.now();
-    const scan = await scanWritableTree(this.dataRoot);
-    this.watch.follow(scan.dirs);
-    this.lastScanAt = at;
-    return scan;
   }
 
   private closed = false;
@@ -101,80 +121,169 @@ export class ChangeTracker {
   start(): Promise<void> {
     this.ready ??= (async () => {
       await mkdir(this.root, { recursive: true, mode: 0o700 });
-      await this.sync(await this.scan());
-      this.counted = { bytes: [...(await this.blobs.list()).values()].reduce((a, b) => a + b, 0), added: this.blobs.added };
+      this.used = await this.countUse();
+      await this.refresh(Number.NEGATIVE_INFINITY);
     })().catch((err) => this.log.warn({ err }, "the change store could not start; calls are not recorded"));
     return this.ready;
   }
 
-  /** The content of a file as a scan found it, kept in the store (or why not). */
-  private async capture(path: string, file: ScannedFile): Promise<IndexEntry> {
-    if (file.type === "l") return { sig: file.sig, hash: null, reason: "a symbolic link (its target is not kept)" };
-    if (file.type !== "f") return { sig: file.sig, hash: null, reason: "not a regular file" };
-    if (file.size > MAX_RESTORABLE_BYTES) return { sig: file.sig, hash: null, reason: `too large: ${file.size} bytes, over the ${MAX_RESTORABLE_BYTES / 1024 / 1024} MB kept per file` };
-    try {
-      const { data } = await readConfinedFile(this.dataRoot, path, { maxBytes: MAX_RESTORABLE_BYTES });
-      return { sig: file.sig, hash: await this.blobs.put(data) };
-    } catch (err) {
-      if (isUnreadable(err)) return { sig: file.sig, hash: null, reason: err.message };
-      throw err;
-    }
+  /** What the store holds on disk, counted from its files. */
+  private async countUse(): Promise<number> {
+    let total = 0;
+    for (const size of (await this.blobs.list()).values()) total += diskCost(size);
+    for (const id of await this.sessionIds()) total += diskCost((await readFile(this.logPath(id)).catch(() => Buffer.alloc(0))).length);
+    return total;
   }
 
-  /** Brings the index to a scan: the changed files' contents are kept (several read at once). */
-  private async sync(scan: TreeScan): Promise<void> {
-    const changed = [...scan.files].filter(([path, file]) => this.index.get(path)?.sig !== file.sig);
+  /** The content of a file as a scan found it, kept in the store when there is room (or why not). */
+  private async capture(path: string, file: ScannedFile): Promise<IndexEntry> {
+    const base = { sig: file.sig, mode: file.mode };
+    if (file.type === "l") return { ...base, hash: null, kept: false, reason: "a symbolic link (its target is not kept)" };
+    if (file.type !== "f") return { ...base, hash: null, kept: false, reason: "not a regular file" };
+    if (file.size > MAX_RESTORABLE_BYTES) return { ...base, hash: null, kept: false, reason: `too large: ${file.size} bytes, over the ${MAX_RESTORABLE_BYTES / 1024 / 1024} MB kept per file` };
+    let data: Uint8Array;
+    try {
+      data = (await readConfinedFile(this.dataRoot, path, { maxBytes: MAX_RESTORABLE_BYTES })).data;
+    } catch (err) {
+      if (isUnreadable(err)) return { ...base, hash: null, kept: false, reason: err.message };
+      throw err;
+    }
+    const hash = hashOf(data);
+    if (!this.blobs.has(hash)) {
+      const cost = diskCost(data.length);
+      // Room is made by letting the oldest calls' records go; what still does not fit is not kept.
+      if (this.used + cost > this.maxBytes) await this.makeRoom(cost);
+      if (this.used + cost > this.maxBytes) return { ...base, hash, kept: false, reason: `the change store is at its cap (CHECKPOINTS_MAX_MB, ${Math.round(this.maxBytes / 1024 / 1024)} MB)` };
+      if (await this.blobs.put(data, hash)) this.used += cost;
+    }
+    return { ...base, hash, kept: true };
+  }
+
+  /** One pruning at a time, however many captures find the store full at once. */
+  private pruning: Promise<void> = Promise.resolve();
+  /** A pruning found no record left to let go: none is tried again until a record is written or forgotten. */
+  private nothingToPrune = false;
+  private makeRoom(cost: number): Promise<void> {
+    if (this.nothingToPrune) return Promise.resolve();
+    this.pruning = this.pruning
+      .then(async () => {
+        // Down to nine tenths of the cap, so the captures after this one find room without pruning again.
+        if (this.used + cost > this.maxBytes && !this.nothingToPrune) await this.prune(this.maxBytes * 0.9 - cost);
+        if (this.used + cost > this.maxBytes) this.nothingToPrune = true;
+      })
+      .catch((err) => this.log.warn({ err }, "the change store could not be pruned"));
+    return this.pruning;
+  }
+
+  /** Keeps the contents of these scanned files (several read at once) into `index`. */
+  private async captureAll(files: Array<[string, ScannedFile]>, index: Map<string, IndexEntry>): Promise<void> {
     let next = 0;
     const worker = async () => {
-      for (let i = next++; i < changed.length && !this.closed; i = next++) {
-        const [path, file] = changed[i];
-        this.index.set(path, await this.capture(path, file));
+      for (let i = next++; i < files.length && !this.closed; i = next++) {
+        const [path, file] = files[i];
+        index.set(path, await this.capture(path, file));
       }
     };
-    await Promise.all(Array.from({ length: Math.min(CAPTURE_CONCURRENCY, changed.length) }, worker));
-    if (!scan.incomplete) for (const path of this.index.keys()) if (!scan.files.has(path)) this.index.delete(path);
+    await Promise.all(Array.from({ length: Math.min(CAPTURE_CONCURRENCY, files.length) }, worker));
+  }
+
+  /**
+   * Brings the index to the tree as it is: a scan of every writable folder, and for those scanned in
+   * part, their folders whose entries changed after `since` listed again. Returns what it could not know.
+   */
+  private async refresh(since: number): Promise<Snapshot> {
+    const at = performance.now();
+    const scan = await scanWritableTree(this.dataRoot);
+    this.watch.follow(scan.dirs);
+    this.lastScanAt = at;
+    this.partial = scan.partial;
+    const untracked: string[] = [];
+    const relisted = new Set<string>();
+    const seen = new Map(scan.files);
+    const odd = new Map(scan.oddNames);
+    if (scan.partial.size > 0) {
+      const changedDirs = this.watch.dirsChangedSince(since);
+      for (const [root, why] of scan.partial) {
+        if (changedDirs === null) {
+          untracked.push(`${root}/: ${why}, and its folders cannot all be watched; changes past the files scanned are not known`);
+          continue;
+        }
+        for (const dir of changedDirs.filter((d) => rootOf(d) === root)) {
+          const listing = await listFolder(this.dataRoot, dir);
+          if (listing.over) untracked.push(`${dir}/: it holds more entries than can be read (${why}); its changes are not known`);
+          else relisted.add(dir);
+          for (const [path, file] of listing.files) seen.set(path, file);
+          for (const [key, name] of listing.oddNames) odd.set(key, name);
+          // A folder new since the last look is read whole.
+          const known = new Set(scan.dirs);
+          const fresh = listing.dirs.filter((d) => !known.has(d));
+          if (fresh.length) {
+            const inner = await scanWritableTree(this.dataRoot, fresh);
+            for (const [path, file] of inner.files) seen.set(path, file);
+            for (const [key, name] of inner.oddNames) odd.set(key, name);
+            for (const [dir2, why2] of inner.partial) untracked.push(`${dir2}/: ${why2}; changes past the files scanned are not known`);
+            for (const d of [...fresh, ...inner.dirs]) relisted.add(d);
+            this.watch.follow([...scan.dirs, ...inner.dirs]);
+          }
+        }
+      }
+    }
+    const changed = [...seen].filter(([path, file]) => this.index.get(path)?.sig !== file.sig);
+    await this.captureAll(changed, this.index);
+    for (const path of [...this.index.keys()]) {
+      if (seen.has(path)) continue;
+      const root = rootOf(path);
+      // A file no scan or listing saw is gone only where the look was whole: its root, or its folder listed again.
+      if (!scan.partial.has(root) || relisted.has(dirname(path))) this.index.delete(path);
+    }
+    this.odd = odd;
+    // The live index: a caller reads it before anything else runs (a copy of 60,000 entries is not free).
+    return { index: this.index, odd, untracked, relisted };
   }
 
   /**
    * Runs a call and records what it changed: the changes event to send after its result (null when it
-   * changed nothing), stored under the session with the contents before and after.
+   * changed nothing and nothing went unseen), stored under the session with the contents before and after.
    */
   async record<T>(meta: CallMeta, run: () => Promise<T>): Promise<{ result: T; changes: ChangesEvent | null }> {
     await this.start();
-    let before: Map<string, IndexEntry>;
+    let before: Snapshot;
     try {
       // What changed since the last scan (the user's own edits) is taken in first: it is not the call's.
       // Nothing did (the folders' watches are quiet since): the index is current as it is.
-      if (this.watch.changedSince(this.lastScanAt)) await this.sync(await this.scan());
-      before = new Map(this.index);
+      const fresh = this.watch.changedSince(this.lastScanAt) ? await this.refresh(this.lastScanAt) : { index: this.index, odd: this.odd, untracked: [], relisted: new Set<string>() };
+      // Kept as it is now: the index changes under the call.
+      before = { ...fresh, index: new Map(fresh.index), odd: new Map(fresh.odd) };
     } catch (err) {
       this.log.warn({ err }, "files not scanned before a call; its changes are not recorded");
       return { result: await run(), changes: null };
     }
+    const callStart = performance.now();
     const result = await run();
     try {
-      const after = await this.scan();
+      const after = await this.refresh(callStart);
       const files: StoredChange[] = [];
-      for (const [path, file] of after.files) {
-        const was = before.get(path);
-        if (was?.sig === file.sig) continue;
-        const now = await this.capture(path, file);
-        this.index.set(path, now);
-        // Touched but not changed (same content): not a change.
-        if (was && was.hash !== null && was.hash === now.hash) continue;
+      for (const [path, now] of after.index) {
+        const was = before.index.get(path);
+        if (was?.sig === now.sig) continue;
+        // Touched but not changed (same content, same mode): not a change.
+        if (was && was.hash !== null && was.hash === now.hash && was.mode === now.mode) continue;
         const kind = was ? "modified" : "created";
-        const restorable = kind === "created" || was!.hash !== null;
-        files.push({ path, kind, restorable, ...(restorable ? {} : { reason: was!.reason }), before: was?.hash ?? null, after: now.hash });
+        const restorable = kind === "created" || was!.kept;
+        const reason = restorable ? undefined : (was!.reason ?? "its earlier content was not kept");
+        files.push({ path, kind, restorable, ...(reason ? { reason } : {}), before: was?.kept ? was.hash : null, after: now.hash, ...(was ? { before_mode: was.mode } : {}) });
       }
-      if (!after.incomplete) {
-        for (const [path, was] of before) {
-          if (after.files.has(path)) continue;
-          this.index.delete(path);
-          files.push({ path, kind: "deleted", restorable: was.hash !== null, ...(was.hash === null ? { reason: was.reason } : {}), before: was.hash, after: null });
-        }
+      for (const [path, was] of before.index) {
+        if (after.index.has(path)) continue;
+        files.push({ path, kind: "deleted", restorable: was.kept, ...(was.kept ? {} : { reason: was.reason ?? "its earlier content was not kept" }), before: was.kept ? was.hash : null, after: null, before_mode: was.mode });
       }
-      if (files.length === 0 && !after.incomplete) return { result, changes: null };
-      files.sort((a, b) => a.path.localeCompare(b.path));
+      const untracked = [...new Set(after.untracked)];
+      for (const [key, name] of new Map([...before.odd, ...after.odd])) {
+        if (before.odd.get(key)?.sig !== after.odd.get(key)?.sig) untracked.push(`${name.shown}: a name that is not UTF-8; its changes are not tracked (rename it to put it under undo)`);
+      }
+      untracked.sort();
+      if (files.length === 0 && untracked.length === 0) return { result, changes: null };
+      files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       const record: CallRecord = {
         change: `${meta.sessionId}~${randomBytes(6).toString("hex")}`,
         session_id: meta.sessionId,
@@ -183,18 +292,20 @@ export class ChangeTracker {
         tool: meta.tool,
         at: new Date().toISOString(),
         files,
-        ...(after.incomplete ? { incomplete: after.incomplete } : {}),
+        ...(untracked.length ? { untracked } : {}),
       };
       await this.append(record);
-      if (this.counted.bytes + this.blobs.added - this.counted.added > this.maxBytes) await this.prune();
+      if (this.used > this.maxBytes) await this.makeRoom(0);
+      const listed = files.slice(0, MAX_LISTED_PER_CALL).map(({ before: _b, after: _a, before_mode: _m, ...shown }) => shown);
       return {
         result,
         changes: {
           type: "changes",
           call_id: meta.callId,
           change: record.change,
-          files: files.map(({ before: _b, after: _a, ...shown }) => shown),
-          ...(after.incomplete ? { incomplete: after.incomplete } : {}),
+          files: listed,
+          ...(files.length > listed.length ? { more: files.length - listed.length } : {}),
+          ...(untracked.length ? { untracked } : {}),
         },
       };
     } catch (err) {
@@ -210,7 +321,12 @@ export class ChangeTracker {
 
   private async append(record: CallRecord): Promise<void> {
     await mkdir(join(this.root, "sessions"), { recursive: true, mode: 0o700 });
-    await appendFile(this.logPath(record.session_id), `${JSON.stringify(record)}\n`, { mode: 0o600 });
+    const line = `${JSON.stringify(record)}\n`;
+    const path = this.logPath(record.session_id);
+    const before = (await readFile(path).catch(() => Buffer.alloc(0))).length;
+    await appendFile(path, line, { mode: 0o600 });
+    this.used += diskCost(before + Buffer.byteLength(line)) - diskCost(before);
+    this.nothingToPrune = false;
   }
 
   /** A session's recorded calls, oldest first. */
@@ -235,15 +351,14 @@ export class ChangeTracker {
     return (await this.calls(sessionId)).find((c) => c.change === change) ?? null;
   }
 
-  /** What these files are now (exists, content hash): one scan of the folders they are in, whatever their number. */
-  async currentHashes(paths: string[]): Promise<Map<string, { exists: boolean; hash: string | null }>> {
-    const roots = [...new Set(paths.map((p) => p.split("/")[0]))];
-    const scan = await scanWritableTree(this.dataRoot, roots);
-    const out = new Map<string, { exists: boolean; hash: string | null }>();
+  /** What these files are now (exists, content hash and mode), each looked at where it is. */
+  async currentHashes(paths: string[]): Promise<Map<string, { exists: boolean; hash: string | null; mode: number | null }>> {
+    const found = await statPaths(this.dataRoot, paths);
+    const out = new Map<string, { exists: boolean; hash: string | null; mode: number | null }>();
     for (const path of paths) {
-      const file = scan.files.get(path);
+      const file = found.get(path);
       if (!file) {
-        out.set(path, { exists: false, hash: null });
+        out.set(path, { exists: false, hash: null, mode: null });
         continue;
       }
       let entry = this.index.get(path);
@@ -251,7 +366,7 @@ export class ChangeTracker {
         entry = await this.capture(path, file);
         this.index.set(path, entry);
       }
-      out.set(path, { exists: true, hash: entry.hash });
+      out.set(path, { exists: true, hash: entry.hash, mode: entry.mode });
     }
     return out;
   }
@@ -259,6 +374,7 @@ export class ChangeTracker {
   /** A deleted session's records go, and the contents only they kept. */
   async forgetSession(sessionId: string): Promise<void> {
     await rm(this.logPath(sessionId), { force: true });
+    this.nothingToPrune = false;
     await this.collect();
   }
 
@@ -266,48 +382,55 @@ export class ChangeTracker {
     return (await readdir(join(this.root, "sessions")).catch(() => [] as string[])).filter((n) => n.endsWith(".jsonl")).map((n) => n.slice(0, -6));
   }
 
-  /** Removes blobs neither the index nor any session's record names; returns the bytes left. */
+  /** Removes blobs neither the index nor any session's record names; counts what is left on disk. */
   async collect(): Promise<number> {
     await this.start();
     const live = new Set<string>();
-    for (const entry of this.index.values()) if (entry.hash) live.add(entry.hash);
+    for (const entry of this.index.values()) if (entry.hash && entry.kept) live.add(entry.hash);
     for (const id of await this.sessionIds()) for (const call of await this.calls(id)) for (const f of call.files) for (const h of [f.before, f.after]) if (h) live.add(h);
-    let left = 0;
-    for (const [hash, size] of await this.blobs.list()) {
-      if (live.has(hash)) left += size;
-      else await this.blobs.remove(hash);
-    }
-    this.counted = { bytes: left, added: this.blobs.added };
-    return left;
+    for (const hash of (await this.blobs.list()).keys()) if (!live.has(hash)) await this.blobs.remove(hash);
+    this.used = await this.countUse();
+    return this.used;
   }
 
   /**
-   * Over the total cap: the oldest calls' records go (across sessions, oldest first), then the
-   * contents nothing names any more; the files as they are now always stay (the next call's before).
+   * Down to `target`: the oldest calls' records go (across sessions, oldest first), then the contents
+   * nothing names any more; the files as they are now stay (the next call's before).
    */
-  private async prune(): Promise<void> {
+  private async prune(target = this.maxBytes): Promise<void> {
     let left = await this.collect();
-    if (left <= this.maxBytes) return;
+    if (left <= target) return;
     const all: CallRecord[] = [];
     for (const id of await this.sessionIds()) all.push(...(await this.calls(id)));
     all.sort((a, b) => a.at.localeCompare(b.at));
-    const current = new Set([...this.index.values()].map((e) => e.hash).filter((h): h is string => h !== null));
+    const current = new Set([...this.index.values()].filter((e) => e.kept).map((e) => e.hash));
     const sizes = await this.blobs.list();
     const dropped = new Set<string>();
     const freed = new Set<string>();
     for (const call of all) {
-      if (left <= this.maxBytes) break;
+      if (left <= target) break;
       dropped.add(call.change);
-      for (const f of call.files) for (const h of [f.before, f.after]) if (h && !current.has(h) && !freed.has(h)) {
-        freed.add(h);
-        left -= sizes.get(h) ?? 0;
+      left -= Buffer.byteLength(JSON.stringify(call)) + 1;
+      for (const f of call.files) {
+        for (const h of [f.before, f.after]) {
+          if (h && !current.has(h) && !freed.has(h) && sizes.has(h)) {
+            freed.add(h);
+            left -= diskCost(sizes.get(h)!);
+          }
+        }
       }
     }
     for (const id of new Set(all.filter((c) => dropped.has(c.change)).map((c) => c.session_id))) {
       const kept = (await this.calls(id)).filter((c) => !dropped.has(c.change));
-      await writeFile(this.logPath(id), kept.map((c) => `${JSON.stringify(c)}\n`).join(""), { mode: 0o600 });
+      if (kept.length === 0) await rm(this.logPath(id), { force: true });
+      else await writeFile(this.logPath(id), kept.map((c) => `${JSON.stringify(c)}\n`).join(""), { mode: 0o600 });
     }
     this.log.warn({ calls: dropped.size, maxBytes: this.maxBytes }, "change store over its cap: the oldest calls' records were pruned");
     await this.collect();
+  }
+
+  /** The writable folders the last scan saw only in part (for the health report and the tests). */
+  partialFolders(): Map<string, string> {
+    return new Map(this.partial);
   }
 }

@@ -14,6 +14,8 @@ export const MAX_WATCHED = 4096;
 export class TreeWatch {
   private readonly watches = new Map<string, FSWatcher>();
   private lastEvent = Number.POSITIVE_INFINITY;
+  /** When each watched folder last had an event (its own entries changed). */
+  private readonly lastByDir = new Map<string, number>();
   private reliable = false;
   private closed = false;
 
@@ -22,6 +24,12 @@ export class TreeWatch {
   /** Whether something may have changed after `since` (a `performance.now()` time). */
   changedSince(since: number): boolean {
     return !this.reliable || this.lastEvent >= since;
+  }
+
+  /** The folders whose entries changed after `since`; null when the watch cannot say (not watching). */
+  dirsChangedSince(since: number): string[] | null {
+    if (!this.reliable) return null;
+    return [...this.lastByDir].filter(([, at]) => at >= since).map(([dir]) => dir);
   }
 
   /**
@@ -37,14 +45,15 @@ export class TreeWatch {
       if (wanted.has(dir)) continue;
       watcher.close();
       this.watches.delete(dir);
+      this.lastByDir.delete(dir);
     }
     for (const dir of dirs) {
       if (this.watches.has(dir)) continue;
       try {
-        const watcher = watch(join(this.dataRoot, dir), { persistent: false }, () => this.touched());
+        const watcher = watch(join(this.dataRoot, dir), { persistent: false }, () => this.touched(dir));
         watcher.on("error", () => this.giveUp());
         this.watches.set(dir, watcher);
-        this.touched();
+        this.touched(dir);
       } catch (err) {
         // A folder gone since the scan: something changed. No watch left (ENOSPC...): watch nothing, scan always.
         if ((err as NodeJS.ErrnoException).code === "ENOENT" || (err as NodeJS.ErrnoException).code === "ENOTDIR") this.touched();
@@ -55,14 +64,16 @@ export class TreeWatch {
     this.reliable = true;
   }
 
-  private touched(): void {
+  private touched(dir?: string): void {
     this.lastEvent = performance.now();
+    if (dir !== undefined) this.lastByDir.set(dir, this.lastEvent);
   }
 
   private giveUp(): void {
     this.reliable = false;
     for (const watcher of this.watches.values()) watcher.close();
     this.watches.clear();
+    this.lastByDir.clear();
   }
 
   close(): void {

@@ -15,6 +15,9 @@ function unchanged(now: { exists: boolean; hash: string | null } | undefined, ex
   return expected === null ? !now?.exists : now?.exists === true && now.hash === expected;
 }
 
+/** What is shown of a mode in the record: the permission bits a file is written back with. */
+const MODE_BITS = 0o7777;
+
 /** Writes the file's state from before `change` back (or removes a file the call created). */
 async function putBack(tracker: ChangeTracker, dataRoot: string, change: StoredChange): Promise<Action> {
   if (change.kind === "created") {
@@ -22,7 +25,8 @@ async function putBack(tracker: ChangeTracker, dataRoot: string, change: StoredC
     return "removed";
   }
   if (!change.restorable || change.before === null) throw new UserError(422, `${change.path} cannot be put back: ${change.reason ?? "its earlier content was not kept"}.`);
-  await writeConfinedAtomic(dataRoot, change.path, await tracker.blobs.get(change.before));
+  // Its content and its mode as they were (a 0600 secret stays 0600, a 0755 script stays runnable).
+  await writeConfinedAtomic(dataRoot, change.path, await tracker.blobs.get(change.before), change.before_mode !== undefined ? { mode: change.before_mode & MODE_BITS } : {});
   return "restored";
 }
 
@@ -40,20 +44,24 @@ export async function revertFile(tracker: ChangeTracker, dataRoot: string, chang
 export interface RewindPlan {
   /** Per path, the first change (its state before the turn) and what the last left. */
   paths: Array<{ first: StoredChange; lastAfter: string | null }>;
+  /** What the turns' calls may have changed that the record cannot know (so it is not put back). */
+  untracked: string[];
 }
 
 /** Every path changed by the calls of `turns`, with its state before the first of them. */
 export function planRewind(calls: CallRecord[], turns: Set<number>): RewindPlan {
   const byPath = new Map<string, { first: StoredChange; lastAfter: string | null }>();
+  const untracked = new Set<string>();
   for (const call of calls) {
     if (!turns.has(call.turn)) continue;
+    for (const line of call.untracked ?? []) untracked.add(line);
     for (const file of call.files) {
       const known = byPath.get(file.path);
       if (known) known.lastAfter = file.after;
       else byPath.set(file.path, { first: file, lastAfter: file.after });
     }
   }
-  return { paths: [...byPath.values()] };
+  return { paths: [...byPath.values()], untracked: [...untracked].sort() };
 }
 
 export interface RewindOutcome {
@@ -61,6 +69,7 @@ export interface RewindOutcome {
   removed: string[];
   skipped: Array<{ path: string; reason: string }>;
   conflicts: string[];
+  untracked: string[];
 }
 
 /**
@@ -69,7 +78,7 @@ export interface RewindOutcome {
  * them back too.
  */
 export async function applyRewind(tracker: ChangeTracker, dataRoot: string, plan: RewindPlan, onConflict: "fail" | "skip" | "overwrite"): Promise<RewindOutcome> {
-  const outcome: RewindOutcome = { restored: [], removed: [], skipped: [], conflicts: [] };
+  const outcome: RewindOutcome = { restored: [], removed: [], skipped: [], conflicts: [], untracked: plan.untracked };
   const safe: RewindPlan["paths"] = [];
   const now = await tracker.currentHashes(plan.paths.map((item) => item.first.path));
   for (const item of plan.paths) {

@@ -134,6 +134,8 @@ export class DirHandle {
     const temp = `.${name.slice(0, 200)}.${randomBytes(6).toString("hex")}.tmp`;
     const file = await open(this.at(temp), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
     try {
+      // The mode asked for, exactly (the process's umask would take bits away).
+      await file.chmod(mode);
       await this.giveOwner(file);
       await file.writeFile(content, typeof content === "string" ? "utf8" : undefined);
       await file.sync();

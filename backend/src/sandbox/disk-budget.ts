@@ -7,7 +7,7 @@
  * changed during the call counts whole: the budget errs toward stopping.
  */
 import { type Dirent } from "node:fs";
-import { lstat, readdir, statfs } from "node:fs/promises";
+import { lstat, opendir, statfs } from "node:fs/promises";
 import { join } from "node:path";
 
 /** Entries looked at per recount at most: a recount must stay cheap. */
@@ -53,11 +53,13 @@ export class DiskBudget {
     const queue = [...this.folders];
     while (queue.length > 0 && seen < MAX_ENTRIES) {
       const dir = queue.shift()!;
-      const entries: Dirent[] = await readdir(dir, { withFileTypes: true }).catch(() => []);
-      seen += entries.length;
-      for (let i = 0; i < entries.length; i += 64) {
+      // Entries a batch at a time (a folder of a million names is never one array on the server's thread).
+      const handle = await opendir(dir, { bufferSize: 64 }).catch(() => null);
+      if (!handle) continue;
+      let batch: Dirent[] = [];
+      const count = async () => {
         await Promise.all(
-          entries.slice(i, i + 64).map(async (entry) => {
+          batch.map(async (entry) => {
             const path = join(dir, entry.name);
             if (entry.isDirectory()) queue.push(path);
             else if (entry.isFile()) {
@@ -66,7 +68,18 @@ export class DiskBudget {
             }
           }),
         );
+        batch = [];
+      };
+      try {
+        for await (const entry of handle) {
+          batch.push(entry);
+          if (++seen >= MAX_ENTRIES) break;
+          if (batch.length === 64) await count();
+        }
+      } catch {
+        // The folder went away mid-count: what was counted stands.
       }
+      await count();
     }
     return total;
   }

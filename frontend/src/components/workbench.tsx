@@ -295,7 +295,8 @@ export function Workbench() {
                 setRewindTurn(null);
                 const put = reply.files.restored.length + reply.files.removed.length;
                 const skipped = reply.files.skipped.length ? `; ${reply.files.skipped.length} left as they are` : "";
-                showToast(`Rewound to before turn ${reply.turn}: ${plural(put, "file")} put back${skipped}${reply.conversation_leaf !== null ? ", the conversation goes on from there" : ""}.`);
+                const unknown = reply.files.untracked.length ? `; not tracked, so not put back: ${reply.files.untracked.join("; ")}` : "";
+                showToast(`Rewound to before turn ${reply.turn}: ${plural(put, "file")} put back${skipped}${unknown}${reply.conversation_leaf !== null ? ", the conversation goes on from there" : ""}.`);
                 refreshLists();
                 if (chat.sessionId) void chat.open(chat.sessionId);
               }}

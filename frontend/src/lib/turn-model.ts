@@ -33,7 +33,7 @@ export type Block =
       /** The call was governed by the approval policy: what was asked, and how it was decided. */
       approval?: { request?: ApprovalRequestEvent; decision?: ApprovalEvent };
       /** The files the call created, modified or deleted, and the change id that reverts them. */
-      changes?: { change: string; files: ChangedFile[] };
+      changes?: { change: string; files: ChangedFile[]; more?: number; untracked?: string[] };
     }
   | { kind: "skill"; name: string; location: string; allowedTools?: string[]; allowedCommands?: string[] }
   | { kind: "error"; message: string; code: string }
@@ -164,7 +164,7 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
     case "steer":
       return { ...turn, blocks: [...turn.blocks, { kind: "steer", text: event.content }] };
     case "changes":
-      return { ...turn, blocks: turn.blocks.map((b) => (b.kind === "tool" && b.id === event.call_id ? { ...b, changes: { change: event.change, files: event.files } } : b)) };
+      return { ...turn, blocks: turn.blocks.map((b) => (b.kind === "tool" && b.id === event.call_id ? { ...b, changes: { change: event.change, files: event.files, more: event.more, untracked: event.untracked ?? (event.incomplete ? [event.incomplete] : undefined) } } : b)) };
     case "compaction":
       return { ...turn, blocks: [...turn.blocks, { kind: "compaction", turns: event.turns, summary: event.summary, skills: event.skills, forced: event.forced }] };
     case "usage": {

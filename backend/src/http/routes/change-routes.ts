@@ -64,7 +64,15 @@ export async function changeRoutes(app: FastifyInstance, { config, sessions, tur
       const turn = request.query.turn !== undefined ? Number(request.query.turn) : null;
       const calls: CallChanges[] = (await changes.calls(id))
         .filter((c) => turn === null || c.turn === turn)
-        .map((c) => ({ change: c.change, turn: c.turn, call_id: c.call_id, tool: c.tool, at: c.at, files: c.files.map(({ before: _b, after: _a, ...shown }) => shown) }));
+        .map((c) => ({
+          change: c.change,
+          turn: c.turn,
+          call_id: c.call_id,
+          tool: c.tool,
+          at: c.at,
+          files: c.files.map(({ before: _b, after: _a, before_mode: _m, ...shown }) => shown),
+          ...(c.untracked ? { untracked: c.untracked } : {}),
+        }));
       return { session_id: id, turn, calls };
     },
   );
@@ -113,7 +121,7 @@ export async function changeRoutes(app: FastifyInstance, { config, sessions, tur
       return whileIdle(id, async () => {
         const tree = turnTree(await sessions.entries(id));
         if (!hasTurn(tree, turn)) throw new UserError(400, noSuchTurn(id, turn, tree));
-        const reply: RewindReply = { session_id: id, turn, files: { restored: [], removed: [], skipped: [] }, conversation_leaf: null };
+        const reply: RewindReply = { session_id: id, turn, files: { restored: [], removed: [], skipped: [], untracked: [] }, conversation_leaf: null };
         if (files) {
           // That turn and the turns after it on its branch (the current one when the turn is on it).
           const branch = branchTo(tree, tree.leaf).includes(turn) ? branchTo(tree, tree.leaf) : branchTo(tree, turn);
@@ -122,7 +130,7 @@ export async function changeRoutes(app: FastifyInstance, { config, sessions, tur
           if (outcome.conflicts.length && on_conflict === "fail") {
             throw new UserError(409, `These files changed since turn ${turn} (by you or another program), so nothing was put back: ${outcome.conflicts.join(", ")}. Send on_conflict: "skip" to put back the others, or "overwrite" to put back these too.`, { conflicts: outcome.conflicts });
           }
-          reply.files = { restored: outcome.restored, removed: outcome.removed, skipped: outcome.skipped };
+          reply.files = { restored: outcome.restored, removed: outcome.removed, skipped: outcome.skipped, untracked: outcome.untracked };
           await tell(id, [...outcome.restored, ...outcome.removed]);
         }
         if (conversation) {

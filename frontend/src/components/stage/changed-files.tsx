@@ -13,12 +13,26 @@ const KIND_STYLE: Record<ChangedFile["kind"], string> = {
   deleted: "text-red-700",
 };
 
+/** What a call may have changed that the record cannot know: said, never left out in silence. */
+export function NotTracked({ lines }: { lines: string[] }) {
+  if (lines.length === 0) return null;
+  return (
+    <ul className="mt-1 space-y-0.5 rounded bg-amber-50 px-2 py-1 text-[11px] text-amber-900" data-testid="not-tracked">
+      {lines.map((line) => (
+        <li key={line} className="break-all">
+          <span className="font-medium">not tracked:</span> {line}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** The files a tool call changed, under its card: each opens its diff. */
-export function ChangedFiles({ change, files }: { change: string; files: ChangedFile[] }) {
+export function ChangedFiles({ change, files, more = 0, untracked = [] }: { change: string; files: ChangedFile[]; more?: number; untracked?: string[] }) {
   const openChange = useContext(ChangeContext);
   return (
     <div className="border-t border-zinc-100 px-3 py-1.5" data-testid="changed-files">
-      <div className="pb-0.5 text-[11px] text-zinc-500">Changed {plural(files.length, "file")}</div>
+      <div className="pb-0.5 text-[11px] text-zinc-500">Changed {plural(files.length + more, "file")}</div>
       <ul className="space-y-0.5">
         {files.map((file) => (
           <li key={file.path}>
@@ -40,6 +54,12 @@ export function ChangedFiles({ change, files }: { change: string; files: Changed
           </li>
         ))}
       </ul>
+      {more > 0 && (
+        <div className="px-1 text-[11px] text-zinc-500" data-testid="changed-more">
+          and {plural(more, "more file")} (Rewind puts them back too)
+        </div>
+      )}
+      <NotTracked lines={untracked} />
     </div>
   );
 }

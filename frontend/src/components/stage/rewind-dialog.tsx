@@ -4,6 +4,7 @@ import { X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ApiError, api } from "@/lib/api";
+import { NotTracked } from "./changed-files";
 
 interface RewindDialogProps {
   sessionId: string;
@@ -41,6 +42,7 @@ export function RewindDialog({ sessionId, turn, turnsFrom, onClose, onDone }: Re
   // Per path, what undoing does: a file the turns created goes, the others come back.
   const paths = new Map<string, string>();
   for (const call of calls ?? []) for (const f of call.files) if (!paths.has(f.path)) paths.set(f.path, f.kind === "created" ? "removed" : "restored");
+  const untracked = [...new Set((calls ?? []).flatMap((c) => c.untracked ?? []))];
 
   const run = async (onConflict: "fail" | "skip" | "overwrite") => {
     if (turn === null) return;
@@ -84,6 +86,7 @@ export function RewindDialog({ sessionId, turn, turnsFrom, onClose, onDone }: Re
             ))}
           </ul>
         )}
+        {files && <NotTracked lines={untracked} />}
         <label className="flex items-start gap-2">
           <input type="checkbox" className="mt-0.5 accent-klein" checked={conversation} onChange={(e) => setConversation(e.target.checked)} data-testid="rewind-conversation" />
           <span>

@@ -89,7 +89,9 @@ export function ToolCard({ block }: { block: ToolBlock }) {
         block.approval?.request && <ApprovalRequestCard request={block.approval.request} />
       )}
       {block.sub && <SubAgentTrace sub={block.sub} />}
-      {block.changes && block.changes.files.length > 0 && <ChangedFiles change={block.changes.change} files={block.changes.files} />}
+      {block.changes && (block.changes.files.length > 0 || (block.changes.untracked?.length ?? 0) > 0) && (
+        <ChangedFiles change={block.changes.change} files={block.changes.files} more={block.changes.more} untracked={block.changes.untracked} />
+      )}
       <CollapsibleContent>
         <div className="space-y-2 border-t border-zinc-100 px-3 py-2">
           <div className="flex items-center justify-between">
