@@ -35,6 +35,7 @@ import { changeRoutes } from "./http/routes/change-routes.js";
 import { WorkspaceWatcher } from "./ui-events/workspace-watcher.js";
 import { embedderFor } from "./knowledge/embedders.js";
 import { KnowledgeBase } from "./knowledge/knowledge-base.js";
+import { MemoryIndex } from "./memory/memory-index.js";
 import { createGuardedAgent } from "./net/guarded-agent.js";
 import { PromptLog } from "./prompt/prompt-log.js";
 import { findPython, PythonSessions } from "./sandbox/python-session.js";
@@ -109,7 +110,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   knowledge.start();
   const ui = new UiEventBus();
   const delegations = new DelegationRegistry(() => ui.publish({ type: "refresh", target: "agents" }));
-  const runtime = { config, sandbox, python, fetchAgent, knowledge };
+  const memory = new MemoryIndex(config.dataRoot);
+  const runtime = { config, sandbox, python, fetchAgent, knowledge, memory };
   const reviewer = new Reviewer({ config, sessions, ui, runtime, log: app.log });
   await ensurePolicyFile(config.dataRoot);
   const approvals = new ApprovalGate();
@@ -130,6 +132,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await mcp.close();
     await changes.close();
     await knowledge.close();
+    await memory.close();
     python.closeAll();
     sandbox.close();
     await fetchAgent.close();

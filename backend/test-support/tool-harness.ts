@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Config, loadConfig } from "../src/config/config.js";
 import { offlineEmbedder } from "../src/knowledge/embedders.js";
+import { MemoryIndex } from "../src/memory/memory-index.js";
 import { KnowledgeBase } from "../src/knowledge/knowledge-base.js";
 import { createGuardedAgent, type Lookup } from "../src/net/guarded-agent.js";
 import { findOnPath, Sandbox } from "../src/sandbox/sandbox.js";
@@ -49,7 +50,8 @@ export async function startToolHarness(options: { env?: Record<string, string>; 
   const python = new PythonSessions(sandbox, findPython(sandbox, config.sandbox.searchPath));
   const fetchAgent = createGuardedAgent({ allowlist: config.fetchAllowlist, connectTimeoutMs: 5000, lookup: options.lookup });
   const knowledge = new KnowledgeBase(dataRoot, offlineEmbedder);
-  const runtime: ToolRuntime = { config, sandbox, python, fetchAgent, knowledge };
+  const memory = new MemoryIndex(dataRoot);
+  const runtime: ToolRuntime = { config, sandbox, python, fetchAgent, knowledge, memory };
   const tools = coreTools(runtime, TEST_AGENT);
   return {
     project,
@@ -67,6 +69,8 @@ export async function startToolHarness(options: { env?: Record<string, string>; 
       python.closeAll();
       sandbox.close();
       await fetchAgent.close();
+      await memory.close();
+      await knowledge.close();
       await rm(project, { recursive: true, force: true });
     },
   };

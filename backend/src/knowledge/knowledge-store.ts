@@ -11,6 +11,7 @@
  */
 import Database from "libsql";
 import type { Scored } from "./bm25-index.js";
+import { topScored } from "./top-k.js";
 import { dotStored, encodeVector, type VectorFormat } from "./sparse-vector.js";
 
 /** The schema's version, recorded in meta so that a later schema can tell an older store and migrate it. */
@@ -294,12 +295,18 @@ export class KnowledgeStore {
   }
 
   /**
-   * BM25 (FTS5's, k1 = 1.2, b = 0.75) over the chunks' terms: the best `limit`, best first.
+   * BM25 (k1 = 1.2, b = 0.75) over the chunks' terms, with Lucene's idf, log(1 + (N - df + 0.5) / (df
+   * + 0.5)), which stays positive: FTS5's own bm25() takes log((N - df + 0.5) / (df + 0.5)), which goes
+   * to nothing (clamped at 1e-6) for a term in half the chunks or more, so in a store of one or two
+   * documents an exact keyword match scored "0.00". Each term's rows come from FTS5 with its bm25()
+   * of that term alone, which is FTS5's idf times the term's saturated frequency: the frequency is
+   * recovered by dividing by FTS5's idf (which both sides compute the same way) and weighed with
+   * Lucene's. The best `limit`, best first.
    *
-   * FTS5 scores every row a query matches, and a term in more than one chunk in 20 (a common word of
-   * the corpus) matches tens of thousands: at 200,000 chunks one such term costs ~100 ms. So past
-   * 20,000 chunks, a query that has rarer terms too is matched on those alone (what a common word
-   * adds to a score is small, and the same for most rows). Below that, every term counts, exactly.
+   * Every row a term matches is read, and a term in more than one chunk in 20 (a common word of the
+   * corpus) matches tens of thousands: past 20,000 chunks, a query that has rarer terms too is matched
+   * on those alone (what a common word adds to a score is small, and the same for most rows). Below
+   * that, every term counts, exactly.
    */
   lexical(terms: string[], limit: number): Scored[] {
     let unique = [...new Set(terms)].filter((t) => t !== "");
@@ -310,10 +317,16 @@ export class KnowledgeStore {
       const rare = unique.filter((t) => (frequencies.get(t) ?? 0) <= chunks / COMMON_SHARE);
       if (rare.length > 0) unique = rare;
     }
-    const rows = this.sql("SELECT rowid, bm25(chunk_terms) AS s FROM chunk_terms WHERE chunk_terms MATCH ? ORDER BY s, rowid LIMIT ?")
-      .raw()
-      .all(unique.map(quoted).join(" OR "), limit) as Array<[number, number]>;
-    return rows.map(([id, s]) => ({ id, score: -s }));
+    const scores = new Map<number, number>();
+    for (const term of unique) {
+      const rows = this.sql("SELECT rowid, bm25(chunk_terms) FROM chunk_terms WHERE chunk_terms MATCH ?").raw().all(quoted(term)) as Array<[number, number]>;
+      if (rows.length === 0) continue;
+      const ratio = (chunks - rows.length + 0.5) / (rows.length + 0.5);
+      const ftsIdf = Math.max(Math.log(ratio), 1e-6);
+      const idf = Math.log(1 + ratio);
+      for (const [id, s] of rows) scores.set(id, (scores.get(id) ?? 0) + (-s / ftsIdf) * idf);
+    }
+    return topScored(scores, limit);
   }
 
   /** How many of BM25's best the hybrid scores by vector: fewer past 20,000 chunks (each is a read of its vector). */

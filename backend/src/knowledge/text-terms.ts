@@ -25,8 +25,39 @@ const GREEK_LETTER = /[α-ω]/g;
 /**
  * The version of the text analysis below: an index whose terms were made by another version has
  * its BM25 terms made again from the stored chunks (and offline vectors recomputed).
+ * 3: Chinese and Japanese are segmented (they were one "word" per run of characters).
  */
-export const TEXT_ANALYSIS_VERSION = 2;
+export const TEXT_ANALYSIS_VERSION = 3;
+
+/**
+ * Scripts written without spaces between words: Han (Chinese, and Japanese kanji), Hiragana and
+ * Katakana (with its prolonged-sound mark). Korean separates words with spaces and is read like Latin.
+ */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]/u;
+const CJK_RUNS = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+)/u;
+/** ICU's dictionary word segmentation (Node's full ICU): Chinese and Japanese words. */
+const segmenter = new Intl.Segmenter("zh", { granularity: "word" });
+const kanaSegmenter = new Intl.Segmenter("ja", { granularity: "word" });
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+/** The words of a run of Chinese or Japanese characters, as ICU segments them. */
+function cjkWords(run: string): string[] {
+  const out: string[] = [];
+  for (const part of (KANA.test(run) ? kanaSegmenter : segmenter).segment(run)) if (part.isWordLike) out.push(part.segment);
+  return out;
+}
+
+/**
+ * The BM25 terms of a run of Chinese or Japanese characters: each character and each pair of
+ * neighbours, as Lucene's CJK analyzer indexes them (bigrams, with unigrams): a question matches a
+ * passage however either is segmented into words, and names no dictionary knows (青石镇) match too.
+ */
+function cjkTerms(run: string): string[] {
+  const chars = [...run];
+  const out = [...chars];
+  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
+  return out;
+}
 
 /**
  * Lower-cased words, stop words removed, Porter-stemmed: the terms both indexes are built on.
@@ -35,16 +66,43 @@ export const TEXT_ANALYSIS_VERSION = 2;
  */
 export function textTerms(text: string): string[] {
   const lower = text.toLowerCase();
-  const out = textWords(lower.replace(GREEK_LETTER, (c) => (GREEK[c] ? ` ${GREEK[c]} ` : c)));
-  for (const match of lower.replace(GREEK_LETTER, (c) => GREEK[c] ?? c).matchAll(COMPOUND)) out.push(...textWords(match[0].replace(/-/g, "")));
+  const out = scriptWords(lower.replace(GREEK_LETTER, (c) => (GREEK[c] ? ` ${GREEK[c]} ` : c)), cjkTerms);
+  for (const match of lower.replace(GREEK_LETTER, (c) => GREEK[c] ?? c).matchAll(COMPOUND)) if (!CJK.test(match[0])) out.push(...textWords(match[0].replace(/-/g, "")));
   return out;
 }
 
 /**
- * The words of lower-cased text, stop words removed, Porter-stemmed, in order: what the offline
- * embedder hashes (its word pairs need the order, and measured better without the additions above).
+ * The words of lower-cased text, by script: Latin (and every script written with spaces) as
+ * `textWords` reads them; each run of Chinese or Japanese characters through `cjk`.
+ */
+function scriptWords(lower: string, cjk: (run: string) => string[]): string[] {
+  if (!CJK.test(lower)) return latinWords(lower);
+  const out: string[] = [];
+  for (const match of lower.matchAll(WORD)) {
+    const word = match[0];
+    if (!CJK.test(word)) {
+      out.push(...latinWords(word));
+      continue;
+    }
+    for (const part of word.split(CJK_RUNS)) {
+      if (part === "") continue;
+      if (CJK.test(part)) out.push(...cjk(part));
+      else out.push(...latinWords(part));
+    }
+  }
+  return out;
+}
+
+/**
+ * The words of lower-cased text, stop words removed, Porter-stemmed, in order (Chinese and Japanese
+ * as ICU's words): what the offline embedder hashes (its word pairs need the order, and measured
+ * better without the additions above).
  */
 export function textWords(lower: string): string[] {
+  return scriptWords(lower, cjkWords);
+}
+
+function latinWords(lower: string): string[] {
   const out: string[] = [];
   for (const match of lower.matchAll(WORD)) {
     const word = match[0];

@@ -49,3 +49,10 @@ export function topSlots(scores: ArrayLike<number>, ids: ArrayLike<number>, slot
   for (let i = 0; i < size; i++) out.push({ id: heapId[i], score: heapScore[i] });
   return out.sort((a, b) => b.score - a.score || a.id - b.id);
 }
+
+/** The `limit` best of scores kept by id, best first (ties: the lower id first). */
+export function topScored(scores: Map<number, number>, limit: number): Scored[] {
+  const ids = Float64Array.from(scores.keys());
+  const values = Float64Array.from(scores.values());
+  return topSlots(values, ids, ids.length, limit, false);
+}

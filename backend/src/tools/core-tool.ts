@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { Config } from "../config/config.js";
 import type { ChatEvent } from "@mini-openclaw/protocol";
 import type { KnowledgeBase } from "../knowledge/knowledge-base.js";
+import type { MemoryIndex } from "../memory/memory-index.js";
 import type { PythonSessions } from "../sandbox/python-session.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
 import type { ToolName } from "./core-tool-names.js";
@@ -15,6 +16,8 @@ export interface ToolRuntime {
   /** The dispatcher fetch_url uses: it refuses non-public addresses at connect time. */
   fetchAgent: Agent;
   knowledge: KnowledgeBase;
+  /** memory_search's index (MEMORY.md and the daily logs), kept off the server's thread. */
+  memory: MemoryIndex;
 }
 
 /** Who calls: the main agent of a session (depth 0, no roles) or a sub-agent, by the roles that led to it. */

@@ -8,13 +8,13 @@ import { memorySearchTool } from "./memory-search.js";
 
 /** The core tools (PRODUCT.md section 6, and memory_search), made for one agent: each gets only what it needs. */
 export function coreTools(runtime: ToolRuntime, agent: AgentIdentity): CoreTool[] {
-  const { config, sandbox, python, fetchAgent, knowledge } = runtime;
+  const { config, sandbox, python, fetchAgent, knowledge, memory } = runtime;
   return [
     readFileTool(config),
     terminalTool({ sandbox, limits: config.sandbox }),
     pythonReplTool({ sandbox, python, limits: config.sandbox, agent }),
     fetchUrlTool({ fetchAgent }),
     searchKnowledgeBaseTool({ knowledge }),
-    memorySearchTool({ dataRoot: config.dataRoot, embedder: knowledge.searchEmbedder }),
+    memorySearchTool({ memory, embedder: knowledge.searchEmbedder }),
   ] as unknown as CoreTool[];
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Embedder } from "../knowledge/embedders.js";
-import { searchMemory } from "../memory/search-memory.js";
+import type { MemoryIndex } from "../memory/memory-index.js";
 import { type CoreTool, defineTool } from "./core-tool.js";
 
 const schema = z.object({
@@ -9,7 +9,7 @@ const schema = z.object({
 });
 
 /** `memory_search`: the agent's memory (MEMORY.md and every daily log), passages with their file and line. */
-export const memorySearchTool = ({ dataRoot, embedder }: { dataRoot: string; embedder: Embedder | null }): CoreTool<typeof schema> =>
+export const memorySearchTool = ({ memory, embedder }: { memory: MemoryIndex; embedder: Embedder | null }): CoreTool<typeof schema> =>
   defineTool({
     name: "memory_search",
     description:
@@ -18,9 +18,10 @@ export const memorySearchTool = ({ dataRoot, embedder }: { dataRoot: string; emb
       "and requests from earlier days that are not in this prompt.",
     schema,
     async execute(input) {
-      const { hits, files, mode } = await searchMemory(dataRoot, input.query, input.k ?? 5, embedder);
-      if (hits.length === 0) return { ok: true, output: `No passage of your memory (${files} ${files === 1 ? "file" : "files"}) matched.`, details: { files, mode, results: 0 } };
+      const { hits, files, mode, leftOut } = await memory.search(input.query, input.k ?? 5, embedder);
+      const note = leftOut ? `\n\n[${leftOut}]` : "";
+      if (hits.length === 0) return { ok: true, output: `No passage of your memory (${files} ${files === 1 ? "file" : "files"}) matched.${note}`, details: { files, mode, results: 0 } };
       const passages = hits.map((hit, i) => `[${i + 1}] ${hit.path}:${hit.line} score ${hit.score}\n${hit.text}`);
-      return { ok: true, output: passages.join("\n\n"), details: { files, mode, results: hits.map(({ text, ...rest }) => rest) } };
+      return { ok: true, output: passages.join("\n\n") + note, details: { files, mode, results: hits.map(({ text, ...rest }) => rest), ...(leftOut ? { left_out: leftOut } : {}) } };
     },
   });

@@ -186,6 +186,38 @@ describe("big and many", () => {
     for (const other of stalled.slice(1)) await other.body?.cancel().catch(() => {});
   }, 120_000);
 
+  it("memory_search over 200 daily logs of 1 MB each: indexed off the server's thread within its caps, /api/health under 200 ms", async () => {
+    // Written by the sandbox as python_repl would: one long line of words per file, named like daily logs.
+    await planted(
+      "python3 - <<'EOF'\n" +
+        "import os, random\nrandom.seed(3)\nos.makedirs('memory/logs', exist_ok=True)\n" +
+        "words = 'pickle brine cabbage jar lid shelf cellar vinegar dill garlic'.split()\n" +
+        "for y in range(1800, 2000):\n" +
+        "    line = ' '.join(random.choice(words) for _ in range(180000))[: 1024 * 1024 - 64]\n" +
+        "    open(f'memory/logs/{y}-01-01.md', 'w').write(line + ('\\nsaltcellarfinale\\n' if y == 1999 else '\\n'))\n" +
+        "EOF",
+      120_000,
+    );
+    // A first turn loads what every turn needs (the model client); the attack is timed on its own.
+    s.model.setScript([{ content: "ready" }]);
+    await s.request("/api/chat", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "warm up", stream: false }) });
+    s.model.setScript((body) => (body.messages.some((m) => m.role === "tool") ? { content: "recalled" } : { toolCalls: [{ name: "memory_search", args: { query: "saltcellarfinale pickle jar", k: 3 } }] }));
+    const before = await s.peakRssMb();
+    const turn = s.request("/api/chat", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: "what do you remember about the cellar?", stream: false }) });
+    const slowest = await slowestHealthDuring(turn, 50);
+    const reply = await turn;
+    expect(reply.status).toBe(200);
+    const result = (JSON.parse(reply.text) as { events: Array<{ type: string; name?: string; output?: string; ok?: boolean }> }).events.find((e) => e.type === "tool_result" && e.name === "memory_search");
+    expect(result?.ok).toBe(true);
+    // The newest logs fit the memory cap and are searched; what is past it is said.
+    expect(result?.output).toContain("memory/logs/1999-01-01.md");
+    expect(result?.output).toMatch(/not searched: \d+ older memory files \(past 32 MB of memory\)/);
+    const growth = (await s.peakRssMb()) - before;
+    console.log(`peak memory grew by ${growth.toFixed(0)} MB`);
+    expect(growth).toBeLessThan(1000);
+    expect(slowest).toBeLessThan(200);
+  }, 180_000);
+
   it("5,000 documents: all indexed while /api/health stays under 1 s", async () => {
     await planted("python3 -c \"import os\nos.makedirs('knowledge/many', exist_ok=True)\nfor i in range(5000): open(f'knowledge/many/n{i}.md', 'w').write(f'note {i} about pickles number{i}\\n')\"");
     // The progress the Knowledge view draws: samples of done/total while the indexing runs.
