@@ -20,7 +20,7 @@ describe.skipIf(!chromiumAvailable)("oversized uploads from the browser", { time
       const file = JSON.stringify({ path: "workspace/big.md", content: "a".repeat(20 * 1024 * 1024) });
       const doc = new Uint8Array(21 * 1024 * 1024).fill(0x62);
       const read = async (response: Response) => `${response.status} ${typeof ((await response.json()) as { error?: string }).error}`;
-      const xhr = (url: string, body: Uint8Array) =>
+      const xhr = (url: string, body: Blob) =>
         new Promise<string>((resolve) => {
           const request = new XMLHttpRequest();
           request.open("POST", url);
@@ -32,7 +32,7 @@ describe.skipIf(!chromiumAvailable)("oversized uploads from the browser", { time
       for (let i = 0; i < 10; i++) out.push(await fetch("/api/files", { method: "POST", headers: { "content-type": "application/json" }, body: file }).then(read, (err: Error) => `threw ${err.message}`));
       for (let i = 0; i < 5; i++) {
         out.push(await fetch(`/api/knowledge/documents?filename=big-${i}.txt`, { method: "POST", headers: { "content-type": "application/octet-stream" }, body: doc }).then(read, (err: Error) => `threw ${err.message}`));
-        out.push(await xhr(`/api/knowledge/documents?filename=big-x${i}.txt`, doc));
+        out.push(await xhr(`/api/knowledge/documents?filename=big-x${i}.txt`, new Blob([doc])));
       }
       return out;
     });
