@@ -40,6 +40,10 @@ export interface AttackedServer {
   alive(): boolean;
   /** The server process's peak resident memory so far (VmHWM), in MB. */
   peakRssMb(): Promise<number>;
+  /** The server process's resident memory now (VmRSS), in MB. */
+  rssMb(): Promise<number>;
+  /** Starts the peak (VmHWM) over from the resident memory now (`/proc/<pid>/clear_refs`, 5); false where the kernel refuses. */
+  resetPeak(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -133,6 +137,16 @@ export async function startAttackedServer(options: { script?: ModelScript; env?:
     async peakRssMb() {
       const status = await readFile(`/proc/${child.pid}/status`, "utf8");
       return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
+    },
+    async resetPeak() {
+      return writeFile(`/proc/${child.pid}/clear_refs`, "5").then(
+        () => true,
+        () => false,
+      );
+    },
+    async rssMb() {
+      const status = await readFile(`/proc/${child.pid}/status`, "utf8");
+      return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;
     },
     async close() {
       child.kill("SIGKILL");

@@ -18,8 +18,11 @@ export function sseFrame(event: ChatEvent | UiEvent, id?: number): string {
 export interface SseStream {
   /** Pushes one event (a reader more than 4 MB behind is cut off; it reconnects). */
   send(event: ChatEvent | UiEvent): void;
-  /** Frames made already (`sseFrame`): a turn's readers share one per event. */
-  sendFrame(frame: string): void;
+  /**
+   * Frames encoded once (`sseFrame`, as bytes) and shared by every reader: written as they are, never
+   * copied per reader, however far behind a reader is.
+   */
+  sendFrames(frames: Uint8Array[]): void;
   /** Whether the reader has taken what was written (less than MAX_UNREAD_BYTES waits for it). */
   hasRoom(): boolean;
   /** Calls `ready` when a reader that had no room has taken what waited; returns the way to stop. */
@@ -45,10 +48,9 @@ export interface SseStream {
  * the response is flushed (destroying it right after `end()` dropped what a slower reader had not
  * yet taken, `final` included).
  *
- * The first frame of a burst is written at once; frames sent while it is on its way are written
- * together once the event loop comes round (a fast model streams thousands of frames a second, and
- * one socket write per frame cost more than the frames). A reader with more than MAX_UNREAD_BYTES
- * waiting is cut off.
+ * A pushed event (the UI's) goes out at once when it is the first of a burst; those sent while it is
+ * on its way are written together once the event loop comes round. A turn's frames are pulled by
+ * each reader at its own pace (turn-stream.ts) and written from bytes shared by every reader.
  */
 export function openSse(res: ServerResponse, onClientGone: (controller: AbortController) => void): SseStream {
   const controller = new AbortController();
@@ -72,33 +74,36 @@ export function openSse(res: ServerResponse, onClientGone: (controller: AbortCon
   let pending = "";
   let burst = false;
   const unread = () => res.writableLength + (res.socket?.writableLength ?? 0) + pending.length;
-  const write = (text: string) => {
-    res.write(text);
-  };
   const flush = () => {
     burst = false;
     const text = pending;
     pending = "";
-    if (text && !res.destroyed) write(text);
+    if (text && !res.destroyed) res.write(text);
   };
-  const sendFrame = (frame: string) => {
+  const sendText = (frame: string) => {
     if (ended || res.destroyed) return;
     if (burst) {
       pending += frame;
       return;
     }
-    write(frame);
+    res.write(frame);
     burst = true;
     setImmediate(flush);
   };
   return {
     signal: controller.signal,
     send(event) {
-      sendFrame(sseFrame(event));
+      sendText(sseFrame(event));
       // Pushed events have nowhere to wait but the connection: a reader that does not read is cut off.
       if (unread() > 4 * MAX_UNREAD_BYTES) res.destroy();
     },
-    sendFrame,
+    sendFrames(frames) {
+      if (ended || res.destroyed || frames.length === 0) return;
+      // One write of them all (writev), from the shared bytes.
+      res.cork();
+      for (const frame of frames) res.write(frame);
+      process.nextTick(() => res.uncork());
+    },
     hasRoom: () => !res.destroyed && unread() < MAX_UNREAD_BYTES,
     onRoom(ready) {
       res.on("drain", ready);

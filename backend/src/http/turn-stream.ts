@@ -8,16 +8,17 @@ import type { NumberedEvent } from "@mini-openclaw/protocol";
 import type { LiveTurn } from "../turns/live-turn.js";
 import { type SseStream, sseFrame } from "./sse.js";
 
-/** Frames are made once per event, whatever the number of readers. */
-const frames = new WeakMap<NumberedEvent, string>();
-function frameOf(numbered: NumberedEvent): string {
+/** Frames are made once per event, as bytes, whatever the number of readers. */
+const frames = new WeakMap<NumberedEvent, Uint8Array>();
+function frameOf(numbered: NumberedEvent): Uint8Array {
   let frame = frames.get(numbered);
-  if (frame === undefined) frames.set(numbered, (frame = sseFrame(numbered.event, numbered.id)));
+  if (frame === undefined) frames.set(numbered, (frame = Buffer.from(sseFrame(numbered.event, numbered.id))));
   return frame;
 }
 
-/** Events written per round before the event loop comes round again. */
-const ROUND = 256;
+/** Written per round before the event loop comes round again: events, and bytes. */
+const ROUND_EVENTS = 256;
+const ROUND_BYTES = 1024 * 1024;
 /** A reader that takes nothing for this long while events wait for it is let go (it can reattach). */
 export const STALLED_READER_MS = 60_000;
 
@@ -32,15 +33,24 @@ export function streamTurn(sse: SseStream, live: LiveTurn, afterId: number | nul
     if (stopped) return;
     if (stalled) clearTimeout(stalled);
     stalled = null;
-    while (sse.hasRoom()) {
-      const batch = cursor.take(ROUND);
-      if (batch.length === 0) break;
-      sse.sendFrame(batch.map(frameOf).join(""));
-      if (batch.length === ROUND) return schedule();
+    const round: Uint8Array[] = [];
+    let bytes = 0;
+    while (sse.hasRoom() && round.length < ROUND_EVENTS && bytes < ROUND_BYTES) {
+      const [next] = cursor.take(1);
+      if (!next) break;
+      const frame = frameOf(next);
+      round.push(frame);
+      bytes += frame.length;
     }
+    sse.sendFrames(round);
     if (cursor.done) return sse.end();
+    if (sse.hasRoom()) {
+      // A full round: the rest after the event loop came round (the socket may take more by then).
+      if (round.length > 0) schedule();
+      return;
+    }
     // Behind, with no room: it holds the turn's events while it is connected, so not for ever.
-    if (!sse.hasRoom()) stalled = setTimeout(() => sse.cut(), STALLED_READER_MS).unref();
+    stalled = setTimeout(() => sse.cut(), STALLED_READER_MS).unref();
   };
   const schedule = () => {
     if (scheduled || stopped) return;
