@@ -4,7 +4,7 @@ import type { SessionDetail, SkillsReply } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { systemPromptOf } from "../test-support/scripted-model-server.js";
 import { weatherScript } from "../test-support/weather-script.js";
-import { chat, entryKinds, fetchSession, postJson, sessionIdOf, startWorkbench, sseEvents, storedEvents, type Workbench } from "../test-support/workbench-harness.js";
+import { chat, contentKinds, entryKinds, fetchSession, postJson, sessionIdOf, startWorkbench, sseEvents, storedEvents, type Workbench } from "../test-support/workbench-harness.js";
 
 let wb: Workbench;
 afterEach(async () => wb?.close());
@@ -42,7 +42,9 @@ describe("a weather turn through POST /api/chat", () => {
     expect(list.sessions).toContainEqual(expect.objectContaining({ id, title: "What's the weather in Paris?", message_count: 2 }));
 
     const session = await fetchSession(wb.url, id);
-    expect(entryKinds(session.entries)).toEqual(["snapshot", "user", "thought", "usage", "tool_call", "skill", "tool_result", "thought", "token", "usage", "final"]);
+    expect(contentKinds(entryKinds(session.entries))).toEqual(["snapshot", "user", "thought", "usage", "tool_call", "skill", "tool_result", "thought", "token", "usage", "final"]);
+    // Each streamed block is opened and closed around its pieces (a thought, the call's arguments, a thought, the text).
+    expect(entryKinds(session.entries).filter((k) => k.endsWith("_start"))).toEqual(["thought_start", "tool_input_start", "thought_start", "text_start"]);
     const stored = storedEvents(session.entries);
     expect(stored.find((e) => e.type === "tool_call")).toMatchObject({ name: "read_file", input: { path: "./skills/get_weather/SKILL.md" } });
     expect(stored.find((e) => e.type === "tool_result")).toMatchObject({ name: "read_file", ok: true, output: expect.stringContaining("## Output format") });

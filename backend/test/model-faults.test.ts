@@ -57,7 +57,7 @@ describe("model trouble becomes one readable error event and a session that stil
     await expectSessionLoads(events, "model_bad_response");
     const session = (await (await fetch(`${wb.url}/api/sessions/${sessionIdOf(events)}`)).json()) as SessionDetail;
     expect(storedEvents(session.entries).filter((e) => e.type === "token" || e.type === "error").map((e) => e.type)).toEqual(["token", "error"]);
-    expect(storedEvents(session.entries).find((e) => e.type === "token")).toEqual({ type: "token", content: "The answer is " });
+    expect(storedEvents(session.entries).find((e) => e.type === "token")).toEqual({ type: "token", block: expect.any(String), content: "The answer is " });
   });
 
   it("a stream that goes silent mid-way", async () => {

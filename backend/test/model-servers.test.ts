@@ -64,7 +64,8 @@ describe("a chat template that opened <think> itself: only </think> shows", () =
     });
     const events = await chat(wb, "a number?");
     const late = events.find((e) => e.type === "late_thought");
-    expect(late).toEqual({ type: "late_thought", chars: expect.any(Number) });
+    // It names the text block that turns into a thought.
+    expect(late).toEqual({ type: "late_thought", chars: expect.any(Number), block: expect.any(String) });
     // What the Stage shows as the answer: the text before the late thought, less what it took back, then the rest.
     const at = events.indexOf(late!);
     const before = tokens(events.slice(0, at));

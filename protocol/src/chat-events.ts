@@ -17,18 +17,40 @@ export const sessionEventSchema = z.object({
   turn: z.number().int().positive().optional(),
 });
 
-/** A piece of the model's reasoning (from servers that stream `reasoning_content`). */
-export const thoughtEventSchema = z.object({ type: z.literal("thought"), content: z.string() });
+/**
+ * What the model writes streams in blocks, as the AI SDK's UI stream and pi's events do: a block of
+ * reasoning (a thought), of answer text, or of a tool call's arguments, each with an id unique within
+ * its turn (a sub-agent's within its `delegate` events), opened by `*_start`, filled by deltas, closed
+ * by `*_end`. Sessions stored before blocks have deltas without `block` and no start or end.
+ */
+const blockId = z.string().min(1);
 
-/** A piece of the model's visible text. */
-export const tokenEventSchema = z.object({ type: z.literal("token"), content: z.string() });
+/** A block of the model's reasoning begins. */
+export const thoughtStartEventSchema = z.object({ type: z.literal("thought_start"), block: blockId });
+/** A piece of the model's reasoning (its thought block's delta). */
+export const thoughtEventSchema = z.object({ type: z.literal("thought"), content: z.string(), block: blockId.optional() });
+export const thoughtEndEventSchema = z.object({ type: z.literal("thought_end"), block: blockId });
+
+/** A block of the model's visible text begins. */
+export const textStartEventSchema = z.object({ type: z.literal("text_start"), block: blockId });
+/** A piece of the model's visible text (its text block's delta). */
+export const tokenEventSchema = z.object({ type: z.literal("token"), content: z.string(), block: blockId.optional() });
+export const textEndEventSchema = z.object({ type: z.literal("text_end"), block: blockId });
+
+/** The model begins writing a tool call: its name, and its id when the server gave one already. */
+export const toolInputStartEventSchema = z.object({ type: z.literal("tool_input_start"), block: blockId, name: z.string(), call_id: z.string().optional() });
+/** A piece of a tool call's arguments, as the model writes them (JSON text, not yet whole). */
+export const toolInputDeltaEventSchema = z.object({ type: z.literal("tool_input_delta"), block: blockId, content: z.string() });
+export const toolInputEndEventSchema = z.object({ type: z.literal("tool_input_end"), block: blockId });
 
 /**
- * The last `chars` characters of text this step streamed were the model's reasoning after all: its
- * chat template opened `<think>` itself, so only the closing `</think>` showed where reasoning ended.
- * The Stage moves them into a thought; the model is never sent them as its answer.
+ * Text this step streamed was the model's reasoning after all: its chat template opened `<think>`
+ * itself, so only the closing `</think>` showed where reasoning ended. `block` names the text block
+ * that becomes a thought (its last `chars` characters: all of it, in a stream with blocks); sessions
+ * stored before blocks say only `chars`, counted back from the step's text. The model is never sent
+ * that text as its answer.
  */
-export const lateThoughtEventSchema = z.object({ type: z.literal("late_thought"), chars: z.number().int().positive() });
+export const lateThoughtEventSchema = z.object({ type: z.literal("late_thought"), chars: z.number().int().positive(), block: blockId.optional() });
 
 /** A tool started. Paired with its `tool_result` by `id`. */
 export const toolCallEventSchema = z.object({
@@ -243,8 +265,15 @@ const eventSchemas = [
   sessionEventSchema,
   approvalRequestEventSchema,
   approvalEventSchema,
+  thoughtStartEventSchema,
   thoughtEventSchema,
+  thoughtEndEventSchema,
+  textStartEventSchema,
   tokenEventSchema,
+  textEndEventSchema,
+  toolInputStartEventSchema,
+  toolInputDeltaEventSchema,
+  toolInputEndEventSchema,
   lateThoughtEventSchema,
   toolCallEventSchema,
   toolResultEventSchema,
@@ -262,6 +291,13 @@ export type SessionEvent = z.infer<typeof sessionEventSchema>;
 export type ThoughtEvent = z.infer<typeof thoughtEventSchema>;
 export type TokenEvent = z.infer<typeof tokenEventSchema>;
 export type LateThoughtEvent = z.infer<typeof lateThoughtEventSchema>;
+export type ThoughtStartEvent = z.infer<typeof thoughtStartEventSchema>;
+export type ThoughtEndEvent = z.infer<typeof thoughtEndEventSchema>;
+export type TextStartEvent = z.infer<typeof textStartEventSchema>;
+export type TextEndEvent = z.infer<typeof textEndEventSchema>;
+export type ToolInputStartEvent = z.infer<typeof toolInputStartEventSchema>;
+export type ToolInputDeltaEvent = z.infer<typeof toolInputDeltaEventSchema>;
+export type ToolInputEndEvent = z.infer<typeof toolInputEndEventSchema>;
 export type ToolCallEvent = z.infer<typeof toolCallEventSchema>;
 export type ToolResultEvent = z.infer<typeof toolResultEventSchema>;
 export type SkillEvent = z.infer<typeof skillEventSchema>;

@@ -6,7 +6,7 @@ import { embedderFor } from "../knowledge/embedders.js";
 import { defineTool } from "../tools/core-tool.js";
 import { createChatModel } from "./chat-model.js";
 import { classifyModelError } from "./model-errors.js";
-import { textOf } from "./message-text.js";
+import { BlockWriter } from "./block-writer.js";
 import { streamModelStep } from "./stream-model-step.js";
 import { toolDefinition } from "./tool-definition.js";
 
@@ -71,9 +71,9 @@ export async function probeModel(settings: ModelConfig, embedding: Config["embed
     let pieces = 0;
     const step = await streamModelStep(await createChatModel(model, { signal: chatSignal }), [new SystemMessage("Answer briefly."), new HumanMessage("Count from 1 to 5, separated by spaces.")], {
       signal: chatSignal,
-      emit: () => {},
-      onChunk: (chunk) => {
-        if (textOf(chunk.content)) pieces++;
+      blocks: new BlockWriter(() => {}, () => "b"),
+      onChunk: (event) => {
+        if (event.event === "content-block-delta" && event.delta.type === "text-delta" && event.delta.text) pieces++;
       },
     });
     checks.push({ name: "chat", ok: step.text.trim() !== "", detail: step.text.trim() ? `answered "${step.text.trim().slice(0, 60)}"` : "the answer was empty" });
@@ -89,7 +89,7 @@ export async function probeModel(settings: ModelConfig, embedding: Config["embed
     const chat = (await createChatModel(model, { signal: toolSignal })).bindTools([toolDefinition(probeTool as never)]);
     const step = await streamModelStep(chat as never, [new HumanMessage("Call read_file with the path memory/MEMORY.md. Do not answer in text.")], {
       signal: toolSignal,
-      emit: () => {},
+      blocks: new BlockWriter(() => {}, () => "b"),
       onChunk: () => {},
     });
     const call = step.toolCalls[0];

@@ -1,16 +1,15 @@
 /**
  * The one place where what OpenAI-compatible servers send is brought to the shape the OpenAI client
  * (and LangChain's ChatOpenAI over it) understands, before either reads it. Servers differ in where
- * they put reasoning, whether tool calls have ids, how they report errors, and whether they stream
- * at all; left alone, the client drops reasoning it does not know, takes an error object for a
- * chunk, and reports an error body it cannot find as "(no body)". Each rule here follows a server's
- * documented behaviour (test/model-servers.test.ts plays them).
+ * they put reasoning, how they report errors, and whether they stream at all; left alone, the client
+ * takes an error object for a chunk and reports an error body it cannot find as "(no body)". (Where
+ * reasoning streams, `reasoning_content` or `reasoning`, and tool calls without ids, LangChain's
+ * content-block stream reads as they are; see stream-model-step.ts.) Each rule here follows a
+ * server's documented behaviour (test/model-servers.test.ts plays them).
  *
  * Text-level rules (`<think>` tags in the content) live in think-tags.ts, since they need the
  * stream's state across chunks.
  */
-import { randomUUID } from "node:crypto";
-
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -29,23 +28,6 @@ function asErrorBody(body: unknown): Json | null {
   return null;
 }
 
-/** Reasoning text of a delta, from whichever field the server used; the fields it came in are removed. */
-function takeReasoning(delta: Json): string | undefined {
-  const { reasoning, reasoning_details: details } = delta;
-  delete delta.reasoning;
-  delete delta.reasoning_details;
-  if (typeof delta.reasoning_content === "string") return delta.reasoning_content;
-  if (typeof reasoning === "string") return reasoning;
-  if (Array.isArray(details)) {
-    const text = details.map((d) => (isObject(d) && typeof d.text === "string" ? d.text : isObject(d) && typeof d.summary === "string" ? d.summary : "")).join("");
-    return text || undefined;
-  }
-  return undefined;
-}
-
-/** Per stream: the ids given to tool calls that came without one, by their index. */
-type CallIds = Map<number, string>;
-
 /**
  * What one turn learns of its server's dialect and must give back: DeepSeek's thinking mode (and
  * servers like it) require the reasoning of each tool-calling step of the turn to come back on that
@@ -53,7 +35,7 @@ type CallIds = Map<number, string>;
  * are not sent it (OpenAI refuses unknown message fields).
  */
 export interface TurnDialect {
-  /** The server streamed `reasoning_content` itself (not another field normalized to it). */
+  /** The server streamed `reasoning_content` itself (not another field read as reasoning). */
   sendsReasoningContent: boolean;
   /** The reasoning of this turn's tool-calling steps, by the id of each step's first call. */
   reasoningByCall: Map<string, string>;
@@ -82,28 +64,27 @@ function withReasoningBack(body: string, dialect: TurnDialect): string {
   return changed ? JSON.stringify(request) : body;
 }
 
-/** A chunk (or a whole completion's message) made standard; the same object, changed in place. */
-function normalizeChoiceMessage(message: Json, ids: CallIds, dialect?: TurnDialect): void {
-  if (dialect && typeof message.reasoning_content === "string") dialect.sendsReasoningContent = true;
-  const reasoning = takeReasoning(message);
-  if (reasoning !== undefined) message.reasoning_content = reasoning;
-  if (!Array.isArray(message.tool_calls)) return;
-  message.tool_calls.forEach((call, position) => {
-    if (!isObject(call)) return;
-    const index = typeof call.index === "number" ? call.index : position;
-    // A call starts with its name; its later pieces carry only arguments and never an id.
-    const starts = isObject(call.function) && typeof call.function.name === "string" && call.function.name !== "";
-    if ((call.id === undefined || call.id === null || call.id === "") && starts) {
-      if (!ids.has(index)) ids.set(index, `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`);
-      call.id = ids.get(index);
-    } else if (call.id === "" || call.id === null) delete call.id;
-  });
+/**
+ * Reasoning a server sent only as OpenRouter's `reasoning_details` (no `reasoning` beside it), as the
+ * `reasoning` field LangChain's stream reads (it reads `reasoning_content` and `reasoning` itself).
+ */
+function reasoningFromDetails(message: Json): void {
+  if (typeof message.reasoning === "string" || typeof message.reasoning_content === "string" || !Array.isArray(message.reasoning_details)) return;
+  const text = message.reasoning_details.map((d) => (isObject(d) && typeof d.text === "string" ? d.text : isObject(d) && typeof d.summary === "string" ? d.summary : "")).join("");
+  if (text) message.reasoning = text;
 }
 
-/** One `data:` payload of a stream, rewritten if it needs to be. */
-function normalizeFrame(data: string, ids: CallIds, dialect?: TurnDialect): string {
-  // Most frames are plain text deltas: leave them unparsed.
-  if (!/"(?:error|reasoning|reasoning_content|reasoning_details|tool_calls|object"\s*:\s*"error)"/.test(data) && !data.includes('"message"')) return data;
+/**
+ * One `data:` payload of a stream, rewritten if it needs to be. Almost every frame passes untouched,
+ * parsed once, by the OpenAI client: a frame is read here only when it may be an error in a shape the
+ * client does not know (vLLM's flat one), may hold reasoning only in `reasoning_details`, or may teach
+ * the turn that its server sends `reasoning_content` (its first such frame).
+ */
+function normalizeFrame(data: string, dialect?: TurnDialect): string {
+  const mayBeError = data.includes('"error"');
+  const mayTeach = dialect !== undefined && !dialect.sendsReasoningContent && data.includes('"reasoning_content"');
+  const mayNeedReasoning = data.includes('"reasoning_details"');
+  if (!mayBeError && !mayTeach && !mayNeedReasoning) return data;
   let value: unknown;
   try {
     value = JSON.parse(data);
@@ -113,18 +94,28 @@ function normalizeFrame(data: string, ids: CallIds, dialect?: TurnDialect): stri
   const error = asErrorBody(value);
   if (error) return JSON.stringify(error);
   if (!isObject(value) || !Array.isArray(value.choices)) return data;
-  for (const choice of value.choices) if (isObject(choice) && isObject(choice.delta)) normalizeChoiceMessage(choice.delta, ids, dialect);
-  return JSON.stringify(value);
+  let changed = false;
+  for (const choice of value.choices) {
+    if (!isObject(choice) || !isObject(choice.delta)) continue;
+    if (dialect && typeof choice.delta.reasoning_content === "string") dialect.sendsReasoningContent = true;
+    if (mayNeedReasoning) {
+      const before = choice.delta.reasoning;
+      reasoningFromDetails(choice.delta);
+      changed ||= choice.delta.reasoning !== before;
+    }
+  }
+  return changed ? JSON.stringify(value) : data;
 }
 
 /** A whole chat completion (a server that ignored `stream: true`) as the stream it stands for. */
-function completionAsStream(completion: Json, ids: CallIds, dialect?: TurnDialect): string {
+function completionAsStream(completion: Json, dialect?: TurnDialect): string {
   const frames: Json[] = [];
   const base = { id: completion.id ?? "chatcmpl-json", object: "chat.completion.chunk", created: completion.created ?? 0, model: completion.model ?? "" };
   const choices = Array.isArray(completion.choices) ? completion.choices.filter(isObject) : [];
   for (const choice of choices) {
     const message = isObject(choice.message) ? { ...choice.message } : {};
-    normalizeChoiceMessage(message, ids, dialect);
+    if (dialect && typeof message.reasoning_content === "string") dialect.sendsReasoningContent = true;
+    reasoningFromDetails(message);
     if (Array.isArray(message.tool_calls)) message.tool_calls = message.tool_calls.map((c, index) => (isObject(c) ? { index, ...c } : c));
     if (message.content === null) delete message.content;
     frames.push({ ...base, choices: [{ index: choice.index ?? 0, delta: message, finish_reason: null }] });
@@ -136,14 +127,13 @@ function completionAsStream(completion: Json, ids: CallIds, dialect?: TurnDialec
 
 /** The body of a server-sent event stream, with each `data:` line normalized as it passes. */
 function normalizeEventStream(body: ReadableStream<Uint8Array>, dialect?: TurnDialect): ReadableStream<Uint8Array> {
-  const ids: CallIds = new Map();
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let partial = "";
   const rewrite = (text: string) =>
     text
       .split("\n")
-      .map((line) => (line.startsWith("data:") && line.slice(5).trim() !== "[DONE]" ? `data: ${normalizeFrame(line.slice(5).trim(), ids, dialect)}` : line))
+      .map((line) => (line.startsWith("data:") && line.slice(5).trim() !== "[DONE]" ? `data: ${normalizeFrame(line.slice(5).trim(), dialect)}` : line))
       .join("\n");
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
@@ -194,7 +184,7 @@ export function providerFetch(inner: typeof fetch = fetch, dialect?: TurnDialect
     const error = asErrorBody(body);
     if (error) return new Response(JSON.stringify(error), { status: response.ok ? 500 : response.status, statusText: response.statusText, headers: jsonHeaders(response.headers, "application/json") });
     if (response.ok && asked && isObject(body) && Array.isArray(body.choices)) {
-      return new Response(completionAsStream(body, new Map(), dialect), { status: 200, headers: jsonHeaders(response.headers, "text/event-stream") });
+      return new Response(completionAsStream(body, dialect), { status: 200, headers: jsonHeaders(response.headers, "text/event-stream") });
     }
     return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
   };

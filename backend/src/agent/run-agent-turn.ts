@@ -10,6 +10,7 @@ import { IdleWatchdog } from "./idle-watchdog.js";
 import { classifyModelError, TIMEOUT_REASON } from "./model-errors.js";
 import type { Approver } from "../approvals/approve-call.js";
 import { runToolCalls, type ToolStep } from "./run-tool-calls.js";
+import { BlockWriter } from "./block-writer.js";
 import { type ModelStep, streamModelStep } from "./stream-model-step.js";
 import { toolDefinition } from "./tool-definition.js";
 
@@ -54,7 +55,6 @@ function callsOf(step: ModelStep): ModelStep["toolCalls"] {
 function stepMessage(step: ModelStep, calls: ModelStep["toolCalls"]): AIMessage {
   return new AIMessage({
     content: step.text,
-    additional_kwargs: step.additionalKwargs,
     tool_calls: calls.map(({ id, name, args }) => ({ id, name, args, type: "tool_call" as const })),
   });
 }
@@ -116,6 +116,9 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
   const bound = (input.tools.length > 0 ? model.bindTools(input.tools.map(toolDefinition)) : model) as ChatOpenAI;
   const messages: BaseMessage[] = [new SystemMessage(input.systemPrompt), ...input.messages];
   const activeSkill = { current: input.activeSkill ?? null };
+  // Block ids are unique in the turn (a sub-agent's within its own delegate events).
+  let blockCount = 0;
+  const blocks = new BlockWriter(input.emit, () => `b${++blockCount}`);
 
   try {
     for (let step = 1; ; step++) {
@@ -123,7 +126,7 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
       watchdog.touch();
       const result = await streamModelStep(bound, messages, {
         signal: controller.signal,
-        emit: input.emit,
+        blocks,
         onChunk: () => {
           receivedAnyChunk = true;
           watchdog.touch();

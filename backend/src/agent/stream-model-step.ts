@@ -1,16 +1,15 @@
-import type { AIMessageChunk, BaseMessage, UsageMetadata } from "@langchain/core/messages";
-import type { ChatOpenAI } from "@langchain/openai";
+import type { ChatModelStreamEvent } from "@langchain/core/language_models/event";
+import type { BaseMessage, UsageMetadata } from "@langchain/core/messages";
 import type { ToolCall } from "@langchain/core/messages/tool";
-import type { ChatEvent } from "@mini-openclaw/protocol";
-import { textOf } from "./message-text.js";
+import type { ChatOpenAI } from "@langchain/openai";
+import type { BlockWriter } from "./block-writer.js";
 import { ThinkTagSplitter } from "./think-tags.js";
-import { DeltaCoalescer } from "./delta-coalescer.js";
 
 /** A tool call as the model wrote it: parsed arguments, and the raw text they were parsed from. */
 export interface StepToolCall extends ToolCall {
-  /** The arguments exactly as streamed; null when the server sent them already parsed. */
+  /** The arguments exactly as streamed. */
   rawArgs: string | null;
-  /** The arguments were not valid JSON (parsing them took a guess, or failed). */
+  /** The arguments were not valid JSON. */
   malformed: boolean;
 }
 
@@ -21,113 +20,114 @@ export interface ModelStep {
   /** The step's reasoning, whichever way it came. */
   reasoning: string;
   toolCalls: StepToolCall[];
-  usage?: UsageMetadata;
+  usage?: Partial<UsageMetadata>;
   /** Why the model stopped, as the server said: "stop", "tool_calls", "length" (the token limit)... */
   finishReason: string | null;
-  /** Provider fields LangChain keeps beside the content. */
-  additionalKwargs: Record<string, unknown>;
 }
 
 /** A streaming loop that never yields would hold every other socket (the client's included) until the model is done. */
 const YIELD_EVERY_MS = 8;
 
-/** Reasoning in a chunk: DeepSeek-style `reasoning_content`, or reasoning/thinking content blocks. */
-function reasoningOf(message: { additional_kwargs?: Record<string, unknown>; content?: unknown }): string {
-  const fromKwargs = message.additional_kwargs?.reasoning_content;
-  if (typeof fromKwargs === "string") return fromKwargs;
-  if (!Array.isArray(message.content)) return "";
-  return message.content
-    .map((b) => ((b?.type === "reasoning" || b?.type === "thinking") && typeof (b.reasoning ?? b.thinking) === "string" ? (b.reasoning ?? b.thinking) : ""))
-    .join("");
+interface ToolBlock {
+  id?: string;
+  name?: string;
+  args: string;
+  /** Its place among the step's calls, as the server numbered them. */
+  index: number;
 }
 
-/** Whether a chunk carries more than text and reasoning: tool-call pieces, usage, other provider fields. */
-function carriesMore(chunk: AIMessageChunk): boolean {
-  if ((chunk.tool_call_chunks?.length ?? 0) > 0 || chunk.usage_metadata) return true;
-  for (const key in chunk.additional_kwargs) if (key !== "reasoning_content") return true;
-  return false;
+/** The step's calls, in the order the model wrote them, with their raw arguments; ones that are not JSON marked. */
+function toolCallsOf(blocks: ToolBlock[]): StepToolCall[] {
+  return blocks.map((block) => {
+    const raw = block.args;
+    let args: Record<string, unknown> = {};
+    let malformed = false;
+    try {
+      const parsed: unknown = JSON.parse(raw === "" ? "{}" : raw);
+      if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) args = parsed as Record<string, unknown>;
+      else malformed = true;
+    } catch {
+      malformed = true;
+    }
+    return { id: block.id ?? "", name: block.name ?? "unknown", args, type: "tool_call" as const, rawArgs: raw, malformed };
+  });
 }
 
 /**
- * One model request of a turn: streams its reasoning and text as `thought` and `token` events as
- * they arrive and returns the whole step. Text is gathered as strings; only the few chunks that
- * carry tool calls or usage are merged as LangChain messages. `onChunk` sees every chunk, content
- * or not (the idle watchdog).
- *
- * The chunks come from the model's `_streamResponseChunks`, the generator every LangChain chat
- * model implements and `stream()` wraps: the wrapper merges every chunk into a running total and
- * sets up callbacks again for each one, which cost more per chunk than decoding it (bench:turn).
- * The turn needs neither (it keeps its own text and has no tracing). The tools bound to the model
- * and its options apply as with `stream()`; an abort ends the generator quietly, so it is rethrown.
+ * One model request of a turn, through ChatOpenAI's public `streamEvents()` (LangChain's
+ * content-block stream: each chunk parsed once, by the OpenAI client, then turned into block events):
+ * its reasoning and text stream as blocks (block-writer.ts) as they arrive, and the whole step is
+ * returned. `onChunk` hears every event, content or not (the idle watchdog).
  */
-/** The step's tool calls: the parsed ones and those LangChain could not parse, each with its raw arguments. */
-function toolCallsOf(rest: AIMessageChunk | null): StepToolCall[] {
-  if (!rest) return [];
-  const raw = new Map<string, string>();
-  for (const chunk of rest.tool_call_chunks ?? []) if (chunk.id && typeof chunk.args === "string") raw.set(chunk.id, chunk.args);
-  const strict = (text: string | undefined) => {
-    if (text === undefined) return true;
-    try {
-      JSON.parse(text || "{}");
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const parsed = (rest.tool_calls ?? []).map((call) => {
-    const rawArgs = call.id ? (raw.get(call.id) ?? null) : null;
-    return { ...call, rawArgs, malformed: rawArgs !== null && !strict(rawArgs) };
-  });
-  const invalid = (rest.invalid_tool_calls ?? []).map((call) => ({
-    id: call.id ?? "",
-    name: call.name ?? "unknown",
-    args: {},
-    type: "tool_call" as const,
-    rawArgs: call.args ?? "",
-    malformed: true,
-  }));
-  return [...parsed, ...invalid];
-}
-
 export async function streamModelStep(
   model: ChatOpenAI,
   messages: BaseMessage[],
-  { signal, emit, onChunk }: { signal: AbortSignal; emit: (event: ChatEvent) => void; onChunk: (chunk: AIMessageChunk) => void },
+  { signal, blocks, onChunk }: { signal: AbortSignal; blocks: BlockWriter; onChunk: (event: ChatModelStreamEvent) => void },
 ): Promise<ModelStep> {
   let text = "";
   let reasoning = "";
   let finishReason: string | null = null;
-  let rest: AIMessageChunk | null = null;
+  let usage: Partial<UsageMetadata> | undefined;
+  const tools = new Map<number, ToolBlock>();
   let lastYield = performance.now();
   const tags = new ThinkTagSplitter();
-  const deltas = new DeltaCoalescer(emit);
   const show = (split: { thought: string; text: string; lateThought?: number }) => {
     if (split.lateThought) {
-      // Text already streamed was reasoning (think-tags.ts): take it back from the answer.
+      // Text already streamed was reasoning (think-tags.ts): its block becomes a thought.
       reasoning += text.slice(text.length - split.lateThought);
       text = text.slice(0, text.length - split.lateThought);
-      deltas.flush();
-      emit({ type: "late_thought", chars: split.lateThought });
+      blocks.lateThought(split.lateThought);
     }
     if (split.thought) {
       reasoning += split.thought;
-      deltas.push("thought", split.thought);
+      blocks.thought(split.thought);
     }
     if (split.text) {
       text += split.text;
-      deltas.push("token", split.text);
+      blocks.text(split.text);
     }
   };
   try {
-    for await (const generation of model._streamResponseChunks(messages, { signal } as ChatOpenAI["ParsedCallOptions"])) {
-      const chunk = generation.message as AIMessageChunk;
-      onChunk(chunk);
-      if (carriesMore(chunk)) rest = rest ? rest.concat(chunk) : chunk;
-      const reason = generation.generationInfo?.finish_reason;
-      if (typeof reason === "string") finishReason = reason;
-      show({ thought: reasoningOf(chunk), text: "" });
-      const piece = textOf(chunk.content);
-      if (piece) show(tags.push(piece));
+    for await (const event of model.streamEvents(messages, { signal })) {
+      onChunk(event);
+      switch (event.event) {
+        case "content-block-start":
+          if (event.content.type === "tool_call_chunk") {
+            const chunk = event.content as { id?: string; name?: string; index?: number };
+            tools.set(event.index, { id: chunk.id, name: chunk.name, args: "", index: chunk.index ?? tools.size });
+            blocks.toolInputStart(event.index, chunk.name ?? "unknown", chunk.id ?? undefined);
+          }
+          break;
+        case "content-block-delta": {
+          const delta = event.delta;
+          if (delta.type === "reasoning-delta") show({ thought: delta.reasoning, text: "" });
+          else if (delta.type === "text-delta") show(tags.push(delta.text));
+          else if (delta.type === "tool-call-delta") {
+            const tool = tools.get(event.index);
+            if (tool) tool.args += delta.args;
+            blocks.toolInputDelta(event.index, delta.args);
+          }
+          break;
+        }
+        case "content-block-finish":
+          if (event.content.type === "tool_call" || event.content.type === "invalid_tool_call") {
+            const done = event.content as { id?: string; name?: string };
+            const tool = tools.get(event.index);
+            if (tool) Object.assign(tool, { id: tool.id ?? done.id, name: tool.name ?? done.name });
+          }
+          break;
+        case "usage":
+          usage = event.usage;
+          break;
+        case "message-finish":
+          finishReason = typeof event.responseMetadata?.finish_reason === "string" ? event.responseMetadata.finish_reason : (event.reason ?? null);
+          if (event.usage) usage = event.usage;
+          break;
+        case "error":
+          throw new Error(event.message);
+        default:
+          break;
+      }
       if (performance.now() - lastYield > YIELD_EVERY_MS) {
         await new Promise((resolve) => setImmediate(resolve));
         lastYield = performance.now();
@@ -137,8 +137,8 @@ export async function streamModelStep(
     show(tags.end());
   } finally {
     // What was streamed before an abort or an error is part of the answer the turn keeps.
-    deltas.flush();
+    blocks.end();
   }
-  const { reasoning_content: _reasoning, tool_calls: _calls, ...additionalKwargs } = rest?.additional_kwargs ?? {};
-  return { text, reasoning, toolCalls: toolCallsOf(rest), usage: rest?.usage_metadata, finishReason, additionalKwargs };
+  const calls = [...tools.values()].sort((a, b) => a.index - b.index);
+  return { text, reasoning, toolCalls: toolCallsOf(calls), usage, finishReason };
 }

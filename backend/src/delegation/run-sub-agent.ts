@@ -1,5 +1,4 @@
 import { HumanMessage } from "@langchain/core/messages";
-import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import type { ChatEvent } from "@mini-openclaw/protocol";
 import { runAgentTurn, type TurnOutcome } from "../agent/run-agent-turn.js";
 import type { AgentIdentity, CoreTool, ToolCall, ToolResult, ToolRuntime } from "../tools/core-tool.js";
@@ -60,9 +59,8 @@ export async function runSubAgent(
   const forward = (event: ChatEvent) => call.write({ type: "delegate", call_id: call.id, agent: role.name, depth, event });
   let result: TurnOutcome;
   try {
-    // A fresh LangChain context: inside the parent's, the sub-agent's model calls would inherit the
-    // parent's run config and abort signal, and its own timeout would not reach its HTTP requests.
-    result = await AsyncLocalStorageProviderSingleton.getInstance().run(undefined, () => runAgentTurn({
+    // The sub-agent's model calls take its own signal (streamEvents reads no inherited run context).
+    result = await runAgentTurn({
       model: role.model ? { ...delegation.model, model: role.model } : delegation.model,
       systemPrompt: systemPromptFor(role, depth, delegation.maxDepth),
       messages: [new HumanMessage(task)],
@@ -73,7 +71,7 @@ export async function runSubAgent(
       log: delegation.log,
       emit: forward,
       approve: delegation.approve,
-    }));
+    });
     forward(result);
   } finally {
     clearTimeout(timer);

@@ -30,6 +30,8 @@ export function historyMessages(entries: SessionEntry[]): BaseMessage[] {
   const messages: BaseMessage[] = [];
   let steps = new Map<number, Step>();
   let pendingText = "";
+  /** Where each text block of the step so far begins in `pendingText` (a late thought takes a block back). */
+  let blockStarts = new Map<string, number>();
   const stepOf = (n: number) => {
     let step = steps.get(n);
     if (!step) steps.set(n, (step = { text: "", calls: [], results: [] }));
@@ -51,19 +53,27 @@ export function historyMessages(entries: SessionEntry[]): BaseMessage[] {
     if (answer) messages.push(new AIMessage(answer));
     steps = new Map();
     pendingText = "";
+    blockStarts = new Map();
   };
   const onEvent = (event: StoredEvent) => {
     switch (event.type) {
+      case "text_start":
+        blockStarts.set(event.block, pendingText.length);
+        return;
       case "token":
         pendingText += event.content;
         return;
-      case "late_thought":
-        pendingText = pendingText.slice(0, Math.max(0, pendingText.length - event.chars));
+      case "late_thought": {
+        // The block's last `chars` characters (all of it, in a stream with blocks) were reasoning.
+        const start = event.block !== undefined ? (blockStarts.get(event.block) ?? 0) : 0;
+        pendingText = pendingText.slice(0, Math.max(start, pendingText.length - event.chars));
         return;
+      }
       case "tool_call": {
         const step = stepOf(event.step);
         step.text += pendingText;
         pendingText = "";
+        blockStarts = new Map();
         step.calls.push(event);
         return;
       }

@@ -88,4 +88,38 @@ describe("turnsFromEntries", () => {
     const [replayed] = turnsFromEntries([{ type: "user", ts, content: "q" }, ...stored(events)]);
     expect(replayed).toEqual({ ...live, key: replayed.key });
   });
+
+  it("with blocks: a late thought names the text block it turns into a thought; a call being written shows until its card replaces it", () => {
+    const events: StoredEvent[] = [
+      { type: "text_start", block: "b1" },
+      { type: "token", block: "b1", content: "The user wants a number." },
+      { type: "late_thought", block: "b1", chars: 24 },
+      { type: "text_end", block: "b1" },
+      { type: "thought_start", block: "b2" },
+      { type: "thought", block: "b2", content: " Check the file." },
+      { type: "thought_end", block: "b2" },
+      { type: "tool_input_start", block: "b3", name: "read_file", call_id: "c1" },
+      { type: "tool_input_delta", block: "b3", content: '{"path": "a' },
+    ];
+    const writing = events.reduce(applyEvent, newTurn("q", "t0"));
+    expect(writing.blocks).toEqual([
+      { kind: "thought", text: "The user wants a number.", id: "b1" },
+      { kind: "thought", text: " Check the file.", id: "b2" },
+      { kind: "tool_input", id: "b3", name: "read_file", text: '{"path": "a' },
+    ]);
+    const called = [
+      ...events,
+      { type: "tool_input_delta", block: "b3", content: '.md"}' },
+      { type: "tool_input_end", block: "b3" },
+      { type: "tool_call", id: "c1", name: "read_file", input: { path: "a.md" }, step: 1, started_at: 1 },
+      { type: "text_start", block: "b4" },
+      { type: "token", block: "b4", content: "Done." },
+      { type: "text_end", block: "b4" },
+      { type: "final", content: "Done.", duration_ms: 3 },
+    ] as StoredEvent[];
+    const live = called.reduce(applyEvent, newTurn("q", "t0"));
+    expect(live.blocks.map((b) => b.kind)).toEqual(["thought", "thought", "tool", "text"]);
+    const [replayed] = turnsFromEntries([{ type: "user", ts, content: "q" }, ...stored(called)]);
+    expect(replayed).toEqual({ ...live, key: replayed.key });
+  });
 });

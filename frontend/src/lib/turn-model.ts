@@ -7,10 +7,12 @@ import type { ApprovalEvent, ChangedFile, ApprovalRequestEvent, BranchTurn, Chat
 import { assertNever } from "./utils";
 
 export type Block =
-  | { kind: "thought"; text: string }
+  /** `id`: the block id it streamed under (sessions stored before blocks have none). */
+  | { kind: "thought"; text: string; id?: string }
   | {
       kind: "text";
       text: string;
+      id?: string;
       partial?: boolean;
       interrupted?: boolean;
       /** The model hit its output token limit: the answer stops here. */
@@ -35,6 +37,8 @@ export type Block =
       /** The files the call created, modified or deleted, and the change id that reverts them. */
       changes?: { change: string; files: ChangedFile[]; more?: number; untracked?: string[] };
     }
+  /** A tool call the model is writing (its arguments so far); its card replaces it once the call is made. */
+  | { kind: "tool_input"; id: string; name: string; text: string }
   | { kind: "skill"; name: string; location: string; allowedTools?: string[]; allowedCommands?: string[] }
   | { kind: "error"; message: string; code: string }
   | { kind: "prefix"; changed: string[] }
@@ -77,10 +81,15 @@ export function newTurn(user: string, key: string): Turn {
   return { key, user, blocks: [], status: "streaming" };
 }
 
-function appendText(blocks: Block[], kind: "thought" | "text", text: string): Block[] {
+/** A piece of text or thought: onto its block (by id), or, in a stream without blocks, onto the last block of its kind. */
+function appendText(blocks: Block[], kind: "thought" | "text", text: string, id?: string): Block[] {
   const last = blocks[blocks.length - 1];
-  if (last && last.kind === kind) return [...blocks.slice(0, -1), { ...last, text: last.text + text }];
-  return [...blocks, { kind, text }];
+  if (last && last.kind === kind && last.id === id) return [...blocks.slice(0, -1), { ...last, text: last.text + text }];
+  return [...blocks, id !== undefined ? { kind, text, id } : { kind, text }];
+}
+
+function appendToolInput(blocks: Block[], id: string, text: string): Block[] {
+  return blocks.map((b) => (b.kind === "tool_input" && b.id === id ? { ...b, text: b.text + text } : b));
 }
 
 /** A sub-agent's live event, applied under the delegate call it belongs to. */
@@ -93,9 +102,9 @@ function applyDelegateEvent(blocks: Block[], event: Extract<ChatEvent, { type: "
   });
 }
 
-/** The last `chars` characters of streamed text become a thought (the model's template had opened `<think>`). */
-function textToThought(blocks: Block[], chars: number): Block[] {
-  const index = blocks.findLastIndex((b) => b.kind === "text");
+/** The last `chars` characters of streamed text (of block `id`, when named) become a thought (the model's template had opened `<think>`). */
+function textToThought(blocks: Block[], chars: number, id?: string): Block[] {
+  const index = blocks.findLastIndex((b) => b.kind === "text" && (id === undefined || b.id === id));
   if (index < 0) return blocks;
   const block = blocks[index] as Extract<Block, { kind: "text" }>;
   const keep = block.text.slice(0, Math.max(0, block.text.length - chars));
@@ -105,7 +114,7 @@ function textToThought(blocks: Block[], chars: number): Block[] {
   if (previous?.kind === "thought" && !keep) {
     return [...blocks.slice(0, index - 1), { ...previous, text: previous.text + thought }, ...blocks.slice(index + 1)];
   }
-  return [...blocks.slice(0, index), ...replaced, { kind: "thought", text: thought }, ...blocks.slice(index + 1)];
+  return [...blocks.slice(0, index), ...replaced, { kind: "thought", text: thought, ...(block.id !== undefined && !keep ? { id: block.id } : {}) }, ...blocks.slice(index + 1)];
 }
 
 /** One streamed event applied to the turn it belongs to. Pure: returns a new turn. */
@@ -114,15 +123,27 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
     case "session":
       return turn;
     case "thought":
-      return { ...turn, blocks: appendText(turn.blocks, "thought", event.content) };
+      return { ...turn, blocks: appendText(turn.blocks, "thought", event.content, event.block) };
     case "token":
-      return { ...turn, blocks: appendText(turn.blocks, "text", event.content) };
+      return { ...turn, blocks: appendText(turn.blocks, "text", event.content, event.block) };
+    // A block shows from its first piece; its start and end change nothing on screen.
+    case "text_start":
+    case "text_end":
+    case "thought_start":
+    case "thought_end":
+    case "tool_input_end":
+      return turn;
+    case "tool_input_start":
+      return { ...turn, blocks: [...turn.blocks, { kind: "tool_input", id: event.block, name: event.name, text: "" }] };
+    case "tool_input_delta":
+      return { ...turn, blocks: appendToolInput(turn.blocks, event.block, event.content) };
     case "late_thought":
-      return { ...turn, blocks: textToThought(turn.blocks, event.chars) };
+      return { ...turn, blocks: textToThought(turn.blocks, event.chars, event.block) };
     case "tool_call":
       return {
         ...turn,
-        blocks: [...turn.blocks, { kind: "tool", id: event.id, name: event.name, ...(event.mcp ? { mcp: event.mcp } : {}), input: event.input, running: true }],
+        // The call is made: its card stands where the model wrote it.
+        blocks: [...turn.blocks.filter((b) => b.kind !== "tool_input"), { kind: "tool", id: event.id, name: event.name, ...(event.mcp ? { mcp: event.mcp } : {}), input: event.input, running: true }],
       };
     case "tool_result":
       return {
@@ -175,7 +196,7 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
       };
     }
     case "final": {
-      const hasText = turn.blocks.some((b) => b.kind === "text");
+      const hasText = turn.blocks.some((b) => b.kind === "text" && b.text !== "");
       const withText = !hasText && event.content ? [...turn.blocks, { kind: "text" as const, text: event.content }] : turn.blocks;
       const blocks = event.finish_reason === "length" ? markLastText(withText, { cutByLimit: true }) : withText;
       return { ...turn, blocks, status: "done", durationMs: event.duration_ms };

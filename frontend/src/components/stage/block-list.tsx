@@ -30,6 +30,12 @@ export function BlockList({ blocks, streaming }: { blocks: Block[]; streaming: b
               </div>
             );
           }
+          case "tool_input":
+            return (
+              <div key={block.id} data-testid="tool-input" className="truncate rounded-md border border-dashed border-zinc-200 px-3 py-1.5 font-mono text-[12px] text-zinc-500">
+                {block.name} {block.text}
+              </div>
+            );
           case "skill":
             return (
               <div key={index} data-testid="skill-activation">
