@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fastifySwagger from "@fastify/swagger";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
-import { type ChatDeps, prepareTurn } from "./chat/chat-turn.js";
+import type { ChatDeps } from "./chat/chat-deps.js";
+import { ChatTurns } from "./chat/chat-turns.js";
 import { TurnRegistry } from "./turns/turn-registry.js";
 import type { Config } from "./config/config.js";
 import { backendDir } from "./config/project-paths.js";
@@ -121,9 +122,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Every file's content is kept once in the background, so a call's changes can be put back.
   const changes = new ChangeTracker(config.dataRoot, app.log, config.checkpointsMaxBytes);
   void changes.start();
-  // A queued message runs through the same checks as one sent to POST /api/chat.
-  const turns = new TurnRegistry({ ui, log: app.log, prepareQueued: (sessionId, item) => prepareTurn(chat, { message: item.message, session_id: sessionId, tools: item.tools !== false }) });
-  const chat: ChatDeps = { config, sessions, prompts, turns, runtime, log: app.log, ui, delegations, reviewer, approvals, mcp, changes };
+  const turns = new TurnRegistry({ onQueueChange: (sessionId, items) => ui.publish({ type: "queue", session_id: sessionId, items }) });
+  const chatDeps: ChatDeps = { config, sessions, prompts, turns, runtime, log: app.log, ui, delegations, reviewer, approvals, mcp, changes };
+  const chat = new ChatTurns(chatDeps);
   const watcher = new WorkspaceWatcher(config.dataRoot);
   app.addHook("onClose", async () => {
     reviewer.close();
@@ -144,7 +145,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(changeRoutes, { config, sessions, turns, changes });
   await app.register(knowledgeRoutes, { knowledge, config });
   await app.register(uiEventRoutes, { watcher, bus: ui });
-  await app.register(chatRoutes, chat);
+  await app.register(chatRoutes, { ...chatDeps, chat });
   await app.register(fileRoutes, { config });
   await app.register(sessionRoutes, { sessions, turns, messageChars: config.limits.messageChars, changes });
   await app.register(workspaceRoutes, { config, prompts });

@@ -14,11 +14,26 @@ import { BlockWriter } from "./block-writer.js";
 import { type ModelStep, streamModelStep } from "./stream-model-step.js";
 import { toolDefinition } from "./tool-definition.js";
 
+/** What a step's preparation sees: the step (1-based) and the conversation it is about to send (no system prompt). */
+export interface StepContext {
+  step: number;
+  messages: BaseMessage[];
+}
+
+/**
+ * Run before each model request, as pi's `transformContext` and the AI SDK's `prepareStep`: what to
+ * send instead (a system prompt, the conversation), or nothing to go on as it is. Prompt building and
+ * the history's compaction are given to the loop this way.
+ */
+export type PrepareStep = (context: StepContext) => Promise<{ system?: string; messages?: BaseMessage[] }>;
+
 export interface AgentTurnInput {
   model: ModelConfig;
-  systemPrompt: string;
-  /** The conversation so far plus the new user message. */
+  /** The system prompt, unless `prepareStep` gives one. */
+  systemPrompt?: string;
+  /** The conversation the turn starts from (a sub-agent's task; a chat turn's new message, its history added by `prepareStep`). */
   messages: BaseMessage[];
+  prepareStep?: PrepareStep;
   /** The tools this agent may call, made for it. */
   tools: CoreTool[];
   /** How skill locations are written (for the active skill's `allowed-tools` check). */
@@ -114,7 +129,8 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
   const model = await createChatModel(input.model, { signal: controller.signal, dialect });
   // Binding returns the same kind of model with the tools among its options.
   const bound = (input.tools.length > 0 ? model.bindTools(input.tools.map(toolDefinition)) : model) as ChatOpenAI;
-  const messages: BaseMessage[] = [new SystemMessage(input.systemPrompt), ...input.messages];
+  let system = input.systemPrompt ?? "";
+  let messages: BaseMessage[] = [...input.messages];
   const activeSkill = { current: input.activeSkill ?? null };
   // Block ids are unique in the turn (a sub-agent's within its own delegate events).
   let blockCount = 0;
@@ -122,9 +138,12 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
 
   try {
     for (let step = 1; ; step++) {
+      const prepared = (await input.prepareStep?.({ step, messages })) ?? {};
+      if (prepared.system !== undefined) system = prepared.system;
+      if (prepared.messages) messages = prepared.messages;
       receivedAnyChunk = false;
       watchdog.touch();
-      const result = await streamModelStep(bound, messages, {
+      const result = await streamModelStep(bound, [new SystemMessage(system), ...messages], {
         signal: controller.signal,
         blocks,
         onChunk: () => {

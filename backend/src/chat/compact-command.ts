@@ -3,7 +3,7 @@ import { isModelConfigured } from "../config/config.js";
 import { compactTurns, planCompaction } from "../context/compact-session.js";
 import { UserError } from "../lib/user-error.js";
 import { assertSessionId } from "../sessions/session-id.js";
-import { type ChatDeps, modelNotConfiguredMessage } from "./chat-turn.js";
+import { type ChatDeps, modelNotConfiguredMessage } from "./chat-deps.js";
 
 /**
  * Compacts a session now, at the user's request (`POST /api/sessions/:id/compact`), keeping its last

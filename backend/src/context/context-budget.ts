@@ -1,4 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
+import type { SessionEntry } from "@mini-openclaw/protocol";
 import { textOf } from "../agent/message-text.js";
 
 /** Characters per token: the usual rough rule for English text and code, the same the prompt view uses. */
@@ -17,4 +18,17 @@ export function estimateRequestTokens(systemPrompt: string, messages: BaseMessag
     if (calls?.length) chars += JSON.stringify(calls).length;
   }
   return estimateTokens(chars);
+}
+
+/**
+ * What a request will cost: the tokens the server counted for the branch so far (its last step's
+ * input and output, which hold the system prompt and the history up to there) and an estimate of
+ * what was added since (the new message); where no step reported usage, an estimate of it all.
+ */
+export function requestTokens(systemPrompt: string, history: BaseMessage[], added: BaseMessage[], branch: SessionEntry[]): number {
+  const last = branch.findLast((entry) => entry.type === "event" && entry.event.type === "usage");
+  if (last?.type === "event" && last.event.type === "usage" && last.event.input_tokens + last.event.output_tokens > 0) {
+    return last.event.input_tokens + last.event.output_tokens + estimateRequestTokens("", added);
+  }
+  return estimateRequestTokens(systemPrompt, [...history, ...added]);
 }

@@ -1,4 +1,4 @@
-import type { ChatEvent, CompactionEntry, SessionEntry, StoredEvent, McpCatalog } from "@mini-openclaw/protocol";
+import type { ChatEvent, CompactionEntry, McpCatalog, NumberedEvent, SessionEntry, StoredEvent } from "@mini-openclaw/protocol";
 import { isTextPiece, joinTextEvents } from "./join-text-events.js";
 import type { SessionStore } from "./session-store.js";
 
@@ -11,7 +11,8 @@ export const CHECKPOINT_MS = 1000;
  * with (session-entries.ts). Pieces of text that stream back to back are joined (the line keeps the
  * first and last piece's ids) and written when something else happens or a second has passed, so a
  * crash loses at most the last second of what the user saw. A sub-agent's events are written the
- * same way as they happen (they stream as `delegate` events).
+ * same way as they happen (they stream as `delegate` events). It follows a live turn as one of its
+ * subscribers (`event`).
  */
 export function createTurnRecorder(store: SessionStore, sessionId: string, onWriteError: (err: unknown) => void) {
   let firstWriteError: Error | null = null;
@@ -65,6 +66,10 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
         parent,
       });
     },
+    /** A live turn's event, as its subscriber. */
+    event({ event, id }: NumberedEvent) {
+      this.onEvent(event, id);
+    },
     /** Records an event with the id it went out with. */
     onEvent(event: ChatEvent, id: number) {
       // `session` names the session to the client; a compaction is stored as its entry.
@@ -88,6 +93,12 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
     /** Writes what is held: the turn is over (its last event was recorded, or it will have none). */
     end() {
       writeHeld();
+    },
+    /** Writes what is held and waits for every write so far; the first write that failed, if any. */
+    async settle(): Promise<Error | null> {
+      writeHeld();
+      await store.flush(sessionId);
+      return firstWriteError;
     },
   };
 }

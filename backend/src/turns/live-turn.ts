@@ -1,15 +1,26 @@
 import type { ChatEvent, NumberedEvent } from "@mini-openclaw/protocol";
 
 /**
- * A turn as it runs, apart from whoever started it: every event it sent, numbered, kept until it
- * ends, so any number of readers can join at any point and read the rest in order, each at its own
- * pace (a reader pulls through a cursor; a slow one falls behind without holding a copy). The turn's
- * own `AbortController` is the only way to end it early (Stop, the server shutting down).
+ * What follows a turn in the process, each on its own (the session recorder, the trace exporter):
+ * every event as it is sent, in order, and the end.
+ */
+export interface TurnSubscriber {
+  event(numbered: NumberedEvent): void;
+  end?(): void;
+}
+
+/**
+ * A turn as it runs, apart from whoever started it: one stream of numbered events. Subscribers in the
+ * process hear each event as it is sent; readers (a browser's stream) pull them through a cursor at
+ * their own pace, from any point, so a slow one falls behind without holding a copy. Every event is
+ * kept until the turn ends. The turn's own `AbortController` is the only way to end it early (Stop,
+ * the server shutting down).
  */
 export class LiveTurn {
   readonly events: NumberedEvent[] = [];
   readonly controller = new AbortController();
   private readonly watchers = new Set<() => void>();
+  private readonly subscribers = new Set<TurnSubscriber>();
   private finished = false;
   private resolveDone!: () => void;
   /** Resolves when the turn's last event was sent. */
@@ -28,11 +39,19 @@ export class LiveTurn {
     return this.events[0]?.id ?? null;
   }
 
-  /** Numbers the event (unless it was numbered already), keeps it, and tells the readers; returns its id. */
+  /** Numbers the event (unless it was numbered already), keeps it, and tells subscribers, then readers; returns its id. */
   emit(event: ChatEvent, id = this.nextId()): number {
-    this.events.push({ id, event });
+    const numbered = { id, event };
+    this.events.push(numbered);
+    for (const subscriber of this.subscribers) subscriber.event(numbered);
     for (const changed of this.watchers) changed();
     return id;
+  }
+
+  /** Hears every event from now on, and the end; returns the way to stop. */
+  subscribe(subscriber: TurnSubscriber): () => void {
+    this.subscribers.add(subscriber);
+    return () => this.subscribers.delete(subscriber);
   }
 
   has(id: number): boolean {
@@ -57,6 +76,8 @@ export class LiveTurn {
   end(): void {
     if (this.finished) return;
     this.finished = true;
+    for (const subscriber of this.subscribers) subscriber.end?.();
+    this.subscribers.clear();
     for (const changed of this.watchers) changed();
     this.watchers.clear();
     this.resolveDone();

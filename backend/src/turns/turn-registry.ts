@@ -1,13 +1,9 @@
-import type { ChatEvent, QueueItem } from "@mini-openclaw/protocol";
-import type { FastifyBaseLogger } from "fastify";
+import type { QueueItem } from "@mini-openclaw/protocol";
 import { SHUTDOWN_REASON, STOPPED_REASON } from "../agent/model-errors.js";
 import { UserError } from "../lib/user-error.js";
-import type { UiEventBus } from "../ui-events/ui-event-bus.js";
 import { EventIdClock } from "./event-ids.js";
-import { summarizeTurn } from "./turn-summary.js";
 import { LiveTurn } from "./live-turn.js";
 import { TurnQueue } from "./turn-queue.js";
-
 
 /** How long shutdown waits for the stopped turns to write their last event. */
 const SHUTDOWN_WAIT_MS = 10_000;
@@ -18,27 +14,15 @@ export interface Steering {
   take(): QueueItem[];
 }
 
-/** A turn that passed its checks and holds its session, ready to run (chat-turn.ts `prepareTurn`). */
-export interface StartableTurn {
-  sessionId: string;
-  /** Runs to the turn's `final` or `error`; `emit` numbers (unless given an id) and delivers each event, and returns its id. */
-  run(emit: (event: ChatEvent, id?: number) => number, signal: AbortSignal, steering: Steering): Promise<void>;
-  /** Lets the session go (once the turn ended, or when it never ran). */
-  release(): void;
-}
-
 export interface TurnRegistryOptions {
-  ui: UiEventBus;
-  log: FastifyBaseLogger;
-  /** Prepares a queued message as the session's next turn (the same checks as `POST /api/chat`). */
-  prepareQueued(sessionId: string, item: QueueItem): Promise<StartableTurn>;
+  /** A session's queue changed (a message queued, taken back, taken by its turn, or handed back). */
+  onQueueChange?(sessionId: string, items: QueueItem[]): void;
 }
 
 /**
- * Every turn the workbench runs, by session. A turn belongs to the workbench, not to the request that
- * started it: it runs to its end whether or not anyone reads it, and any number of readers can join
- * (`LiveTurn.subscribe`). Only Stop, the server shutting down, or the turn's own limits end it early.
- * When it ends, the session's queued follow-ups run as its next turns.
+ * Every turn the workbench runs, by session, and what waits behind it: the sessions held (one turn at
+ * a time), the live turns readers join, the queued messages, the clock of event ids. It runs nothing
+ * itself: the chat layer opens a turn here, runs it, and closes it.
  */
 export class TurnRegistry {
   /** Sessions held by a turn (from its checks to its end, and between a turn and its follow-up) or a compaction. */
@@ -48,11 +32,15 @@ export class TurnRegistry {
   private readonly queue = new TurnQueue();
   private closing = false;
 
-  constructor(private readonly options: TurnRegistryOptions) {}
+  constructor(private readonly options: TurnRegistryOptions = {}) {}
 
   /** The turn running in the session now, if any. */
   running(sessionId: string): LiveTurn | undefined {
     return this.live.get(sessionId);
+  }
+
+  get shuttingDown(): boolean {
+    return this.closing;
   }
 
   queued(sessionId: string): QueueItem[] {
@@ -62,14 +50,46 @@ export class TurnRegistry {
   /** Queues a message behind the session's running turn. */
   enqueue(sessionId: string, message: string, mode: QueueItem["mode"], tools = true): QueueItem {
     const item = this.queue.add(sessionId, message, mode, tools);
-    this.publishQueue(sessionId);
+    this.queueChanged(sessionId);
     return item;
   }
 
   dequeue(sessionId: string, id: string): boolean {
     const removed = this.queue.remove(sessionId, id);
-    if (removed) this.publishQueue(sessionId);
+    if (removed) this.queueChanged(sessionId);
     return removed;
+  }
+
+  /** The oldest queued message, taken out (the session's next turn). */
+  shiftQueued(sessionId: string): QueueItem | undefined {
+    const item = this.queue.shift(sessionId);
+    if (item) this.queueChanged(sessionId);
+    return item;
+  }
+
+  /** What a running turn asks at its step boundaries. */
+  steering(sessionId: string): Steering {
+    return {
+      pending: () => this.queue.hasSteer(sessionId),
+      take: () => {
+        const steers = this.queue.takeSteers(sessionId);
+        if (steers.length) this.queueChanged(sessionId);
+        return steers;
+      },
+    };
+  }
+
+  /** A new turn of the session, live from now on (the session is held already). */
+  open(sessionId: string): LiveTurn {
+    const live = new LiveTurn(sessionId, () => this.ids.next());
+    this.live.set(sessionId, live);
+    return live;
+  }
+
+  /** The turn sent its last event: readers read to its end, and it is no longer the session's running turn. */
+  close(live: LiveTurn): void {
+    if (this.live.get(live.sessionId) === live) this.live.delete(live.sessionId);
+    live.end();
   }
 
   /** Ends the session's turn as stopped, and hands back its queue (emptied, so nothing follows). */
@@ -77,64 +97,9 @@ export class TurnRegistry {
     const turn = this.live.get(sessionId);
     if (!turn) return null;
     const handedBack = this.queue.clear(sessionId);
-    this.publishQueue(sessionId);
+    this.queueChanged(sessionId);
     turn.controller.abort(STOPPED_REASON);
     return handedBack;
-  }
-
-  /** Runs a prepared turn with no reader attached; readers join through the returned LiveTurn. */
-  start(turn: StartableTurn): LiveTurn {
-    const { sessionId } = turn;
-    const live = new LiveTurn(sessionId, () => this.ids.next());
-    const startedAt = performance.now();
-    this.live.set(sessionId, live);
-    const steering: Steering = {
-      pending: () => this.queue.hasSteer(sessionId),
-      take: () => {
-        const steers = this.queue.takeSteers(sessionId);
-        if (steers.length) this.publishQueue(sessionId);
-        return steers;
-      },
-    };
-    const emit = (event: ChatEvent, id?: number) => {
-      const numbered = live.emit(event, id);
-      // Every open page learns of the turn once its session file exists (its `session` event).
-      if (event.type === "session") this.options.ui.publish({ type: "turn", session_id: sessionId, running: true, turn: event.turn });
-      return numbered;
-    };
-    void turn
-      .run(emit, live.controller.signal, steering)
-      .catch((err) => {
-        this.options.log.error({ err, sessionId }, "chat turn crashed");
-        emit({ type: "error", code: "internal", message: "The turn failed unexpectedly; the details are in the server log." });
-      })
-      .finally(() => {
-        this.live.delete(sessionId);
-        live.end();
-        // One line per turn at info level (requests are at debug): what a person reading the log wants to see.
-        this.options.log.info(summarizeTurn(sessionId, live.events.map((e) => e.event), performance.now() - startedAt), "turn finished");
-        turn.release();
-        this.options.ui.publish({ type: "turn", session_id: sessionId, running: false });
-        this.options.ui.publish({ type: "refresh", target: "sessions" });
-        void this.runNext(sessionId);
-      });
-    return live;
-  }
-
-  /** The oldest queued message runs as the session's next turn (one that cannot run is dropped, with a toast). */
-  private async runNext(sessionId: string): Promise<void> {
-    while (!this.closing && !this.busy.has(sessionId)) {
-      const item = this.queue.shift(sessionId);
-      if (!item) return;
-      this.publishQueue(sessionId);
-      try {
-        this.start(await this.options.prepareQueued(sessionId, item));
-        return;
-      } catch (err) {
-        this.options.log.warn({ err, sessionId }, "a queued message could not run");
-        this.options.ui.toast(`A queued message could not run: ${(err as Error).message}`, "warning");
-      }
-    }
   }
 
   /** Holds the session for a turn about to start, or for another job that must not overlap a turn. */
@@ -161,8 +126,8 @@ export class TurnRegistry {
     await Promise.race([Promise.all(turns.map((turn) => turn.done)), limit]);
   }
 
-  private publishQueue(sessionId: string): void {
-    this.options.ui.publish({ type: "queue", session_id: sessionId, items: this.queue.list(sessionId) });
+  private queueChanged(sessionId: string): void {
+    this.options.onQueueChange?.(sessionId, this.queue.list(sessionId));
   }
 }
 

@@ -1,7 +1,9 @@
 import type { ChatErrorCode, ChatQueuedReply, ChatReply, ChatRequest, StopReply } from "@mini-openclaw/protocol";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { CLIENT_GONE_REASON } from "../../agent/model-errors.js";
-import { type ChatDeps, checkMessage, prepareTurn } from "../../chat/chat-turn.js";
+import type { ChatDeps } from "../../chat/chat-deps.js";
+import type { ChatTurns } from "../../chat/chat-turns.js";
+import { checkMessage } from "../../chat/prepare-turn.js";
 import { compactSessionNow } from "../../chat/compact-command.js";
 import { UserError } from "../../lib/user-error.js";
 import { assertSessionId } from "../../sessions/session-id.js";
@@ -52,7 +54,7 @@ const streamQuerySchema = { type: "object", properties: { after: { type: "string
  * queues the message behind a running one; `GET /api/sessions/:id/stream` reattaches to a running turn;
  * Stop and the queue's removal.
  */
-export async function chatRoutes(app: FastifyInstance, deps: ChatDeps) {
+export async function chatRoutes(app: FastifyInstance, deps: ChatDeps & { chat: ChatTurns }) {
   const { turns, sessions } = deps;
   const readers = new SseStreams();
   // Turns end (stopped, written to their last event) before the server does; readers go with them.
@@ -91,7 +93,7 @@ export async function chatRoutes(app: FastifyInstance, deps: ChatDeps) {
       }
       // Nothing runs there: the message is the next turn now.
     }
-    const live = turns.start(await prepareTurn(deps, body));
+    const live = await deps.chat.start(body);
     if (body.stream !== false) return attach(reply, live, null);
     // Not streamed: the reply waits for the turn's end; a client that leaves first leaves the turn running.
     await live.done;

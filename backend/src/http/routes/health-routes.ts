@@ -1,7 +1,7 @@
 import type { HealthReply } from "@mini-openclaw/protocol";
 import type { FastifyInstance } from "fastify";
 import { type Config, isModelConfigured } from "../../config/config.js";
-import { modelNotConfiguredMessage } from "../../chat/chat-turn.js";
+import { modelNotConfiguredMessage } from "../../chat/chat-deps.js";
 import type { KnowledgeBase } from "../../knowledge/knowledge-base.js";
 import type { SandboxStatus } from "../../sandbox/sandbox.js";
 import { loadPolicy } from "../../approvals/approval-file.js";

@@ -1,0 +1,40 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { ApprovalGate } from "../approvals/approval-gate.js";
+import type { ChangeTracker } from "../checkpoints/change-tracker.js";
+import type { Config } from "../config/config.js";
+import type { DelegationRegistry } from "../delegation/delegation-runtime.js";
+import type { McpHub } from "../mcp/mcp-hub.js";
+import type { PromptLog } from "../prompt/prompt-log.js";
+import type { Reviewer } from "../review/reviewer.js";
+import type { SessionStore } from "../sessions/session-store.js";
+import type { ToolRuntime } from "../tools/core-tool.js";
+import type { TurnRegistry } from "../turns/turn-registry.js";
+import type { UiEventBus } from "../ui-events/ui-event-bus.js";
+
+/** What running a turn takes: built once at start-up (app.ts), shared by every turn. */
+export interface ChatDeps {
+  config: Config;
+  sessions: SessionStore;
+  prompts: PromptLog;
+  /** The running turns, their readers and queues: one turn per session at a time. */
+  turns: TurnRegistry;
+  /** What the tools run with: the sandbox, the Python sessions, the guarded fetch agent, the knowledge base. */
+  runtime: ToolRuntime;
+  log: FastifyBaseLogger;
+  ui: UiEventBus;
+  delegations: DelegationRegistry;
+  reviewer: Reviewer;
+  /** Calls waiting for the user's approval, across sessions. */
+  approvals: ApprovalGate;
+  /** The MCP servers of MCP.json: a new session takes its MCP tools from here. */
+  mcp: McpHub;
+  /** Records what tool calls change on disk, for the changes view, revert and rewind. */
+  changes: ChangeTracker;
+}
+
+export function modelNotConfiguredMessage(config: Config): string {
+  return (
+    `No model is configured. Set one up with the Model button at the top of the workbench, or put OPENAI_API_KEY=... ` +
+    `(and for other providers OPENAI_BASE_URL=... and OPENAI_MODEL=...) in ${config.keyFilePath} and restart.`
+  );
+}

@@ -1,0 +1,70 @@
+import type { Config } from "../config/config.js";
+import { UserError } from "../lib/user-error.js";
+import { loadMcpPromptCommand } from "../mcp/mcp-prompt-command.js";
+import { assertSessionId, newSessionId } from "../sessions/session-id.js";
+import { type LoadedSkill, loadSlashCommand, parseSlashCommand } from "../skills/slash-command.js";
+import { busyConflict } from "../turns/turn-registry.js";
+import type { ChatDeps } from "./chat-deps.js";
+
+export interface TurnRequest {
+  message: string;
+  session_id?: string | null;
+  /** false: no tools this turn (a model that takes none). */
+  tools?: boolean;
+  /** A branch: the turn this one follows (0: the start) instead of the current branch's last. */
+  parent_turn?: number;
+}
+
+/** A turn that passed its checks and holds its session, ready to run. */
+export interface PreparedTurn {
+  sessionId: string;
+  created: boolean;
+  message: string;
+  /** A slash command's skill or MCP prompt, loaded for this turn. */
+  loaded: LoadedSkill | null;
+  tools: boolean;
+  parentTurn: number | undefined;
+}
+
+/** The message's own checks (also for a queued one): present, and within the chat size limit. */
+export function checkMessage(config: Config, message: unknown): asserts message is string {
+  if (typeof message !== "string" || message.trim() === "") {
+    throw new UserError(400, "'message' must be a non-empty string.");
+  }
+  if (message.length > config.limits.messageChars) {
+    throw new UserError(413, `'message' is ${message.length} characters, over the ${config.limits.messageChars} limit.`);
+  }
+}
+
+/**
+ * Checks everything that can be refused with a plain HTTP error before a turn starts: the message,
+ * the session id, an unknown session, a turn it cannot follow, a slash command that names nothing,
+ * a turn already running there. Then holds the session for the turn.
+ */
+export async function prepareTurn(deps: Pick<ChatDeps, "config" | "sessions" | "turns" | "mcp">, request: TurnRequest): Promise<PreparedTurn> {
+  const { config, sessions, turns } = deps;
+  checkMessage(config, request.message);
+  const requested = request.session_id ?? null;
+  let sessionId: string;
+  let created = false;
+  if (requested === null || requested === "") {
+    sessionId = newSessionId();
+    created = true;
+  } else {
+    sessionId = assertSessionId(requested);
+    if (!(await sessions.exists(sessionId))) {
+      throw new UserError(404, `Unknown session: ${sessionId}. Omit session_id to start a new session.`);
+    }
+  }
+  const parentTurn = request.parent_turn;
+  if (parentTurn !== undefined && parentTurn !== 0) {
+    if (created) throw new UserError(400, `A new session has no turn ${parentTurn} to follow.`);
+    await sessions.read(sessionId, { leaf: parentTurn }); // a 400 for a turn it does not have
+  }
+  const command = parseSlashCommand(request.message);
+  const mcpPrompt = command ? await loadMcpPromptCommand(deps.mcp, command.name, command.args) : null;
+  const loaded: LoadedSkill | null =
+    mcpPrompt !== null ? { skill: null, modelMessage: mcpPrompt } : command ? await loadSlashCommand(config.dataRoot, config.locationPrefix, command.name, command.args) : null;
+  turns.claim(sessionId, busyConflict(sessionId));
+  return { sessionId, created, message: request.message, loaded, tools: request.tools !== false, parentTurn };
+}
