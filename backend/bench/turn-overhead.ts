@@ -8,7 +8,9 @@
  * through `GET /api/sessions/:id/stream` as soon as the session is known, from a process of their
  * own, as browser tabs would be): the turn's time is until every reader has its `final`. Also
  * reported: how long a reattaching reader waits for its first (replayed) event, and how far behind
- * the first reader each reader gets each event (p99, on the machine's clock shared by both processes).
+ * the first reader each reader gets each event (p99, on the machine's clock shared by both processes),
+ * and the server's own CPU time per turn (utime + stime of its process from /proc, so the readers' and
+ * the model server's CPU on the same cores is not counted).
  * Run: pnpm --filter ./backend bench:turn   (PACE_MS=n: one pacing only; PAIRS=n pairs per case; READERS=n one reader count)
  */
 import { ChatOpenAI } from "@langchain/openai";
@@ -18,6 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+import { readFileSync } from "node:fs";
 import { lastMessage, type ModelReply, type ModelScript, startScriptedModelServer } from "../test-support/scripted-model-server.js";
 import { startServerProcess } from "../test-support/server-process.js";
 import { postJson } from "../test-support/workbench-harness.js";
@@ -53,6 +56,13 @@ const server = await startServerProcess({
   LOG_LEVEL: "silent",
 });
 const wb = { url: server.url, model };
+
+/** CPU milliseconds the server process has used (user + system), from /proc/<pid>/stat at 100 ticks a second. */
+function serverCpuMs(): number {
+  const stat = readFileSync(`/proc/${server.child.pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14 and 15 of the line)
+}
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable across processes. */
 const clock = () => performance.timeOrigin + performance.now();
@@ -148,6 +158,7 @@ async function workbenchTurn(script: ModelScript, readers: number) {
   const before = wb.model.requests.length;
   const t0 = clock();
   const t0Wall = Date.now();
+  const cpuBefore = serverCpuMs();
   const response = await postJson(`${wb.url}/api/chat`, { message: "go", stream: true });
   const own = new Map<number, number>();
   let others: Promise<string> = Promise.resolve("[]");
@@ -170,7 +181,11 @@ async function workbenchTurn(script: ModelScript, readers: number) {
   // The turn is over for its readers when the last of them has its last event (not when the other
   // process has shipped its timings here).
   const end = Math.max(...arrivals.filter((m) => m.size > 0).map((m) => Math.max(...m.values())));
+  // Work the server still does once the readers have everything (storing the session's last lines) belongs to the turn.
+  await new Promise((r) => setTimeout(r, 50));
+  const cpu = serverCpuMs() - cpuBefore;
   return {
+    cpu,
     firstAfterModel: mainReader.first - (request.firstTokenAt ?? mainReader.first),
     total: end - t0,
     events: mainReader.events,
@@ -195,6 +210,7 @@ for (const { name, script, bareSteps, pace, readers } of cases_) {
   const bareGaps: number[] = [];
   const attachWaits: number[] = [];
   const lags: number[] = [];
+  let cpu = 0;
   let late = 0;
   for (let i = 0; i < PAIRS; i++) {
     const b = await bareTurn(bareSteps);
@@ -208,11 +224,13 @@ for (const { name, script, bareSteps, pace, readers } of cases_) {
     attachWaits.push(...w.attachWaits);
     late += w.late;
     lags.push(...w.lags);
+    cpu += w.cpu;
   }
   console.log(`${name} (${PAIRS} pairs, model pacing ${pace} ms/chunk${pace === 0 ? ": flooding" : ""}, ${readers} reader${readers === 1 ? "" : "s"}):`);
   console.log(`  turn start-up before the model request (session, snapshot, prompt, agent): median ${median(startups).toFixed(0)} ms`);
   console.log(`  end to end: bare ChatOpenAI median ${median(bareTotals).toFixed(0)} ms, /api/chat median ${median(wbTotals).toFixed(0)} ms; ratio median ${median(ratios).toFixed(2)}x, worst ${Math.max(...ratios).toFixed(2)}x`);
   console.log(`  first token reaches the client after the model wrote it: bare median ${median(bareGaps).toFixed(1)} ms, /api/chat median ${median(firstGaps).toFixed(1)} ms, worst ${Math.max(...firstGaps).toFixed(1)} ms`);
+  console.log(`  server CPU per turn (its process's utime + stime): ${(cpu / PAIRS).toFixed(1)} ms`);
   if (readers > 1) {
     if (late) console.log(`  ${late} attaching readers came after their turn had ended (204)`);
     console.log(`  reattach: first (replayed) event after the GET: median ${median(attachWaits).toFixed(1)} ms, p99 ${percentile(attachWaits, 99).toFixed(1)} ms, worst ${Math.max(...attachWaits).toFixed(1)} ms`);

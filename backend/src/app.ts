@@ -4,6 +4,7 @@ import fastifySwagger from "@fastify/swagger";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import type { ChatDeps } from "./chat/chat-deps.js";
 import { ChatTurns } from "./chat/chat-turns.js";
+import { startTracing } from "./telemetry/tracing.js";
 import { TurnRegistry } from "./turns/turn-registry.js";
 import type { Config } from "./config/config.js";
 import { backendDir } from "./config/project-paths.js";
@@ -123,7 +124,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const changes = new ChangeTracker(config.dataRoot, app.log, config.checkpointsMaxBytes);
   void changes.start();
   const turns = new TurnRegistry({ onQueueChange: (sessionId, items) => ui.publish({ type: "queue", session_id: sessionId, items }) });
-  const chatDeps: ChatDeps = { config, sessions, prompts, turns, runtime, log: app.log, ui, delegations, reviewer, approvals, mcp, changes };
+  // Traces only when a collector is configured (the OpenTelemetry modules are not even loaded otherwise).
+  const tracing = await startTracing(config.telemetry);
+  const chatDeps: ChatDeps = { config, sessions, prompts, turns, runtime, log: app.log, ui, delegations, reviewer, approvals, mcp, changes, tracing };
   const chat = new ChatTurns(chatDeps);
   const watcher = new WorkspaceWatcher(config.dataRoot);
   app.addHook("onClose", async () => {
@@ -137,10 +140,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     python.closeAll();
     sandbox.close();
     await fetchAgent.close();
+    await tracing?.shutdown();
   });
   if (!sandbox.isolated) app.log.warn(`tools run without an OS sandbox: ${sandbox.status.detail}`);
 
-  await app.register(healthRoutes, { config, version, sandbox: sandbox.status, pythonPath: python.pythonPath, knowledge, mcp });
+  await app.register(healthRoutes, { config, version, sandbox: sandbox.status, pythonPath: python.pythonPath, knowledge, mcp, tracing });
   await app.register(mcpRoutes, { mcp });
   await app.register(changeRoutes, { config, sessions, turns, changes });
   await app.register(knowledgeRoutes, { knowledge, config });

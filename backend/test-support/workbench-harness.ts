@@ -128,8 +128,11 @@ export function entryKinds(entries: SessionEntry[]): string[] {
   return entries.map((e) => (e.type === "event" ? e.event.type : e.type));
 }
 
-/** The events that open and close a streamed block, and a tool call's arguments as they are written (chat-events.ts). */
-const BLOCK_FRAMING = new Set(["text_start", "text_end", "thought_start", "thought_end", "tool_input_start", "tool_input_delta", "tool_input_end"]);
+/**
+ * The events that frame what a turn says (chat-events.ts): a model request's start and end, a
+ * streamed block's start and end, and a tool call's arguments as they are written.
+ */
+const FRAMING = new Set(["step_start", "step_end", "text_start", "text_end", "thought_start", "thought_end", "tool_input_start", "tool_input_delta", "tool_input_end"]);
 
-/** Kinds without the blocks' framing: what the turn said and did, in order. */
-export const contentKinds = (kinds: string[]) => kinds.filter((kind) => !BLOCK_FRAMING.has(kind));
+/** Kinds without the framing: what the turn said and did, in order. */
+export const contentKinds = (kinds: string[]) => kinds.filter((kind) => !FRAMING.has(kind));

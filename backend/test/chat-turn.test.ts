@@ -43,8 +43,13 @@ describe("a weather turn through POST /api/chat", () => {
 
     const session = await fetchSession(wb.url, id);
     expect(contentKinds(entryKinds(session.entries))).toEqual(["snapshot", "user", "thought", "usage", "tool_call", "skill", "tool_result", "thought", "token", "usage", "final"]);
-    // Each streamed block is opened and closed around its pieces (a thought, the call's arguments, a thought, the text).
-    expect(entryKinds(session.entries).filter((k) => k.endsWith("_start"))).toEqual(["thought_start", "tool_input_start", "thought_start", "text_start"]);
+    // Each model request is a step, and each streamed block is opened and closed around its pieces
+    // (a thought, the call's arguments; a thought, the text).
+    expect(entryKinds(session.entries).filter((k) => k.endsWith("_start"))).toEqual(["step_start", "thought_start", "tool_input_start", "step_start", "thought_start", "text_start"]);
+    expect(storedEvents(session.entries).filter((e) => e.type === "step_end")).toEqual([
+      { type: "step_end", step: 1, finish_reason: "tool_calls", response_model: "scripted" },
+      { type: "step_end", step: 2, finish_reason: "stop", response_model: "scripted" },
+    ]);
     const stored = storedEvents(session.entries);
     expect(stored.find((e) => e.type === "tool_call")).toMatchObject({ name: "read_file", input: { path: "./skills/get_weather/SKILL.md" } });
     expect(stored.find((e) => e.type === "tool_result")).toMatchObject({ name: "read_file", ok: true, output: expect.stringContaining("## Output format") });

@@ -278,6 +278,8 @@ export interface HealthReply {
   approvals: { problem: string | null };
   /** MCP servers from MCP.json: how many are up, how many failed, and what is wrong in words (the file's own problem included). */
   mcp: { configured: number; connected: number; failed: number; problems: string[] };
+  /** Traces (OTEL_EXPORTER_OTLP_ENDPOINT): spans sent, and spans dropped (the queue full, an export failed or timed out). */
+  tracing: { enabled: boolean; exported_spans: number; dropped_spans: number };
   uptime_s: number;
 }
 

@@ -136,6 +136,26 @@ export const compactionEventSchema = z.object({
   forced: z.boolean(),
 });
 
+/**
+ * A model request begins (a step of the turn: its deltas, its usage and its tool calls follow), and
+ * ends, as the AI SDK's `start-step` / `finish-step`. A step that fails has no end: the turn's `error` follows.
+ */
+export const stepStartEventSchema = z.object({
+  type: z.literal("step_start"),
+  /** 1-based, as `tool_call.step`. */
+  step: z.number().int().positive(),
+  /** The model the request names. */
+  model: z.string(),
+});
+export const stepEndEventSchema = z.object({
+  type: z.literal("step_end"),
+  step: z.number().int().positive(),
+  /** Why the model stopped, as the server said (`stop`, `tool_calls`, `length`, ...), when it said. */
+  finish_reason: z.string().optional(),
+  /** The model that answered, when the server named it. */
+  response_model: z.string().optional(),
+});
+
 /** Token usage of one model request, where the provider reports it. */
 export const usageEventSchema = z.object({
   type: z.literal("usage"),
@@ -280,6 +300,8 @@ const eventSchemas = [
   skillEventSchema,
   prefixEventSchema,
   compactionEventSchema,
+  stepStartEventSchema,
+  stepEndEventSchema,
   usageEventSchema,
   steerEventSchema,
   changesEventSchema,
@@ -304,6 +326,8 @@ export type SkillEvent = z.infer<typeof skillEventSchema>;
 export type PrefixEvent = z.infer<typeof prefixEventSchema>;
 export type CompactionEvent = z.infer<typeof compactionEventSchema>;
 export type UsageEvent = z.infer<typeof usageEventSchema>;
+export type StepStartEvent = z.infer<typeof stepStartEventSchema>;
+export type StepEndEvent = z.infer<typeof stepEndEventSchema>;
 export type SteerEvent = z.infer<typeof steerEventSchema>;
 export type ChangesEvent = z.infer<typeof changesEventSchema>;
 export type ChangedFile = z.infer<typeof changedFileSchema>;

@@ -42,6 +42,8 @@ describe("types follow the schemas", () => {
       | "tool_input_delta"
       | "tool_input_end"
       | "late_thought"
+      | "step_start"
+      | "step_end"
       | "tool_call"
       | "tool_result"
       | "changes"

@@ -143,6 +143,7 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
       if (prepared.messages) messages = prepared.messages;
       receivedAnyChunk = false;
       watchdog.touch();
+      input.emit({ type: "step_start", step, model: input.model.model });
       const result = await streamModelStep(bound, [new SystemMessage(system), ...messages], {
         signal: controller.signal,
         blocks,
@@ -155,6 +156,7 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
       if (usage) {
         input.emit({ type: "usage", input_tokens: usage.input_tokens ?? 0, output_tokens: usage.output_tokens ?? 0, cached_tokens: usage.input_token_details?.cache_read ?? 0 });
       }
+      input.emit({ type: "step_end", step, ...(result.finishReason ? { finish_reason: result.finishReason } : {}), ...(result.responseModel ? { response_model: result.responseModel } : {}) });
       const calls = callsOf(result);
       if (calls.length === 0) {
         const steers = input.steering?.take() ?? [];

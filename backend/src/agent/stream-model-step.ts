@@ -23,6 +23,8 @@ export interface ModelStep {
   usage?: Partial<UsageMetadata>;
   /** Why the model stopped, as the server said: "stop", "tool_calls", "length" (the token limit)... */
   finishReason: string | null;
+  /** The model that answered, as the server named it. */
+  responseModel: string | null;
 }
 
 /** A streaming loop that never yields would hold every other socket (the client's included) until the model is done. */
@@ -67,6 +69,7 @@ export async function streamModelStep(
   let text = "";
   let reasoning = "";
   let finishReason: string | null = null;
+  let responseModel: string | null = null;
   let usage: Partial<UsageMetadata> | undefined;
   const tools = new Map<number, ToolBlock>();
   let lastYield = performance.now();
@@ -122,6 +125,7 @@ export async function streamModelStep(
         case "message-finish":
           finishReason = typeof event.responseMetadata?.finish_reason === "string" ? event.responseMetadata.finish_reason : (event.reason ?? null);
           if (event.usage) usage = event.usage;
+          if (typeof event.responseMetadata?.model_name === "string") responseModel = event.responseMetadata.model_name;
           break;
         case "error":
           throw new Error(event.message);
@@ -140,5 +144,5 @@ export async function streamModelStep(
     blocks.end();
   }
   const calls = [...tools.values()].sort((a, b) => a.index - b.index);
-  return { text, reasoning, toolCalls: toolCallsOf(calls), usage, finishReason };
+  return { text, reasoning, toolCalls: toolCallsOf(calls), usage, finishReason, responseModel };
 }

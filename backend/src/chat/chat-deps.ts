@@ -9,6 +9,7 @@ import type { Reviewer } from "../review/reviewer.js";
 import type { SessionStore } from "../sessions/session-store.js";
 import type { ToolRuntime } from "../tools/core-tool.js";
 import type { TurnRegistry } from "../turns/turn-registry.js";
+import type { Tracing } from "../telemetry/tracing.js";
 import type { UiEventBus } from "../ui-events/ui-event-bus.js";
 
 /** What running a turn takes: built once at start-up (app.ts), shared by every turn. */
@@ -30,6 +31,8 @@ export interface ChatDeps {
   mcp: McpHub;
   /** Records what tool calls change on disk, for the changes view, revert and rewind. */
   changes: ChangeTracker;
+  /** Exports each turn as a trace, when a collector is configured. */
+  tracing: Tracing | null;
 }
 
 export function modelNotConfiguredMessage(config: Config): string {

@@ -1,5 +1,6 @@
 import type { QueueItem } from "@mini-openclaw/protocol";
 import type { LiveTurn } from "../turns/live-turn.js";
+import { modelFacts } from "../telemetry/tracing.js";
 import { summarizeTurn } from "../turns/turn-summary.js";
 import type { ChatDeps } from "./chat-deps.js";
 import { type PreparedTurn, prepareTurn, type TurnRequest } from "./prepare-turn.js";
@@ -22,6 +23,7 @@ export class ChatTurns {
     const { turns, ui, log } = this.deps;
     const { sessionId } = turn;
     const live = turns.open(sessionId);
+    this.deps.tracing?.follow(live, { sessionId, message: turn.message, model: modelFacts(this.deps.config.model) });
     const startedAt = performance.now();
     // Every open page learns of the turn once its session file exists (its `session` event).
     const announce = live.subscribe({

@@ -1,6 +1,7 @@
 import type { ModelSettingName } from "@mini-openclaw/protocol";
 import { isAbsolute, relative, resolve } from "node:path";
 import { readKeyFile } from "./key-file.js";
+import { readTelemetryConfig, type TelemetryConfig } from "./telemetry-config.js";
 import { backendDir, defaultFrontendDir, defaultKeyFile, projectRoot } from "./project-paths.js";
 
 /** The settings the model dialog saves to KEY.md. */
@@ -92,6 +93,8 @@ export interface Config {
   /** Built UI to serve at `/`, if present. */
   frontendDir: string;
   logLevel: string;
+  /** Where turns are exported as OpenTelemetry traces; null: nothing is loaded or sent. */
+  telemetry: TelemetryConfig | null;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -189,6 +192,7 @@ export function loadConfig(
     approvalsOff: /^(off|0|false|no)$/i.test(get("APPROVALS") ?? ""),
     frontendDir: resolve(get("FRONTEND_DIR") ?? defaultFrontendDir),
     logLevel: get("LOG_LEVEL") ?? "info",
+    telemetry: readTelemetryConfig(get),
   };
 }
 

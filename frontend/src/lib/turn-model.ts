@@ -188,6 +188,9 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
       return { ...turn, blocks: turn.blocks.map((b) => (b.kind === "tool" && b.id === event.call_id ? { ...b, changes: { change: event.change, files: event.files, more: event.more, untracked: event.untracked ?? (event.incomplete ? [event.incomplete] : undefined) } } : b)) };
     case "compaction":
       return { ...turn, blocks: [...turn.blocks, { kind: "compaction", turns: event.turns, summary: event.summary, skills: event.skills, forced: event.forced }] };
+    case "step_start":
+    case "step_end":
+      return turn;
     case "usage": {
       const usage = turn.usage ?? { input: 0, output: 0, cached: 0 };
       return {

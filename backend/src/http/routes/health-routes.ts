@@ -6,6 +6,7 @@ import type { KnowledgeBase } from "../../knowledge/knowledge-base.js";
 import type { SandboxStatus } from "../../sandbox/sandbox.js";
 import { loadPolicy } from "../../approvals/approval-file.js";
 import type { McpHub } from "../../mcp/mcp-hub.js";
+import { NO_TRACING, type Tracing } from "../../telemetry/tracing.js";
 
 const started = Date.now();
 
@@ -16,9 +17,10 @@ interface HealthDeps {
   pythonPath: string | null;
   knowledge: KnowledgeBase;
   mcp: McpHub;
+  tracing: Tracing | null;
 }
 
-export async function healthRoutes(app: FastifyInstance, { config, version, sandbox, pythonPath, knowledge, mcp }: HealthDeps) {
+export async function healthRoutes(app: FastifyInstance, { config, version, sandbox, pythonPath, knowledge, mcp, tracing }: HealthDeps) {
   app.get("/api/health", async (): Promise<HealthReply> => {
     const configured = isModelConfigured(config.model);
     return {
@@ -43,6 +45,7 @@ export async function healthRoutes(app: FastifyInstance, { config, version, sand
       python: pythonPath ? { available: true } : { available: false, hint: "Install python3 (apt-get install python3) for python_repl." },
       approvals: { problem: (await loadPolicy(config.dataRoot)).problem },
       mcp: mcp.health(),
+      tracing: tracing?.status() ?? NO_TRACING,
       uptime_s: Math.round((Date.now() - started) / 1000),
     };
   });
