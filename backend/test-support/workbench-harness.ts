@@ -48,8 +48,10 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
     ...(options.noModel ? {} : { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "scripted" }),
     ...options.env,
   };
-  // A KEY.md path that does not exist: tests never read the developer's real credentials.
-  const config = loadConfig(env, options.keyFile ?? join(dataRoot, "..", "no-such-KEY.md"));
+  // A KEY.md path of this workbench's own that does not exist yet: tests never read the developer's
+  // real credentials, and settings one test saves never reach another.
+  const ownKeyFile = `${dataRoot}-KEY.md`;
+  const config = loadConfig(env, options.keyFile ?? ownKeyFile);
   options.configure?.(config);
   const app = await buildApp(config);
   await app.listen({ host: "127.0.0.1", port: 0 });
@@ -65,6 +67,7 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
       await app.close();
       if (!options.model) await model.close();
       if (!options.dataRoot) await rm(dataRoot, { recursive: true, force: true });
+      if (!options.keyFile) await rm(ownKeyFile, { force: true });
     },
   };
 }

@@ -9,7 +9,7 @@ import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "no
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { SessionDetail, SessionEntry } from "@mini-openclaw/protocol";
+import type { SessionEntry } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { builtMain, startServerProcess } from "../test-support/server-process.js";
 import { startScriptedModelServer } from "../test-support/scripted-model-server.js";
@@ -67,7 +67,9 @@ describe("the server killed with SIGKILL in the middle of a streamed turn", () =
     };
     // Text that streamed for over a second before the kill (a slow machine) is there too, as `token` entries.
     const written = (await readFile(file, "utf8")).split("\n").filter(Boolean).map(kindOf);
-    const settled = (kinds: string[]) => kinds.filter((k) => k !== "token" && k !== "usage");
+    // Streamed text and the framing of steps and blocks come and go with timing; the settled entries do not.
+    const framing = /^(step|text|thought|tool_input)_(start|end|delta)$/;
+    const settled = (kinds: string[]) => kinds.filter((k) => k !== "token" && k !== "usage" && !framing.test(k));
     expect(settled(written)).toEqual(["header", "snapshot", "user", "thought", "tool_call", "skill", "tool_result"]);
     const torn = '{"type":"event","ts":"2026-11-21T00:00:0';
     await appendFile(file, torn); // a write cut short by the crash
@@ -83,7 +85,9 @@ describe("the server killed with SIGKILL in the middle of a streamed turn", () =
     const events = await postJson(`${second.url}/api/chat`, { message: "still there?", session_id: sessionId, stream: false });
     expect(((await events.json()) as { content: string }).content).toBe("back again");
     const lines = (await readFile(file, "utf8")).split("\n").filter(Boolean);
-    expect(lines.filter((l) => l !== torn).map(kindOf).slice(written.length)).toEqual(["user", "token", "usage", "final"].filter((k) => k !== "usage" || lines.some((l) => l.includes('"usage"'))));
+    const after = lines.filter((l) => l !== torn).map(kindOf).slice(written.length);
+    expect(settled(after)).toEqual(["user", "final"]);
+    expect(after).toContain("token");
   }, 40_000);
 });
 
@@ -131,7 +135,7 @@ describe("the server killed with SIGKILL while an answer streams", () => {
     // Everything shown more than a second (plus scheduling slack) before the kill is there.
     const shownBefore = seenAt.filter((s) => s.at <= killedAt - 1300).at(-1)?.length ?? 0;
     expect(saved.length).toBeGreaterThanOrEqual(shownBefore);
-    expect(stored.find((e) => e.type === "thought")).toEqual({ type: "thought", content: "Thinking it over." });
+    expect(stored.find((e) => e.type === "thought")).toMatchObject({ type: "thought", content: "Thinking it over." });
 
     model.setScript([{ content: "back again" }]);
     const reply = await postJson(`${second.url}/api/chat`, { message: "go on", session_id: sessionId, stream: false });

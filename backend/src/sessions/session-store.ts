@@ -8,7 +8,7 @@ import { appendFile, link, mkdir, open, readFile, rename, stat, unlink } from "n
 import { join } from "node:path";
 import type { QueueItem, SessionDetail, SessionEntry, SessionSummary } from "@mini-openclaw/protocol";
 import { UserError } from "../lib/user-error.js";
-import { SESSIONS_DIR } from "../workspace/workspace-files.js";
+import { SESSIONS_DIR } from "../config/data-root-layout.js";
 import { assertSessionId } from "./session-id.js";
 import { parseSessionText } from "./session-format.js";
 import { branchTurns, entriesOnBranch, hasTurn, type TurnTree, turnTree } from "./session-branches.js";
@@ -148,6 +148,8 @@ export class SessionStore {
 
   private async readText(id: string): Promise<{ text: string; mtime: Date }> {
     const file = this.file(id);
+    // A reader sees every entry recorded before it asked: what a client was streamed is on disk.
+    await this.flush(id);
     try {
       const [text, mtime] = await Promise.all([readFile(file, "utf8"), stat(file).then((s) => s.mtime)]);
       return { text, mtime };
