@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Scored } from "../src/knowledge/bm25-index.js";
+import type { Scored } from "../src/knowledge/top-k.js";
 import { offlineEmbedder } from "../src/knowledge/embedders.js";
 import { DEFAULT_ALPHA, reciprocalRankFusion } from "../src/knowledge/fusion.js";
 import { KnowledgeBase } from "../src/knowledge/knowledge-base.js";
@@ -59,7 +59,9 @@ function docRanking(sources: string[]): string[] {
   const out: string[] = [];
   for (const s of sources) {
     const id = s.replace(/^knowledge\/scifact\//, "").replace(/\.txt$/, "");
-    if (!seen.has(id)) seen.add(id), out.push(id);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    out.push(id);
   }
   return out;
 }

@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import fastifySwagger from "@fastify/swagger";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import type { ChatDeps } from "./chat/chat-deps.js";
+import { apiOperations, openApiDocument } from "@mini-openclaw/protocol";
 import { ChatTurns } from "./chat/chat-turns.js";
+import { useApiContract } from "./http/api-route.js";
 import { startTracing } from "./telemetry/tracing.js";
 import { TurnRegistry } from "./turns/turn-registry.js";
 import type { Config } from "./config/config.js";
@@ -73,20 +74,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return503OnClosing: true,
     // Short header and request timeouts, connections capped below the open-file limit (slow clients).
     serverFactory: (handler) => createGuardedServer(handler),
-    // A number where a string belongs is a client bug to report, not to paper over.
-    ajv: { customOptions: { coerceTypes: false } },
   });
   // A cross-site page can POST text/plain without a preflight: accept JSON bodies only.
   app.removeContentTypeParser("text/plain");
 
-  // The route schemas, as OpenAPI (GET /api/openapi.json): every route registered after this is described.
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: "3.1.0",
-      info: { title: "Mini-OpenClaw", version, description: "The workbench's HTTP API (README, \"API\"). Errors are `{ error }` with a fitting status; chat streams are SSE." },
-    },
-    transform: ({ schema, url }) => ({ schema: { ...(schema ?? {}), hide: !url.startsWith("/api/") || url === "/api/openapi.json", tags: [url.split("/")[2] ?? "api"] }, url }),
-  });
+  // Requests and replies checked by the API contract's schemas (protocol's api/).
+  useApiContract(app);
   registerErrorHandler(app);
   app.addHook("onResponse", async (request, reply) => {
     request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
@@ -107,16 +100,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Reads every session once in the background, so the first listing and search are warm.
   void sessions.list().catch(() => {});
   const prompts = new PromptLog();
-  const knowledge = new KnowledgeBase(config.dataRoot, embedderFor(config), app.log);
+  const ui = new UiEventBus();
+  const knowledge = new KnowledgeBase(config.dataRoot, embedderFor(config), app.log, () => ui.publish({ type: "refresh", target: "knowledge" }));
   // Index in the background and keep watching: the server answers at once, status shows progress.
   knowledge.start();
-  const ui = new UiEventBus();
   const delegations = new DelegationRegistry(() => ui.publish({ type: "refresh", target: "agents" }));
   const memory = new MemoryIndex(config.dataRoot);
   const runtime = { config, sandbox, python, fetchAgent, knowledge, memory };
   const reviewer = new Reviewer({ config, sessions, ui, runtime, log: app.log });
   await ensurePolicyFile(config.dataRoot);
-  const approvals = new ApprovalGate();
+  const approvals = new ApprovalGate(() => ui.publish({ type: "refresh", target: "approvals" }));
   // MCP servers start in the background: a slow or broken one never holds up the workbench or a turn.
   const mcp = new McpHub({ dataRoot: config.dataRoot, keyFilePath: config.keyFilePath, log: app.log, ui });
   await mcp.start();
@@ -146,18 +139,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(healthRoutes, { config, version, sandbox: sandbox.status, pythonPath: python.pythonPath, knowledge, mcp, tracing });
   await app.register(mcpRoutes, { mcp });
-  await app.register(changeRoutes, { config, sessions, turns, changes });
+  await app.register(changeRoutes, { config, sessions, turns, changes, ui });
   await app.register(knowledgeRoutes, { knowledge, config });
   await app.register(uiEventRoutes, { watcher, bus: ui });
   await app.register(chatRoutes, { ...chatDeps, chat });
   await app.register(fileRoutes, { config });
-  await app.register(sessionRoutes, { sessions, turns, messageChars: config.limits.messageChars, changes });
+  await app.register(sessionRoutes, { sessions, turns, config, changes, ui });
   await app.register(workspaceRoutes, { config, prompts });
   await app.register(skillRoutes, { config });
   await app.register(approvalRoutes, { config, gate: approvals });
-  await app.register(agentRoutes, { config, delegations, reviewer });
+  await app.register(agentRoutes, { config, delegations, reviewer, ui });
   await app.register(modelRoutes, { config, ui, knowledge });
-  app.get("/api/openapi.json", async () => app.swagger());
+  // The contract as OpenAPI 3.1, made once, when first asked for.
+  let document: ReturnType<typeof openApiDocument> | undefined;
+  app.get("/api/openapi.json", async () => (document ??= openApiDocument(apiOperations(), { title: "Mini-OpenClaw", version, description: "The workbench's HTTP API (README, \"API\"). Errors are `{ error }` with a fitting status; chat streams are SSE." })));
   await registerStaticUi(app, config.frontendDir);
   return app;
 }

@@ -13,7 +13,7 @@ import { createGuardedAgent, type Lookup } from "../src/net/guarded-agent.js";
 import { findOnPath, Sandbox } from "../src/sandbox/sandbox.js";
 import { grantDataDirsToSandbox } from "../src/sandbox/sandbox-ownership.js";
 import { findPython, PythonSessions } from "../src/sandbox/python-session.js";
-import type { ToolName } from "../src/tools/core-tool-names.js";
+import type { ToolName } from "../src/tool-names/core-tool-names.js";
 import type { AgentIdentity, CoreTool, ToolCall, ToolResult, ToolRuntime } from "../src/tools/core-tool.js";
 import { coreTools } from "../src/tools/core-tools.js";
 import { seedDataRoot } from "../src/workspace/seed-data-root.js";

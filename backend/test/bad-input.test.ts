@@ -147,7 +147,7 @@ describe("file paths are confined to the data root", () => {
     await expectError(await read("memory"), 400, /folder/);
   });
   it("read_file refuses the same escapes when the model asks", async () => {
-    wb.model.setScript((body, index) => {
+    wb.model.setScript((body) => {
       const paths = ["../outside.txt", "/etc/passwd", "memory/escape-for-tool.md", "KEY.md", "..%2Fx", "knowledge/linked-dir/secret.txt"];
       const last = body.messages[body.messages.length - 1];
       if (last.role === "tool") return { content: "done" };

@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { SessionDetail, SkillsReply } from "@mini-openclaw/protocol";
+import type { SkillsReply } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { systemPromptOf } from "../test-support/scripted-model-server.js";
 import { weatherScript } from "../test-support/weather-script.js";

@@ -1,7 +1,7 @@
 import type { CompactReply, SessionDetail } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ChatRequestBody, messageText, systemPromptOf } from "../test-support/scripted-model-server.js";
-import { chat, postJson, sessionIdOf, sseEvents, uiEvents, startWorkbench, type Workbench } from "../test-support/workbench-harness.js";
+import { chat, postJson, sessionIdOf, uiEvents, startWorkbench, type Workbench } from "../test-support/workbench-harness.js";
 
 let wb: Workbench | undefined;
 afterEach(async () => {

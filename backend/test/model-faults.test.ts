@@ -1,6 +1,5 @@
 import type { ChatEvent, SessionDetail } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ModelReply } from "../test-support/scripted-model-server.js";
 import { chat, fetchSession, postJson, sessionIdOf, sseEvents, startWorkbench, storedEvents, type Workbench, type WorkbenchOptions } from "../test-support/workbench-harness.js";
 
 let wb: Workbench;

@@ -5,7 +5,7 @@ import type { SessionDetail } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { lastMessage, messageText, systemPromptOf } from "../test-support/scripted-model-server.js";
 import { sandboxExpected } from "../test-support/tool-harness.js";
-import { chat, postJson, sessionIdOf, sseEvents, uiEvents, startWorkbench, type Workbench } from "../test-support/workbench-harness.js";
+import { chat, postJson, sessionIdOf, uiEvents, startWorkbench, type Workbench } from "../test-support/workbench-harness.js";
 
 let wb: Workbench | undefined;
 afterEach(async () => {

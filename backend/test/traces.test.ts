@@ -72,7 +72,7 @@ async function tracedWorkbench(protocol: "http/json" | "http/protobuf", extra: R
       ...extra,
     },
   });
-  await writeFile(join(wb.dataRoot, "APPROVALS.json"), JSON.stringify({ version: 1, timeout_seconds: 600, tools: { delegate: { mode: "ask" } } }));
+  await writeFile(join(wb.dataRoot, "APPROVALS.json"), JSON.stringify({ version: 1, timeout_seconds: 600, tools: { terminal: { mode: "off" }, python_repl: { mode: "off" }, fetch_url: { mode: "off" }, delegate: { mode: "ask", allow: [], deny: [] } } }));
   return { wb, receiver };
 }
 

@@ -279,7 +279,7 @@ export const delegateEventSchema: z.ZodType<DelegateEvent> = z.object({
   get event(): z.ZodType<ChatEvent> {
     return chatEventSchema;
   },
-});
+}).meta({ id: "DelegateEvent" });
 
 const eventSchemas = [
   sessionEventSchema,
@@ -342,7 +342,7 @@ export type ApprovalEvent = z.infer<typeof approvalEventSchema>;
 export type ChatEvent = z.infer<(typeof eventSchemas)[number]> | DelegateEvent;
 
 /** Any chat event; unknown types and malformed fields fail. */
-export const chatEventSchema: z.ZodType<ChatEvent> = z.union([...eventSchemas, delegateEventSchema]);
+export const chatEventSchema: z.ZodType<ChatEvent> = z.union([...eventSchemas, delegateEventSchema]).meta({ id: "ChatEvent" });
 
 export type ChatEventType = ChatEvent["type"];
 
@@ -370,7 +370,8 @@ export type QueueItem = z.infer<typeof queueItemSchema>;
  * list, a file changed on disk, a toast to show, a turn that started or ended anywhere, a queue that changed.
  */
 export const uiEventSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("refresh"), target: z.enum(["skills", "files", "agents", "sessions", "mcp"]) }),
+  /** What the server holds of `target` changed: pages showing it read it again (nothing polls). */
+  z.object({ type: z.literal("refresh"), target: z.enum(["skills", "files", "agents", "sessions", "mcp", "approvals", "knowledge", "health"]) }),
   z.object({ type: z.literal("file_changed"), path: z.string() }),
   /** The reviewer left a review in this session. */
   z.object({ type: z.literal("review"), session_id: z.string() }),

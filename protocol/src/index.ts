@@ -1,3 +1,3 @@
 export * from "./chat-events.js";
 export * from "./session-entries.js";
-export type * from "./api.js";
+export * from "./api.js";

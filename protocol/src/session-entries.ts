@@ -6,7 +6,7 @@
  * A session is stored once, as what happened: the user's messages as sent, and every event of a turn
  * as it streamed (`event` entries, each with the id its SSE frame carried; pieces of text that
  * streamed back to back are joined, at most a second's worth per line). Everything else is derived by
- * one function each: the history the model is sent (backend `sessions/session-history.ts`) and the
+ * one function each: the history the model is sent (backend `context/session-history.ts`) and the
  * Stage's replay (frontend `turn-model.ts`, the same `applyEvent` that applied the live stream).
  *
  * Turns are named by ids stored in their entries (`turn`), never by their position in the file, so a
@@ -159,7 +159,7 @@ export const sessionEntrySchema = z.discriminatedUnion("type", [
   compactionEntrySchema,
   reviewEntrySchema,
   metaEntrySchema,
-]);
+]).meta({ id: "SessionEntry" });
 
 export type HeaderEntry = z.infer<typeof headerEntrySchema>;
 export type SnapshotEntry = z.infer<typeof snapshotEntrySchema>;

@@ -3,7 +3,8 @@ import type { ChatOpenAI } from "@langchain/openai";
 import { randomUUID } from "node:crypto";
 import type { ChatEvent, ErrorEvent, FinalEvent } from "@mini-openclaw/protocol";
 import type { ModelConfig } from "../config/config.js";
-import type { ActiveSkill, CoreTool, ToolResult } from "../tools/core-tool.js";
+import type { ActiveSkill } from "../skills/active-skill.js";
+import type { CoreTool, ToolResult } from "../tools/core-tool.js";
 import { createChatModel } from "./chat-model.js";
 import { newTurnDialect } from "./provider-stream.js";
 import { IdleWatchdog } from "./idle-watchdog.js";
@@ -123,7 +124,8 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
   if (input.signal.aborted) abortFromCaller();
   input.signal.addEventListener("abort", abortFromCaller, { once: true });
   const watchdog = new IdleWatchdog(input.model.timeoutMs, () => controller.abort(TIMEOUT_REASON));
-  let receivedAnyChunk = false;
+  /** Whether the current step's model request has streamed anything yet (a failure then is not "unreachable"). */
+  const streamed = { receivedAnyChunk: false };
 
   const dialect = newTurnDialect();
   const model = await createChatModel(input.model, { signal: controller.signal, dialect });
@@ -141,14 +143,14 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
       const prepared = (await input.prepareStep?.({ step, messages })) ?? {};
       if (prepared.system !== undefined) system = prepared.system;
       if (prepared.messages) messages = prepared.messages;
-      receivedAnyChunk = false;
+      streamed.receivedAnyChunk = false;
       watchdog.touch();
       input.emit({ type: "step_start", step, model: input.model.model });
       const result = await streamModelStep(bound, [new SystemMessage(system), ...messages], {
         signal: controller.signal,
         blocks,
         onChunk: () => {
-          receivedAnyChunk = true;
+          streamed.receivedAnyChunk = true;
           watchdog.touch();
         },
       });
@@ -201,7 +203,7 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
     }
   } catch (err) {
     const abortReason = controller.signal.aborted ? String(controller.signal.reason ?? "aborted") : undefined;
-    const classified = classifyModelError(err, { baseUrl: input.model.baseUrl, timeoutMs: input.model.timeoutMs, abortReason, receivedAnyChunk });
+    const classified = classifyModelError(err, { baseUrl: input.model.baseUrl, timeoutMs: input.model.timeoutMs, abortReason, receivedAnyChunk: streamed.receivedAnyChunk });
     if (classified.code === "internal") input.log.error({ err }, "agent turn failed");
     return { type: "error", ...classified };
   } finally {

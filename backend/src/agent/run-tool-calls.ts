@@ -4,7 +4,8 @@ import { randomUUID } from "node:crypto";
 import type { ChangesEvent, ChatEvent } from "@mini-openclaw/protocol";
 import type { Approver } from "../approvals/approve-call.js";
 import { isUserError } from "../lib/user-error.js";
-import { type ActiveSkill, type CoreTool, invalidArguments, type ToolResult } from "../tools/core-tool.js";
+import type { ActiveSkill } from "../skills/active-skill.js";
+import { type CoreTool, invalidArguments, type ToolResult } from "../tools/core-tool.js";
 import { refusedBySkill } from "./skill-tool-policy.js";
 
 export interface ToolStep {

@@ -1,8 +1,9 @@
 import { normalizeUserPath } from "../paths/confined-path.js";
 import { commandAllowed } from "../skills/allowed-tools.js";
-import type { ActiveSkill, CoreTool, ToolResult } from "../tools/core-tool.js";
+import type { ActiveSkill } from "../skills/active-skill.js";
+import type { CoreTool, ToolResult } from "../tools/core-tool.js";
 import { skillFolderOf } from "../tools/read-file.js";
-import { mcpRuleMatches } from "../mcp/mcp-tool-names.js";
+import { mcpRuleMatches } from "../tool-names/mcp-tool-names.js";
 
 /** Reading another skill's SKILL.md is always allowed: that is how the agent switches skills. */
 function readsASkill(tool: CoreTool, input: unknown, locationPrefix: string): boolean {

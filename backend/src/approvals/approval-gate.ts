@@ -19,6 +19,9 @@ export interface PendingApproval extends ApprovalRequestEvent {
 export class ApprovalGate {
   private readonly pending = new Map<string, { request: PendingApproval; settle: (outcome: GateOutcome) => void }>();
 
+  /** `onChange`: a request came or went (pages showing what waits read it again). */
+  constructor(private readonly onChange: () => void = () => {}) {}
+
   /** Every request waiting now, oldest first (any tab can show and decide them). */
   list(): PendingApproval[] {
     return [...this.pending.values()].map((p) => p.request);
@@ -37,12 +40,14 @@ export class ApprovalGate {
         this.pending.delete(request.id);
         clearTimeout(timer);
         signal.removeEventListener("abort", onAbort);
+        this.onChange();
         resolve(outcome);
       };
       const onAbort = () => done({ decision: "stop" });
       const timer = setTimeout(() => done({ decision: "timeout" }), Math.max(0, request.expires_at - Date.now()));
       timer.unref();
       this.pending.set(request.id, { request, settle: done });
+      this.onChange();
       if (signal.aborted) onAbort();
       else signal.addEventListener("abort", onAbort, { once: true });
     });

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { commandAdmittedBy, globRegExp, isGlob } from "../shell/command-rules.js";
 import { plainCommands } from "../shell/plain-commands.js";
 import { runsCodeOrCommands, unsafeForm } from "../shell/unsafe-forms.js";
-import { mcpRuleMatches } from "../mcp/mcp-tool-names.js";
+import { mcpRuleMatches } from "../tool-names/mcp-tool-names.js";
 
 export const GATED_TOOLS: readonly GatedTool[] = ["terminal", "python_repl", "fetch_url", "delegate"];
 

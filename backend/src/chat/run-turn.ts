@@ -16,7 +16,7 @@ import { mcpTools } from "../mcp/mcp-tools.js";
 import { assemblePrompt, withGeneratedSection } from "../prompt/assemble-prompt.js";
 import { pendingAdvice, withAdvice } from "../review/reviewer-advice.js";
 import { branchTo, entriesOnBranch, hasTurn, maxTurnId, turnTree } from "../sessions/session-branches.js";
-import { historyMessages } from "../sessions/session-history.js";
+import { historyMessages } from "../context/session-history.js";
 import { noSuchTurn } from "../sessions/session-store.js";
 import { createTurnRecorder } from "../sessions/turn-recorder.js";
 import { MCP_FILE } from "../settings/settings-files.js";
@@ -25,7 +25,7 @@ import type { CoreTool } from "../tools/core-tool.js";
 import { coreTools } from "../tools/core-tools.js";
 import type { LiveTurn } from "../turns/live-turn.js";
 import type { Steering } from "../turns/turn-registry.js";
-import { SNAPSHOT_FILE } from "../workspace/workspace-files.js";
+import { SNAPSHOT_FILE } from "../config/data-root-layout.js";
 import { type ChatDeps, modelNotConfiguredMessage } from "./chat-deps.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 

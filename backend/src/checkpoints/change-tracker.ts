@@ -23,7 +23,7 @@ import { randomBytes } from "node:crypto";
 import { appendFile, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { isUnreadable, readConfinedFile } from "../paths/read-confined-file.js";
-import { CHECKPOINTS_DIR } from "../workspace/workspace-files.js";
+import { CHECKPOINTS_DIR } from "../config/data-root-layout.js";
 import { BlobStore, diskCost, hashOf } from "./blob-store.js";
 import { listFolder, type ScannedFile, scanWritableTree, statPaths } from "./tree-scan.js";
 import { TreeWatch } from "./tree-watch.js";

@@ -1,7 +1,7 @@
 import type { CompactionEntry, SessionEntry } from "@mini-openclaw/protocol";
 import { summarizeConversation } from "../agent/summarize-conversation.js";
 import type { ModelConfig } from "../config/config.js";
-import { historyMessages } from "../sessions/session-history.js";
+import { historyMessages } from "./session-history.js";
 import { loadedSkills } from "./loaded-skills.js";
 import { renderTranscript } from "./render-transcript.js";
 

@@ -1,6 +1,6 @@
 import type { SessionEntry } from "@mini-openclaw/protocol";
 import { describe, expect, it } from "vitest";
-import { historyMessages } from "../sessions/session-history.js";
+import { historyMessages } from "./session-history.js";
 import { planCompaction } from "./compact-session.js";
 import { loadedSkills } from "./loaded-skills.js";
 

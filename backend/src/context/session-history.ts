@@ -1,6 +1,6 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import type { SessionEntry, StoredEvent } from "@mini-openclaw/protocol";
-import { compactionMessage } from "../context/compaction-message.js";
+import { compactionMessage } from "./compaction-message.js";
 import { withAdvice } from "../review/reviewer-advice.js";
 
 type ToolCallEvent = Extract<StoredEvent, { type: "tool_call" }>;

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { type AgentIdentity, type CoreTool, defineTool, type ToolRuntime } from "../tools/core-tool.js";
 import type { DelegationRuntime } from "./delegation-runtime.js";
-import { DELEGATE_TOOL } from "../tools/core-tool-names.js";
+import { DELEGATE_TOOL } from "../tool-names/core-tool-names.js";
 import type { Role } from "./parse-role.js";
 import { runSubAgent } from "./run-sub-agent.js";
+import { coreTools } from "../tools/core-tools.js";
 
 const schema = z.object({
   agent: z.string().describe("The role to hand the task to: one of the names listed in this tool's description."),
@@ -17,6 +18,13 @@ const schema = z.object({
 export function describeRoles(roles: Role[]): string {
   if (roles.length === 0) return "No roles exist yet (a role is a Markdown file agents/<name>.md).";
   return `Roles:\n${roles.map((r) => `- ${r.name}: ${r.description} (tools: ${r.tools.join(", ") || "none"})`).join("\n")}`;
+}
+
+/** Only the role's tools, made for the sub-agent: the core tools it lists, and `delegate` if it may delegate further. */
+function toolsFor(role: Role, delegation: DelegationRuntime, runtime: ToolRuntime, agent: AgentIdentity): CoreTool[] {
+  const tools = coreTools(runtime, agent).filter((tool) => role.tools.includes(tool.name));
+  if (role.tools.includes(DELEGATE_TOOL)) tools.push(createDelegateTool({ delegation, runtime, agent }));
+  return tools;
 }
 
 /**
@@ -60,7 +68,8 @@ export function createDelegateTool({
           details: { refused: "depth_limit", max_depth: delegation.maxDepth },
         };
       }
-      return runSubAgent(role, input.task, { delegation, runtime, parent: agent }, call);
+      const toolsOf = (sub: AgentIdentity) => toolsFor(role, delegation, runtime, sub);
+      return runSubAgent(role, input.task, { delegation, runtime, parent: agent, toolsFor: toolsOf }, call);
     },
   }) as unknown as CoreTool;
 }

@@ -1,6 +1,6 @@
 import type { RoleInfo } from "@mini-openclaw/protocol";
 import { checkNameAndDescription, readFrontmatter, stringList } from "../lib/frontmatter.js";
-import { isToolName } from "../tools/core-tool-names.js";
+import { isToolName } from "../tool-names/core-tool-names.js";
 const MAX_DESCRIPTION = 1024;
 
 export interface Role extends RoleInfo {

@@ -3,9 +3,6 @@ import type { ChatEvent } from "@mini-openclaw/protocol";
 import { runAgentTurn, type TurnOutcome } from "../agent/run-agent-turn.js";
 import type { AgentIdentity, CoreTool, ToolCall, ToolResult, ToolRuntime } from "../tools/core-tool.js";
 import type { DelegationRuntime } from "./delegation-runtime.js";
-import { coreTools } from "../tools/core-tools.js";
-import { createDelegateTool } from "./delegate-tool.js";
-import { DELEGATE_TOOL } from "../tools/core-tool-names.js";
 import type { Role } from "./parse-role.js";
 
 const TIMEOUT_REASON = "delegate_timeout";
@@ -21,22 +18,21 @@ function systemPromptFor(role: Role, depth: number, maxDepth: number): string {
   );
 }
 
-/** Only the role's tools, made for the sub-agent: the core tools it lists, and `delegate` if it may delegate further. */
-function toolsFor(role: Role, delegation: DelegationRuntime, runtime: ToolRuntime, agent: AgentIdentity): CoreTool[] {
-  const tools = coreTools(runtime, agent).filter((tool) => role.tools.includes(tool.name));
-  if (role.tools.includes(DELEGATE_TOOL)) tools.push(createDelegateTool({ delegation, runtime, agent }));
-  return tools;
-}
-
 /**
  * Runs one sub-agent to its final answer. Everything it does streams under the parent's call as
  * `delegate` events (the session stores them as they stream); the parent's model gets the final
- * answer only. The parent's cancel and the delegation timeout stop it.
+ * answer only. The parent's cancel and the delegation timeout stop it. `toolsFor` makes the
+ * sub-agent's tools for its identity (the delegate tool decides which).
  */
 export async function runSubAgent(
   role: Role,
   task: string,
-  { delegation, runtime, parent }: { delegation: DelegationRuntime; runtime: ToolRuntime; parent: AgentIdentity },
+  {
+    delegation,
+    runtime,
+    parent,
+    toolsFor,
+  }: { delegation: DelegationRuntime; runtime: ToolRuntime; parent: AgentIdentity; toolsFor: (agent: AgentIdentity) => CoreTool[] },
   call: ToolCall,
 ): Promise<ToolResult> {
   const depth = parent.depth + 1;
@@ -64,7 +60,7 @@ export async function runSubAgent(
       model: role.model ? { ...delegation.model, model: role.model } : delegation.model,
       systemPrompt: systemPromptFor(role, depth, delegation.maxDepth),
       messages: [new HumanMessage(task)],
-      tools: toolsFor(role, delegation, runtime, agent),
+      tools: toolsFor(agent),
       locationPrefix: runtime.config.locationPrefix,
       maxSteps: delegation.maxSteps,
       signal: controller.signal,

@@ -1,7 +1,7 @@
 import type { RoleProblem } from "@mini-openclaw/protocol";
 import { isUnreadable, readConfinedText } from "../paths/read-confined-file.js";
 import { readConfinedDir } from "../paths/walk-confined-dir.js";
-import { AGENTS_DIR } from "../workspace/workspace-files.js";
+import { AGENTS_DIR } from "../config/data-root-layout.js";
 import { parseRole, type Role } from "./parse-role.js";
 
 const MAX_ROLE_BYTES = 256 * 1024;

@@ -20,7 +20,7 @@ const INLINE_SCRIPT = /<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi;
 /** The hash source of every inline script in the HTML files at the top of `frontendDir`. */
 export function inlineScriptHashes(frontendDir: string): string[] {
   const hashes = new Set<string>();
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(frontendDir).filter((name) => name.endsWith(".html"));
   } catch {

@@ -2,7 +2,7 @@
  * Okapi BM25 over chunks, with incremental add and remove. Scores use the Lucene form of idf,
  * log(1 + (N - df + 0.5) / (df + 0.5)), which never goes negative.
  */
-import { topSlots } from "./top-k.js";
+import { type Scored, topSlots } from "./top-k.js";
 
 export interface Bm25Params {
   k1: number;
@@ -20,10 +20,6 @@ export interface Bm25Json {
   docs: Array<[number, Array<[string, number]>]>;
 }
 
-export interface Scored {
-  id: number;
-  score: number;
-}
 
 /** One term's postings: the slots holding it and its count there; entries of freed slots stay until a compaction. */
 interface Postings {

@@ -44,7 +44,7 @@ function embeddingsFetch(url: string): typeof fetch {
     try {
       response = await fetch(input, init);
     } catch (err) {
-      throw new Error(`the embedding endpoint ${url} is unreachable (${(err as Error).message})`);
+      throw new Error(`the embedding endpoint ${url} is unreachable (${(err as Error).message})`, { cause: err });
     }
     if (!response.ok) return response; // the SDK turns it into an error with the status; retried where that helps
     const sent = JSON.parse(typeof init?.body === "string" ? init.body : "{}") as { input?: unknown };

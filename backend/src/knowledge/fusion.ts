@@ -1,4 +1,4 @@
-import type { Scored } from "./bm25-index.js";
+import type { Scored } from "./top-k.js";
 
 /**
  * Hybrid fusion: a convex combination of min-max normalized scores,

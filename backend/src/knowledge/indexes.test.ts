@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Bm25Index, DEFAULT_BM25 } from "./bm25-index.js";
 import { fuseScores } from "./fusion.js";
-import { offlineEmbed } from "./offline-embedder.js";
 import { textTerms } from "./text-terms.js";
 
 /** A deterministic stream of words from a small vocabulary, so documents share terms. */

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { UserError } from "../lib/user-error.js";
 import { FolderWatcher } from "../paths/folder-watcher.js";
 import { walkConfinedDir } from "../paths/walk-confined-dir.js";
-import { type Embedder, offlineEmbedder } from "./embedders.js";
+import type { Embedder } from "./embedders.js";
 import { DEFAULT_ALPHA } from "./fusion.js";
 import { IndexWorker } from "./index-worker.js";
 import { type DocumentRow, KnowledgeStore, type StoredChunk, type VectorSpace } from "./knowledge-store.js";
@@ -77,6 +77,7 @@ export class KnowledgeBase {
   private readonly extractor = new IndexWorker(DOCUMENT_BUDGET_MS);
   private closed = false;
   private rebuilding = 0;
+  private changeTimer: NodeJS.Timeout | null = null;
   /** Entries the last walk refused (links, special files, documents over the size limit). */
   private walkSkipped: Array<{ path: string; reason: string }> = [];
   private walkTruncated: string | null = null;
@@ -85,6 +86,8 @@ export class KnowledgeBase {
     private readonly dataRoot: string,
     private embedder: Embedder,
     private readonly log: { warn(obj: object, msg: string): void } = { warn() {} },
+    /** The status or the documents changed (progress, a document in or out): pages showing them read them again. */
+    private readonly onChange: () => void = () => {},
   ) {
     this.store = join(dataRoot, "storage", "knowledge");
     this.dbFile = join(this.store, DB_FILE);
@@ -160,8 +163,19 @@ export class KnowledgeBase {
     return null;
   }
 
+  /** Tells of a change, at most five times a second while indexing runs (the last one always). */
+  private changed(): void {
+    if (this.changeTimer || this.closed) return;
+    this.changeTimer = setTimeout(() => {
+      this.changeTimer = null;
+      if (!this.closed) this.onChange();
+    }, 200);
+    this.changeTimer.unref();
+  }
+
   /** The documents table read again (at open, and after a rebuild). */
   private refreshDocuments(): void {
+    this.changed();
     const reader = this.openReader();
     this.docs = new Map(reader.documents().map((row) => [row.path, row]));
     this.chunkTotal = [...this.docs.values()].reduce((sum, row) => sum + row.chunks, 0);
@@ -169,6 +183,7 @@ export class KnowledgeBase {
   }
 
   private committed(row: DocumentRow | { path: string; removed: true }): void {
+    this.changed();
     const before = this.docs.get(row.path);
     this.chunkTotal -= before?.chunks ?? 0;
     if ("removed" in row) this.docs.delete(row.path);
@@ -212,6 +227,7 @@ export class KnowledgeBase {
         this.syncing = null;
         this.lastSync = Date.now();
         this.progress = { ...this.progress, running: false, current: null };
+        this.changed();
       });
     return this.syncing;
   }
@@ -248,6 +264,7 @@ export class KnowledgeBase {
     for (const [path, info] of todo) {
       if (this.closed) break;
       this.progress.current = path;
+      this.changed();
       const doc = { path, size: info.size, mtimeMs: info.mtimeMs };
       const reply = await this.worker.run({ kind: "index", dbFile: this.dbFile, dataRoot: this.dataRoot, ...doc, maxBytes: MAX_DOCUMENT_BYTES, offline });
       if (this.closed) break;
@@ -297,6 +314,7 @@ export class KnowledgeBase {
       this.embedError = null;
     } catch (err) {
       this.embedError = (err as Error).message;
+      this.changed();
       this.log.warn({ err }, "embedding failed; BM25 keeps answering");
     }
   }
@@ -312,6 +330,7 @@ export class KnowledgeBase {
     await this.syncing?.catch(() => {});
     this.embedder = embedder;
     this.embedError = null;
+    this.changed();
     await this.worker.run({ kind: "prepare", dbFile: this.dbFile, textAnalysis: TEXT_ANALYSIS_VERSION, space: spaceOf(embedder) });
     this.vectorsPending = true;
     if (!this.closed) void this.sync().catch((err) => this.log.warn({ err }, "knowledge sync failed"));
@@ -329,6 +348,7 @@ export class KnowledgeBase {
     this.watcher?.close();
     this.watcher = null;
     this.closed = true;
+    if (this.changeTimer) clearTimeout(this.changeTimer);
     // The document being written finishes (its transaction commits); a long read is cut short.
     await Promise.race([this.syncing?.catch(() => {}), new Promise((r) => setTimeout(r, 2000))]);
     await this.worker.close();
@@ -345,6 +365,7 @@ export class KnowledgeBase {
    */
   async rebuild(): Promise<void> {
     this.rebuilding++;
+    this.changed();
     try {
       await this.load();
       await this.syncing?.catch(() => {});

@@ -10,7 +10,9 @@ import { link, lstat, mkdir, readFile, rename, unlink, writeFile } from "node:fs
 import { join } from "node:path";
 import { UserError } from "../lib/user-error.js";
 import { type DirHandle, inConfinedFolder } from "../paths/dir-handle.js";
-import { nameProblem, shownName } from "../paths/name-problem.js";
+import { MAX_PATH_CHARS } from "@mini-openclaw/protocol";
+import { shownName } from "../paths/name-problem.js";
+import { type PathRefusal, relativeSegments } from "../paths/relative-path.js";
 import { KNOWLEDGE_EXTENSIONS } from "./document-kinds.js";
 
 const TRASH = join("storage", "trash", "knowledge");
@@ -22,17 +24,22 @@ export function knowledgePath(name: unknown): string {
   const refuse = (why: string): never => {
     throw new UserError(422, `${shownName(name.slice(0, 120))} ${why}; nothing was written.`);
   };
-  if (Buffer.byteLength(name, "utf8") > 1024) refuse("is over 1024 bytes");
-  if (name.includes("\0") || name.includes("\\")) refuse("holds a NUL byte or a backslash");
-  if (name.startsWith("/") || name.startsWith("~") || /^[a-zA-Z]:/.test(name)) refuse("is an absolute path: name a file inside knowledge/");
-  const segments = name.split("/").filter((s) => s !== "" && s !== ".");
-  if (segments.includes("..")) refuse("goes up a folder ('..'): documents stay inside knowledge/");
-  if (segments.some((s) => s.startsWith("."))) refuse("names a hidden file or folder");
-  if (segments.length === 0) refuse("names no file");
-  for (const segment of segments) {
-    const problem = nameProblem(segment);
-    if (problem) refuse(problem);
+  const read = relativeSegments(name);
+  if ("refused" in read) {
+    const why: Record<PathRefusal["kind"], string> = {
+      empty: "names no file",
+      too_long: `is over ${MAX_PATH_CHARS} characters`,
+      nul: "holds a NUL byte or a backslash",
+      backslash: "holds a NUL byte or a backslash",
+      absolute: "is an absolute path: name a file inside knowledge/",
+      parent: "goes up a folder ('..'): documents stay inside knowledge/",
+      no_name: "names no file",
+      bad_name: read.refused.kind === "bad_name" ? read.refused.problem : "",
+    };
+    refuse(why[read.refused.kind]);
   }
+  const segments = "segments" in read ? read.segments : [];
+  if (segments.some((s) => s.startsWith("."))) refuse("names a hidden file or folder");
   if (segments[0] === "knowledge" && segments.length > 1) segments.shift();
   if (!KNOWLEDGE_EXTENSIONS.test(segments[segments.length - 1])) {
     refuse("is not a kind of document the index reads (Markdown, text, CSV, TSV, PDF, Word, PowerPoint, Excel, EPUB, HTML)");

@@ -10,8 +10,7 @@
  * and in WAL mode it reads the last committed state while a write is under way.
  */
 import Database from "libsql";
-import type { Scored } from "./bm25-index.js";
-import { topScored } from "./top-k.js";
+import { type Scored, topScored } from "./top-k.js";
 import { dotStored, encodeVector, type VectorFormat } from "./sparse-vector.js";
 
 /** The schema's version, recorded in meta so that a later schema can tell an older store and migrate it. */

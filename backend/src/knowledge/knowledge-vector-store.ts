@@ -11,7 +11,7 @@
 import { BaseEmbedding } from "@llamaindex/core/embeddings";
 import { type BaseNode, MetadataMode, TextNode } from "@llamaindex/core/schema";
 import { BaseVectorStore, type VectorStoreQuery, VectorStoreQueryMode, type VectorStoreQueryResult } from "@llamaindex/core/vector-store";
-import type { Scored } from "./bm25-index.js";
+import type { Scored } from "./top-k.js";
 import type { Embedder } from "./embedders.js";
 import { DEFAULT_ALPHA, fuseScores } from "./fusion.js";
 import type { KnowledgeStore } from "./knowledge-store.js";

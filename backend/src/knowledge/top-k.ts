@@ -1,4 +1,8 @@
-import type { Scored } from "./bm25-index.js";
+/** An id with its score (a chunk, a term's posting). */
+export interface Scored {
+  id: number;
+  score: number;
+}
 
 /**
  * The `limit` best scores of an index's slots, as chunk ids, best first (ties: the lower id first).

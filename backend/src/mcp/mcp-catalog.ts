@@ -1,7 +1,7 @@
 import type { McpCatalog, McpToolRecord } from "@mini-openclaw/protocol";
-import { CORE_TOOL_NAMES, DELEGATE_TOOL } from "../tools/core-tool-names.js";
+import { CORE_TOOL_NAMES, DELEGATE_TOOL } from "../tool-names/core-tool-names.js";
 import type { McpConnection } from "./mcp-connection.js";
-import { mcpToolName } from "./mcp-tool-names.js";
+import { mcpToolName } from "../tool-names/mcp-tool-names.js";
 import { plainParameters } from "./schema-check.js";
 
 /**

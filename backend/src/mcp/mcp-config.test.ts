@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { expandVars } from "./expand-vars.js";
 import { DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, parseMcpConfig } from "./mcp-config.js";
-import { MAX_TOOL_NAME, mcpRuleMatches, mcpToolName } from "./mcp-tool-names.js";
+import { MAX_TOOL_NAME, mcpRuleMatches, mcpToolName } from "../tool-names/mcp-tool-names.js";
 
 describe("parseMcpConfig", () => {
   const env = { HOME: "/home/me", TOKEN: "t0k" };

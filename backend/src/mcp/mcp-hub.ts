@@ -11,7 +11,7 @@ import { buildCatalog } from "./mcp-catalog.js";
 import { MCP_FILE } from "../settings/settings-files.js";
 import { MCP_FILE_MAX_BYTES, type McpConfigProblem, type McpServerConfig, parseMcpConfig, sameServer } from "./mcp-config.js";
 import { McpConnection } from "./mcp-connection.js";
-import { mcpToolName } from "./mcp-tool-names.js";
+import { mcpToolName } from "../tool-names/mcp-tool-names.js";
 import { environmentForServers } from "./server-env.js";
 import { LargeMessageReader } from "./large-message.js";
 import { MAX_SCHEMA_CHARS, SchemaChecker } from "./schema-check.js";

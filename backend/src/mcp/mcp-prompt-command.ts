@@ -7,7 +7,7 @@ import type { GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
 import { UserError } from "../lib/user-error.js";
 import type { McpHub } from "./mcp-hub.js";
 import { capText } from "./mcp-result.js";
-import { MCP_PREFIX, sanitizeNamePart } from "./mcp-tool-names.js";
+import { MCP_PREFIX, sanitizeNamePart } from "../tool-names/mcp-tool-names.js";
 
 const PROMPT_TIMEOUT_MS = 30_000;
 

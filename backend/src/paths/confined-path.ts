@@ -10,10 +10,33 @@
 import { unlink } from "node:fs/promises";
 import { UserError } from "../lib/user-error.js";
 import { DirHandle, inConfinedFolder } from "./dir-handle.js";
-import { nameProblem } from "./name-problem.js";
-import { CHECKPOINTS_DIR } from "../workspace/workspace-files.js";
+import { MAX_PATH_CHARS } from "@mini-openclaw/protocol";
+import { type PathRefusal, relativeSegments } from "./relative-path.js";
+import { CHECKPOINTS_DIR } from "../config/data-root-layout.js";
 
 const SECRET_FILE = /^key\.md$/i;
+
+/** A path the file API and the tools refuse, in their words and statuses. */
+function refusal(refused: PathRefusal): UserError {
+  switch (refused.kind) {
+    case "empty":
+      return new UserError(400, "A path is required.");
+    case "too_long":
+      return new UserError(400, `The path is too long (over ${MAX_PATH_CHARS} characters).`);
+    case "nul":
+      return new UserError(400, "The path holds a NUL byte.");
+    case "backslash":
+      return new UserError(400, "Backslashes are refused; separate folders with '/'.");
+    case "absolute":
+      return new UserError(403, "Absolute paths are refused: paths are relative to the data root.");
+    case "parent":
+      return new UserError(403, "'..' is refused: paths stay inside the data root.");
+    case "no_name":
+      return new UserError(400, "The path names the data root itself, not a file.");
+    case "bad_name":
+      return new UserError(422, `The path ${refused.problem}.`);
+  }
+}
 
 /**
  * Turns a path as a user or the model writes it into a clean data-root-relative path
@@ -21,26 +44,17 @@ const SECRET_FILE = /^key\.md$/i;
  * by stripping the location prefix.
  */
 export function normalizeUserPath(input: unknown, locationPrefix = "."): string {
-  if (typeof input !== "string" || input.length === 0) throw new UserError(400, "A path is required.");
-  if (input.length > 1024) throw new UserError(400, "The path is too long (over 1024 characters).");
-  if (input.includes("\0")) throw new UserError(400, "The path holds a NUL byte.");
+  if (typeof input !== "string") throw new UserError(400, "A path is required.");
   if (/%[0-9a-f]{2}/i.test(input)) throw new UserError(400, "Percent-encoded paths are refused; write the path plainly.");
-  if (input.includes("\\")) throw new UserError(400, "Backslashes are refused; separate folders with '/'.");
-  if (input.startsWith("/") || input.startsWith("~") || /^[a-zA-Z]:/.test(input)) {
-    throw new UserError(403, "Absolute paths are refused: paths are relative to the data root.");
-  }
-  let segments = input.split("/").filter((s) => s !== "" && s !== ".");
-  if (segments.includes("..")) throw new UserError(403, "'..' is refused: paths stay inside the data root.");
+  const read = relativeSegments(input);
+  if ("refused" in read) throw refusal(read.refused);
+  let segments = read.segments;
   const prefix = locationPrefix.split("/").filter((s) => s !== "" && s !== ".");
   if (prefix.length > 0 && prefix.every((part, i) => segments[i] === part)) segments = segments.slice(prefix.length);
   if (segments.some((s) => SECRET_FILE.test(s))) {
     throw new UserError(403, "KEY.md holds credentials and is never readable or writable here.");
   }
   if (segments.length === 0) throw new UserError(400, "The path names the data root itself, not a file.");
-  for (const segment of segments) {
-    const problem = nameProblem(segment);
-    if (problem) throw new UserError(422, `The path ${problem}.`);
-  }
   // The change store (the files' earlier contents): no tool reads or rewrites it, and the file API neither.
   if (segments[0] === CHECKPOINTS_DIR) throw new UserError(403, `${CHECKPOINTS_DIR}/ is the workbench's store of earlier file versions; it is not readable or writable here (use the changes view).`);
   return segments.join("/");

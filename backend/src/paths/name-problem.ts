@@ -5,8 +5,7 @@
  * `evildm.txt`), or more bytes than a file system takes in one name (255).
  */
 
-/** Bytes a file system takes in one name (NAME_MAX on Linux, and most others). */
-export const NAME_MAX_BYTES = 255;
+import { NAME_MAX_BYTES } from "@mini-openclaw/protocol";
 
 const CONTROL = /\p{Cc}/u;
 /** Bidirectional controls: embeddings, overrides, isolates and marks. */

@@ -2,7 +2,7 @@ import type { PromptSection } from "@mini-openclaw/protocol";
 import type { Limits } from "../config/config.js";
 import { estimateTokens } from "../context/context-budget.js";
 import { isUnreadable, readConfinedText } from "../paths/read-confined-file.js";
-import { PROMPT_FILES, SNAPSHOT_FILE } from "../workspace/workspace-files.js";
+import { PROMPT_FILES, SNAPSHOT_FILE } from "../config/data-root-layout.js";
 import { dailyLogSection, LOGS_DIR } from "../memory/daily-log.js";
 
 /** A prompt file is read up to this size; past it, it is refused (the prompt shows only 20,000 characters anyway). */

@@ -7,7 +7,7 @@ import type { SessionStore } from "../sessions/session-store.js";
 import type { ToolRuntime } from "../tools/core-tool.js";
 import { coreTools } from "../tools/core-tools.js";
 import type { UiEventBus } from "../ui-events/ui-event-bus.js";
-import { REVIEWER_FILE, SESSIONS_DIR } from "../workspace/workspace-files.js";
+import { REVIEWER_FILE, SESSIONS_DIR } from "../config/data-root-layout.js";
 import { parseReview } from "./parse-review.js";
 
 const DEFAULT_INSTRUCTIONS = "Review the turn for mistakes and missed steps.";

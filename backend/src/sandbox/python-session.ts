@@ -114,7 +114,7 @@ export class PythonSession {
     while ((end = this.results.indexOf("\n")) >= 0) {
       const line = this.results.slice(0, end);
       this.results = this.results.slice(end + 1);
-      let reply: z.infer<typeof resultSchema> | null = null;
+      let reply: z.infer<typeof resultSchema> | null;
       try {
         const parsed = resultSchema.safeParse(JSON.parse(line));
         reply = parsed.success ? parsed.data : null;

@@ -1,4 +1,4 @@
-import { foldStreamingEntries, migrateV1, type V1Entry } from "./migrate-v1.js";
+import { foldStreamingEntries, type V1Entry } from "./migrate-v1.js";
 import { describe, expect, it } from "vitest";
 
 

@@ -4,8 +4,7 @@ import type { IndexedSession } from "./session-index.js";
 const MAX_RESULTS = 50;
 const SNIPPET_CHARS = 160;
 
-/** Characters of scripts written without spaces between words (Chinese, Japanese). */
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]/u;
+/** Runs of characters of scripts written without spaces between words (Chinese, Japanese). */
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+/gu;
 /** Of a Chinese or Japanese question's character pairs, this share must be in the text (its question words, 几 or 吗, are not). */
 const CJK_SHARE = 0.6;

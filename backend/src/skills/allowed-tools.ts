@@ -5,8 +5,8 @@
  * into "nothing allowed".
  */
 import { commandAdmittedBy } from "../shell/command-rules.js";
-import { isToolName } from "../tools/core-tool-names.js";
-import { isMcpToolName } from "../mcp/mcp-tool-names.js";
+import { isToolName } from "../tool-names/core-tool-names.js";
+import { isMcpToolName } from "../tool-names/mcp-tool-names.js";
 
 export interface ToolAllowance {
   /** Core tools the skill allows. */

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { lstat } from "node:fs/promises";
 import { UserError } from "../lib/user-error.js";
 import { DirHandle } from "../paths/dir-handle.js";
-import { SKILLS_DIR } from "../workspace/workspace-files.js";
+import { SKILLS_DIR } from "../config/data-root-layout.js";
 import type { ArchiveSkill } from "./read-skill-archive.js";
 
 /** A script (`#!` first) keeps running as `./scripts/x.sh`: zips from the collections carry the bit, fflate does not report it. */

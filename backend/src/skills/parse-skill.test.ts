@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { parseSkill } from "./parse-skill.js";
-import { renderSnapshot } from "./skills-snapshot.js";
 
 describe("parseSkill", () => {
   it("reads name, description, tags and allowed-tools", () => {

@@ -1,7 +1,8 @@
 import { NAME_PATTERN, readFrontmatter } from "../lib/frontmatter.js";
 import { unzipCapped } from "../lib/unzip-capped.js";
 import { UserError } from "../lib/user-error.js";
-import { nameProblem } from "../paths/name-problem.js";
+import { MAX_PATH_CHARS } from "@mini-openclaw/protocol";
+import { relativeSegments } from "../paths/relative-path.js";
 
 /**
  * A skill archive as the ecosystem ships one (a `.zip`, or Anthropic's `.skill`, which is a zip):
@@ -33,12 +34,18 @@ export interface ArchiveSkill {
 
 /** An entry's path as a clean relative path, or the reason it is refused (the whole archive is then refused). */
 function cleanPath(name: string): string | { refused: string } {
-  const path = name.replaceAll("\\", "/");
-  if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) return { refused: "an absolute path" };
-  const parts = path.split("/").filter((p) => p !== "" && p !== ".");
-  if (parts.includes("..")) return { refused: "'..' in its path" };
-  const problem = parts.map(nameProblem).find((p) => p !== null);
-  if (problem) return { refused: `a name that ${problem}` };
+  // Archives made on Windows separate folders with backslashes.
+  const read = relativeSegments(name.replaceAll("\\", "/"));
+  if ("refused" in read) {
+    const { refused } = read;
+    if (refused.kind === "absolute") return { refused: "an absolute path" };
+    if (refused.kind === "parent") return { refused: "'..' in its path" };
+    if (refused.kind === "bad_name") return { refused: `a name that ${refused.problem}` };
+    if (refused.kind === "too_long") return { refused: `a path over ${MAX_PATH_CHARS} characters` };
+    if (refused.kind === "nul") return { refused: "a NUL byte in its path" };
+    return ""; // `./` and the like: the archive's own top folder
+  }
+  const parts = read.segments;
   if (parts.length > ARCHIVE_LIMITS.depth) return { refused: `more than ${ARCHIVE_LIMITS.depth} folders deep` };
   return parts.join("/");
 }

@@ -2,7 +2,7 @@ import type { SkillInfo, SkillProblem, SkillsReply } from "@mini-openclaw/protoc
 
 /** What a scan finds; `/api/skills` adds how the prompt's list holds them. */
 export type SkillScan = Omit<SkillsReply, "list">;
-import { SKILLS_DIR } from "../workspace/workspace-files.js";
+import { SKILLS_DIR } from "../config/data-root-layout.js";
 import { isUnreadable, readConfinedText } from "../paths/read-confined-file.js";
 import { readConfinedDir, walkConfinedDir } from "../paths/walk-confined-dir.js";
 import { parseSkill } from "./parse-skill.js";

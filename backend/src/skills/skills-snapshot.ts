@@ -2,7 +2,7 @@ import type { SkillInfo, SkillsListStats } from "@mini-openclaw/protocol";
 import { escapeXml } from "../lib/xml-escape.js";
 import { writeConfinedAtomic } from "../paths/confined-path.js";
 import { readConfinedTextIfPresent } from "../paths/read-confined-file.js";
-import { SNAPSHOT_FILE } from "../workspace/workspace-files.js";
+import { SNAPSHOT_FILE } from "../config/data-root-layout.js";
 import { type SkillScan, scanSkills } from "./scan-skills.js";
 
 /** Below this, a description says too little to choose a skill by: skills are left out instead. */

@@ -1,8 +1,8 @@
 import matter from "gray-matter";
 import { UserError } from "../lib/user-error.js";
 import { readConfinedText } from "../paths/read-confined-file.js";
-import type { ActiveSkill } from "../tools/core-tool.js";
-import { SKILLS_DIR } from "../workspace/workspace-files.js";
+import type { ActiveSkill } from "./active-skill.js";
+import { SKILLS_DIR } from "../config/data-root-layout.js";
 import { MAX_SKILL_BYTES, scanSkills, skillFolder } from "./scan-skills.js";
 import { withBaseDir } from "./skill-base-dir.js";
 import { skillBlock } from "./skill-block.js";

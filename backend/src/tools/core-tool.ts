@@ -6,7 +6,8 @@ import type { KnowledgeBase } from "../knowledge/knowledge-base.js";
 import type { MemoryIndex } from "../memory/memory-index.js";
 import type { PythonSessions } from "../sandbox/python-session.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
-import type { ToolName } from "./core-tool-names.js";
+import type { ToolName } from "../tool-names/core-tool-names.js";
+import type { ActiveSkill } from "../skills/active-skill.js";
 
 /** What the server runs tools with: built once at start-up, shared by every turn. */
 export interface ToolRuntime {
@@ -46,14 +47,6 @@ export interface ToolResult {
   activatedSkill?: ActiveSkill;
 }
 
-export interface ActiveSkill {
-  name: string;
-  location: string;
-  /** Frontmatter `allowed-tools`: while the skill is active, other core tools are refused. */
-  allowedTools: string[] | null;
-  /** For `terminal` (`Bash(git:*)`): the commands it may start with; null or absent: any. */
-  allowedCommands?: string[] | null;
-}
 
 /**
  * A tool as the agent loop runs it. Tools are made by factories that take only what they need (a

@@ -22,6 +22,6 @@ export const memorySearchTool = ({ memory, embedder }: { memory: MemoryIndex; em
       const note = leftOut ? `\n\n[${leftOut}]` : "";
       if (hits.length === 0) return { ok: true, output: `No passage of your memory (${files} ${files === 1 ? "file" : "files"}) matched.${note}`, details: { files, mode, results: 0 } };
       const passages = hits.map((hit, i) => `[${i + 1}] ${hit.path}:${hit.line} score ${hit.score}\n${hit.text}`);
-      return { ok: true, output: passages.join("\n\n") + note, details: { files, mode, results: hits.map(({ text, ...rest }) => rest), ...(leftOut ? { left_out: leftOut } : {}) } };
+      return { ok: true, output: passages.join("\n\n") + note, details: { files, mode, results: hits.map(({ text: _text, ...rest }) => rest), ...(leftOut ? { left_out: leftOut } : {}) } };
     },
   });

@@ -4,11 +4,12 @@ import { isUnreadable, readConfinedText } from "../paths/read-confined-file.js";
 import { parseSkill } from "../skills/parse-skill.js";
 import { skillFolder } from "../skills/scan-skills.js";
 import { withBaseDir } from "../skills/skill-base-dir.js";
-import { SKILLS_DIR, STORAGE_DIR } from "../workspace/workspace-files.js";
+import { SKILLS_DIR, STORAGE_DIR } from "../config/data-root-layout.js";
 import type { Config } from "../config/config.js";
 import { UserError } from "../lib/user-error.js";
 import { settingsFile } from "../settings/settings-files.js";
-import { type ActiveSkill, type CoreTool, defineTool } from "./core-tool.js";
+import type { ActiveSkill } from "../skills/active-skill.js";
+import { type CoreTool, defineTool } from "./core-tool.js";
 
 /** Files larger than this are refused outright; smaller ones are paged with offset/limit. */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;

@@ -34,7 +34,7 @@ export const searchKnowledgeBaseTool = ({ knowledge }: { knowledge: Pick<Knowled
     return {
       ok: true,
       output: `${header}\n\n${passages.join("\n\n")}`,
-      details: { mode: reply.mode, results: reply.results.map(({ text, ...rest }) => rest) },
+      details: { mode: reply.mode, results: reply.results.map(({ text: _text, ...rest }) => rest) },
     };
   },
   });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { overBudgetMessage } from "../sandbox/run-process.js";
 import { DEGRADED_NOTE } from "../sandbox/sandbox.js";
-import { blacklistReason } from "./command-blacklist.js";
+import { refusedCommandReason } from "../shell/refused-commands.js";
 import type { Config } from "../config/config.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
 import { type CoreTool, defineTool } from "./core-tool.js";
@@ -22,7 +22,7 @@ export const terminalTool = ({ sandbox, limits }: { sandbox: Sandbox; limits: Co
     "Output (stdout and stderr together) is capped; long-running commands are killed at the timeout.",
   schema,
   async execute(input, { signal }) {
-    const refused = blacklistReason(input.command);
+    const refused = refusedCommandReason(input.command);
     if (refused) {
       return {
         ok: false,

@@ -67,6 +67,7 @@ export class WorkspaceWatcher {
     const paths = [...changed, ...removed];
     this.emit({ type: "refresh", target: paths.some((p) => p.startsWith("skills/")) ? "skills" : "files" });
     if (paths.some((p) => p.startsWith("agents/"))) this.emit({ type: "refresh", target: "agents" });
+    if (paths.includes(APPROVALS_FILE)) this.emit({ type: "refresh", target: "approvals" });
     for (const path of changed) if (before.has(path)) this.emit({ type: "file_changed", path });
     for (const path of changed) await this.checkSkill(path);
   }

@@ -2,7 +2,7 @@ import { constants } from "node:fs";
 import { copyFile, mkdir, readdir, stat } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { defaultsDir } from "../config/project-paths.js";
-import { AGENTS_DIR, DATA_DIRS, SKILLS_DIR } from "./workspace-files.js";
+import { AGENTS_DIR, DATA_DIRS, SKILLS_DIR } from "../config/data-root-layout.js";
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(

@@ -1,5 +1,4 @@
 "use client";
-import type { SessionSummary } from "@mini-openclaw/protocol";
 import { Command } from "lucide-react";
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
 import { cn } from "@/lib/utils";

@@ -100,8 +100,7 @@ export function WorkbenchPanes({
     look();
     window.addEventListener("resize", measure);
     return () => window.removeEventListener("resize", measure);
-    // Once, at mount: the first layout.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, at mount: the first layout (a later resize has its own handler)
   }, []);
   // Narrow: the Sidebar's panel is a rail, and its content opens as a drawer instead.
   useEffect(() => {

@@ -1,7 +1,9 @@
 "use client";
-import { type HealthReply, type SessionSummary, type SkillsReply, uiEventSchema, type WorkspaceFile } from "@mini-openclaw/protocol";
+import { uiEventSchema } from "@mini-openclaw/protocol";
+import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { api } from "@/lib/api";
+import { keys, staleKeys, useFiles, useHealth, useSessions, useSkills } from "@/lib/server-state";
 import { plural } from "@/lib/utils";
 import { useChat } from "@/lib/use-chat";
 import { HealthBanner } from "./health-banner";
@@ -24,97 +26,90 @@ import { useTheme } from "@/lib/theme";
 
 /** The three-pane IDE: Sidebar (navigation, sessions), Stage (the conversation), Inspector (files, prompt). */
 export function Workbench() {
-  const [health, setHealth] = useState<HealthReply | null>(null);
+  const queryClient = useQueryClient();
+  const healthQuery = useHealth();
+  const health = healthQuery.data ?? null;
+  const unreachable = healthQuery.isError;
   const [modelDialog, setModelDialog] = useState(false);
-  const [unreachable, setUnreachable] = useState(false);
-  const [sessions, setSessions] = useState<SessionSummary[]>([]);
-  const [skills, setSkills] = useState<SkillsReply | null>(null);
-  const [files, setFiles] = useState<WorkspaceFile[]>([]);
+  const sessions = useSessions().data ?? [];
+  const skills = useSkills().data ?? null;
+  const files = useFiles().data ?? [];
   const [view, setView] = useState<SidebarView>("chat");
   const [tab, setTab] = useState<InspectorTab>("files");
   /** Bumped whenever something is opened in the Inspector: a collapsed Inspector expands to show it. */
   const [inspectorWanted, setInspectorWanted] = useState(0);
   const wantInspector = useCallback(() => setInspectorWanted((n) => n + 1), []);
   const [openPath, setOpenPath] = useState<string | null>("memory/MEMORY.md");
-  const [promptRefresh, setPromptRefresh] = useState(0);
-  const [agentsRefresh, setAgentsRefresh] = useState(0);
-  const [mcpRefresh, setMcpRefresh] = useState(0);
   /** Bumped per path when the backend reports the file changed on disk. */
   const [diskChanges, setDiskChanges] = useState<Record<string, number>>({});
 
+  /** After this page changed something: the lists it shows are read again. */
   const refreshLists = useCallback(() => {
-    api.sessions().then(setSessions, () => {});
-    api.skills().then(setSkills, () => {});
-    api.files().then(setFiles, () => {});
-  }, []);
+    for (const key of [keys.sessions, keys.skills, keys.files]) void queryClient.invalidateQueries({ queryKey: key });
+  }, [queryClient]);
 
   const onTurnEnd = useCallback(() => {
     refreshLists();
-    setPromptRefresh((n) => n + 1);
-  }, [refreshLists]);
+    void queryClient.invalidateQueries({ queryKey: ["prompt"] });
+  }, [refreshLists, queryClient]);
   const chat = useChat(onTurnEnd);
   /** The session a review just landed in; it is reloaded once no turn streams. */
   const [reviewed, setReviewed] = useState<{ sessionId: string; at: number } | null>(null);
+  // `open` and `compact` keep their identity for the page's life.
+  const { open: openSession, compact: compactSession, streaming, sessionId: shownSessionId } = chat;
   useEffect(() => {
     // While a turn streams, its session id may not be known here yet (the review's event can overtake the
     // turn's own stream): wait for the turn to end, then compare.
-    if (!reviewed || chat.streaming) return;
+    if (!reviewed || streaming) return;
     setReviewed(null);
-    if (reviewed.sessionId !== chat.sessionId) return; // another session: it shows the review when opened
-    void chat.open(reviewed.sessionId);
-    // chat.open is stable.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [reviewed, chat.streaming, chat.sessionId]);
+    if (reviewed.sessionId !== shownSessionId) return; // another session: it shows the review when opened
+    void openSession(reviewed.sessionId);
+  }, [reviewed, streaming, shownSessionId, openSession]);
   const { noticeTurn, setQueue } = chat;
   const toasts = useToasts();
   const showToast = toasts.show;
   const compact = useCallback(async () => {
     try {
-      const reply = await chat.compact();
+      const reply = await compactSession();
       if (reply && !reply.compacted) showToast(reply.reason ?? "Nothing to compact.");
     } catch (err) {
       showToast((err as Error).message, "warning");
     }
-  }, [chat.compact, showToast]);
+  }, [compactSession, showToast]);
 
   useEffect(() => {
     // The page is interactive from here on (browser tests wait for this before they click).
     document.documentElement.dataset.ready = "true";
-    api.health().then(setHealth, () => setUnreachable(true));
-    refreshLists();
     const fromHash = /session=([A-Za-z0-9_-]+)/.exec(location.hash)?.[1];
-    if (fromHash) void chat.open(fromHash);
-    // chat.open is stable; run once on load.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [refreshLists]);
+    if (fromHash) void openSession(fromHash);
+  }, [openSession]);
 
-  // What changes on disk (the agent's tools, another editor) reaches the UI without a reload.
+  // What changes on the server (the agent's tools, another editor, another tab) reaches the UI
+  // without a reload, and without polling: each event makes what it concerns stale.
   useEffect(() => {
     const source = new EventSource("/api/events");
+    let missed = false;
+    source.onerror = () => {
+      missed = true;
+    };
+    source.onopen = () => {
+      // Back after a drop: events may have gone by meanwhile, so everything is read again once.
+      if (missed) void queryClient.invalidateQueries();
+      missed = false;
+    };
     source.onmessage = (message) => {
       const parsed = uiEventSchema.safeParse(JSON.parse(message.data as string));
       if (!parsed.success) return;
       const event = parsed.data;
-      if (event.type === "refresh" && event.target === "mcp") {
-        // An MCP server's state moved: only its view looks again.
-        setMcpRefresh((n) => n + 1);
-      } else if (event.type === "refresh") {
-        refreshLists();
-        if (event.target === "agents") setAgentsRefresh((n) => n + 1);
-      } else if (event.type === "turn") {
-        // A turn started or ended anywhere: the list shows it; the open session's is followed live.
-        api.sessions().then(setSessions, () => {});
-        if (event.running) noticeTurn(event.session_id);
-      } else if (event.type === "queue") setQueue(event.session_id, event.items);
-      else if (event.type === "review") {
-        setAgentsRefresh((n) => n + 1);
-        setReviewed({ sessionId: event.session_id, at: Date.now() });
-      }
+      for (const key of staleKeys(event)) void queryClient.invalidateQueries({ queryKey: key });
+      if (event.type === "turn" && event.running) noticeTurn(event.session_id);
+      else if (event.type === "queue") setQueue(event.session_id, event.items);
+      else if (event.type === "review") setReviewed({ sessionId: event.session_id, at: Date.now() });
       else if (event.type === "file_changed") setDiskChanges((d) => ({ ...d, [event.path]: (d[event.path] ?? 0) + 1 }));
       else if (event.type === "toast") showToast(event.message, event.level);
     };
     return () => source.close();
-  }, [refreshLists, showToast, noticeTurn, setQueue]);
+  }, [queryClient, showToast, noticeTurn, setQueue]);
 
   const openFile = (path: string) => {
     setOpenPath(path);
@@ -163,7 +158,6 @@ export function Workbench() {
   const onView = (next: SidebarView) => {
     setView(next);
     if (next === "memory") openFile("memory/MEMORY.md");
-    if (next === "skills") api.skills().then(setSkills, () => {});
   };
 
   /** A search result opened: the Stage shows and marks that turn. */
@@ -225,8 +219,12 @@ export function Workbench() {
   );
 
   // The turns a rewind undoes: the chosen one and those after it on the branch shown.
-  const branchTurns = chat.turns.flatMap((t) => (t.branch ? [t.branch.turn] : []));
-  const rewindFrom = useMemo(() => (rewindTurn === null ? [] : branchTurns.slice(Math.max(0, branchTurns.indexOf(rewindTurn)))), [rewindTurn, branchTurns.join(",")]);
+  const shownTurns = chat.turns;
+  const rewindFrom = useMemo(() => {
+    if (rewindTurn === null) return [];
+    const branchTurns = shownTurns.flatMap((t) => (t.branch ? [t.branch.turn] : []));
+    return branchTurns.slice(Math.max(0, branchTurns.indexOf(rewindTurn)));
+  }, [rewindTurn, shownTurns]);
   const paletteItems: PaletteItem[] = [
     { id: "new-chat", label: "New chat", group: "Actions", run: () => sessionActions.onNew() },
     ...(chat.streaming ? [{ id: "stop", label: "Stop the answer", group: "Actions" as const, run: () => chat.stop() }] : []),
@@ -252,7 +250,7 @@ export function Workbench() {
       <TopBar health={health} onModel={() => setModelDialog(true)} />
       <ModelDialog open={modelDialog} onClose={() => setModelDialog(false)} onSaved={(keyFile) => {
           showToast(`Saved to ${keyFile} (git ignores it); the next message uses it.`);
-          void api.health().then(setHealth);
+          void queryClient.invalidateQueries({ queryKey: keys.health });
         }} />
       <HealthBanner health={health} unreachable={unreachable} />
       <WorkbenchPanes
@@ -270,8 +268,6 @@ export function Workbench() {
             openPath={openPath}
             onOpenFile={openFile}
             locationPrefix={health?.location_prefix ?? "."}
-            agentsRefresh={agentsRefresh}
-            mcpRefresh={mcpRefresh}
             onSkillsChanged={refreshLists}
             onOpenAt={openAt}
             onToast={showToast}
@@ -313,11 +309,10 @@ export function Workbench() {
             openPath={openPath}
             onOpenFile={openFile}
             onSaved={() => {
-              setPromptRefresh((n) => n + 1);
+              void queryClient.invalidateQueries({ queryKey: ["prompt"] });
               refreshLists();
             }}
             sessionId={chat.sessionId}
-            promptRefresh={promptRefresh}
             diskChanges={diskChanges}
             openChange={openChange}
             onReverted={(path) => {

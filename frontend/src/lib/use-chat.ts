@@ -1,8 +1,9 @@
 "use client";
-import { type ChatEvent, chatEventSchema, type QueueItem } from "@mini-openclaw/protocol";
+import { api as contract, type ChatEvent, chatEventSchema, type QueueItem } from "@mini-openclaw/protocol";
 import { readChatFrames } from "@mini-openclaw/protocol/sse-reader";
 import { useCallback, useRef, useState } from "react";
 import { api } from "./api";
+import { urlOf } from "./api-client";
 import { applyEvent, markCompacted, newTurn, type Turn, turnsFromEntries, withBranches } from "./turn-model";
 
 export interface ChatState {
@@ -101,7 +102,7 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
   const watch = (sessionId: string, after: number | null) => {
     letGo();
     setStreaming(true);
-    const source = new EventSource(`/api/sessions/${encodeURIComponent(sessionId)}/stream${after !== null ? `?after=${after}` : ""}`);
+    const source = new EventSource(urlOf(contract.chat.stream, { id: sessionId }, { after: after !== null ? String(after) : undefined }));
     let done = false;
     const close = () => {
       done = true;
@@ -156,7 +157,7 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
       setState((s) => ({ ...s, streaming: true, turns: [...upTo(s.turns), newTurn(message, key)] }));
       let ended = false;
       try {
-        const response = await fetch("/api/chat", {
+        const response = await fetch(urlOf(contract.chat.chat), {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify({
@@ -200,7 +201,7 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
         setStreaming(false);
       }
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers it calls use refs and state setters only, the same in every render
     [queueMessage],
   );
 
@@ -251,7 +252,7 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
       setState((s) => ({ ...s, loadError: (err as Error).message }));
       return null;
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the helpers it calls use refs and state setters only, the same in every render
   }, []);
 
   const openRef = useRef(open);

@@ -1,20 +1,10 @@
-import type { ApprovalDecision, ApprovalsReply } from "@mini-openclaw/protocol";
+import { api, type ApprovalDecision } from "@mini-openclaw/protocol";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Config } from "../../config/config.js";
 import { UserError } from "../../lib/user-error.js";
 import { loadPolicy } from "../../approvals/approval-file.js";
 import type { ApprovalGate } from "../../approvals/approval-gate.js";
-
-const decisionSchema = {
-  type: "object",
-  required: ["decision"],
-  additionalProperties: false,
-  properties: {
-    decision: { type: "string", enum: ["approve", "always", "deny"] },
-    rule: { type: "string", minLength: 1, maxLength: 500 },
-    reason: { type: "string", maxLength: 2000 },
-  },
-} as const;
+import { routeOf, typed } from "../api-route.js";
 
 /**
  * A decision counts only from the workbench's own page: the browser sends its Origin with every
@@ -31,15 +21,17 @@ function assertOwnPage(request: FastifyRequest, allowedOrigins: string[]) {
 
 /** What waits for the user, the policy in force, and the user's decisions. */
 export async function approvalRoutes(app: FastifyInstance, { config, gate }: { config: Config; gate: ApprovalGate }) {
-  app.get("/api/approvals", async (): Promise<ApprovalsReply> => {
-    const { policy, problem } = await loadPolicy(config.dataRoot);
-    return { pending: gate.list(), policy, problem, off: config.approvalsOff };
+  typed(app).route({
+    ...routeOf(api.approvals.list),
+    handler: async () => {
+      const { policy, problem } = await loadPolicy(config.dataRoot);
+      return { pending: gate.list(), policy, problem, off: config.approvalsOff };
+    },
   });
 
-  app.post<{ Params: { id: string }; Body: ApprovalDecision & { rule?: string; reason?: string } }>(
-    "/api/approvals/:id",
-    { schema: { body: decisionSchema } },
-    async (request) => {
+  typed(app).route({
+    ...routeOf(api.approvals.decide),
+    handler: async (request) => {
       assertOwnPage(request, config.allowedOrigins);
       const body = request.body;
       if (body.decision === "always" && !body.rule?.trim()) throw new UserError(400, "Always allow needs the rule to add (`rule`).");
@@ -49,5 +41,5 @@ export async function approvalRoutes(app: FastifyInstance, { config, gate }: { c
       request.log.info({ approval: decided.id, tool: decided.tool, decision: decision.decision }, "approval decided");
       return { id: decided.id, decision: decision.decision };
     },
-  );
+  });
 }

@@ -1,4 +1,4 @@
-import type { CallChanges, ChangeDiffReply, ChangesReply, RevertReply, RewindReply } from "@mini-openclaw/protocol";
+import { api, type CallChanges, type RewindReply } from "@mini-openclaw/protocol";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../../config/config.js";
 import { UserError } from "../../lib/user-error.js";
@@ -8,38 +8,22 @@ import { branchTo, hasTurn, turnTree } from "../../sessions/session-branches.js"
 import { assertSessionId } from "../../sessions/session-id.js";
 import { noSuchTurn, type SessionStore } from "../../sessions/session-store.js";
 import { type TurnRegistry } from "../../turns/turn-registry.js";
+import type { UiEventBus } from "../../ui-events/ui-event-bus.js";
+import { routeOf, typed } from "../api-route.js";
 
 interface ChangeDeps {
+  ui: UiEventBus;
   config: Config;
   sessions: SessionStore;
   turns: TurnRegistry;
   changes: ChangeTracker;
 }
 
-const revertSchema = {
-  type: "object",
-  required: ["change", "path"],
-  additionalProperties: false,
-  properties: { change: { type: "string", minLength: 1, maxLength: 300 }, path: { type: "string", minLength: 1, maxLength: 4096 }, force: { type: "boolean" } },
-} as const;
-
-const rewindSchema = {
-  type: "object",
-  required: ["turn"],
-  additionalProperties: false,
-  properties: {
-    turn: { type: "integer", minimum: 1 },
-    files: { type: "boolean" },
-    conversation: { type: "boolean" },
-    on_conflict: { type: "string", enum: ["fail", "skip", "overwrite"] },
-  },
-} as const;
-
 const MAX_DIFF_BYTES = 2 * 1024 * 1024;
 const asText = (data: Buffer | null) => (data === null || data.length > MAX_DIFF_BYTES || data.subarray(0, 8192).includes(0) ? null : data.toString("utf8"));
 
 /** What tool calls changed on disk, and putting it back: one file, or everything from a turn on. */
-export async function changeRoutes(app: FastifyInstance, { config, sessions, turns, changes }: ChangeDeps) {
+export async function changeRoutes(app: FastifyInstance, { config, sessions, turns, changes, ui }: ChangeDeps) {
   const known = async (raw: string) => {
     const id = assertSessionId(raw);
     if (!(await sessions.exists(id))) throw new UserError(404, `Unknown session: ${id}`);
@@ -56,10 +40,9 @@ export async function changeRoutes(app: FastifyInstance, { config, sessions, tur
   };
   const tell = (id: string, paths: string[]) => (paths.length ? sessions.append(id, { type: "meta", ts: new Date().toISOString(), reverted: paths }) : Promise.resolve());
 
-  app.get<{ Params: { id: string }; Querystring: { turn?: string } }>(
-    "/api/sessions/:id/changes",
-    { schema: { querystring: { type: "object", additionalProperties: false, properties: { turn: { type: "string", pattern: "^[1-9][0-9]{0,8}$" } } } } },
-    async (request): Promise<ChangesReply> => {
+  typed(app).route({
+    ...routeOf(api.changes.list),
+    handler: async (request) => {
       const id = await known(request.params.id);
       const turn = request.query.turn !== undefined ? Number(request.query.turn) : null;
       const calls: CallChanges[] = (await changes.calls(id))
@@ -75,12 +58,11 @@ export async function changeRoutes(app: FastifyInstance, { config, sessions, tur
         }));
       return { session_id: id, turn, calls };
     },
-  );
+  });
 
-  app.get<{ Params: { change: string }; Querystring: { path: string } }>(
-    "/api/changes/:change/diff",
-    { schema: { querystring: { type: "object", required: ["path"], properties: { path: { type: "string", minLength: 1, maxLength: 4096 } } } } },
-    async (request): Promise<ChangeDiffReply> => {
+  typed(app).route({
+    ...routeOf(api.changes.diff),
+    handler: async (request) => {
       const call = await changes.find(request.params.change);
       if (!call) throw new UserError(404, `No recorded change ${request.params.change}.`);
       const file = call.files.find((f) => f.path === request.query.path);
@@ -96,9 +78,9 @@ export async function changeRoutes(app: FastifyInstance, { config, sessions, tur
         current_differs: file.after === null ? now.exists : now.hash !== file.after,
       };
     },
-  );
+  });
 
-  app.post<{ Body: { change: string; path: string; force?: boolean } }>("/api/changes/revert", { schema: { body: revertSchema } }, async (request): Promise<RevertReply> => {
+  typed(app).route({ ...routeOf(api.changes.revert), handler: async (request) => {
     const { change, path, force } = request.body;
     const sessionId = change.split("~")[0];
     const id = await known(sessionId).catch(() => {
@@ -109,12 +91,11 @@ export async function changeRoutes(app: FastifyInstance, { config, sessions, tur
       await tell(id, [path]);
       return { reverted: path, action };
     });
-  });
+  } });
 
-  app.post<{ Params: { id: string }; Body: { turn: number; files?: boolean; conversation?: boolean; on_conflict?: "fail" | "skip" | "overwrite" } }>(
-    "/api/sessions/:id/rewind",
-    { schema: { body: rewindSchema } },
-    async (request): Promise<RewindReply> => {
+  typed(app).route({
+    ...routeOf(api.changes.rewind),
+    handler: async (request) => {
       const id = await known(request.params.id);
       const { turn, files = false, conversation = false, on_conflict = "fail" } = request.body;
       if (!files && !conversation) throw new UserError(400, "Nothing to rewind: send files: true, conversation: true, or both.");
@@ -137,9 +118,10 @@ export async function changeRoutes(app: FastifyInstance, { config, sessions, tur
           const leaf = tree.parents.get(turn) ?? 0;
           await sessions.append(id, { type: "meta", ts: new Date().toISOString(), leaf });
           reply.conversation_leaf = leaf;
+          ui.publish({ type: "refresh", target: "sessions" });
         }
         return reply;
       });
     },
-  );
+  });
 }

@@ -1,4 +1,4 @@
-import type { ChatErrorCode, ChatQueuedReply, ChatReply, ChatRequest, StopReply } from "@mini-openclaw/protocol";
+import { api, type ChatErrorCode, type ChatQueuedReply, type ChatReply } from "@mini-openclaw/protocol";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { CLIENT_GONE_REASON } from "../../agent/model-errors.js";
 import type { ChatDeps } from "../../chat/chat-deps.js";
@@ -11,19 +11,7 @@ import { parseEventId } from "../../turns/event-ids.js";
 import type { LiveTurn } from "../../turns/live-turn.js";
 import { SseStreams } from "../sse.js";
 import { streamTurn } from "../turn-stream.js";
-
-const bodySchema = {
-  type: "object",
-  required: ["message"],
-  properties: {
-    message: { type: "string" },
-    session_id: { type: ["string", "null"] },
-    stream: { type: "boolean" },
-    tools: { type: "boolean" },
-    parent_turn: { type: "integer", minimum: 0 },
-    queue: { type: "string", enum: ["follow_up", "steer"] },
-  },
-} as const;
+import { routeOf, typed } from "../api-route.js";
 
 /** HTTP status for a failed non-streamed turn. */
 const STATUS_FOR: Record<ChatErrorCode, number> = {
@@ -40,14 +28,6 @@ const STATUS_FOR: Record<ChatErrorCode, number> = {
   storage: 507,
   internal: 500,
 };
-
-const compactBodySchema = {
-  type: ["object", "null"],
-  properties: { keep_turns: { type: "integer", minimum: 0, maximum: 10_000 } },
-  additionalProperties: false,
-} as const;
-
-const streamQuerySchema = { type: "object", properties: { after: { type: "string", maxLength: 40 } } } as const;
 
 /**
  * Chat: `POST /api/chat` starts a turn that belongs to the workbench (the request only reads it), or
@@ -67,19 +47,18 @@ export async function chatRoutes(app: FastifyInstance, deps: ChatDeps & { chat: 
   const attach = (reply: FastifyReply, live: LiveTurn, afterId: number | null) => readers.open(reply, (sse) => streamTurn(sse, live, afterId));
 
   // Summarizes the session's turns now (all of them unless `keep_turns` says how many to keep verbatim).
-  app.post<{ Params: { id: string }; Body: { keep_turns?: number } | null }>(
-    "/api/sessions/:id/compact",
-    { schema: { body: compactBodySchema } },
-    async (request, reply) => {
+  typed(app).route({
+    ...routeOf(api.chat.compact),
+    handler: async (request, reply) => {
       const controller = new AbortController();
       reply.raw.on("close", () => {
         if (!reply.raw.writableEnded) controller.abort(CLIENT_GONE_REASON);
       });
       return compactSessionNow(deps, request.params.id, request.body?.keep_turns ?? 0, controller.signal);
     },
-  );
+  });
 
-  app.post<{ Body: ChatRequest }>("/api/chat", { schema: { body: bodySchema } }, async (request, reply) => {
+  typed(app).route({ ...routeOf(api.chat.chat), handler: async (request, reply) => {
     const body = request.body;
     if (body.queue !== undefined && body.session_id) {
       const id = assertSessionId(body.session_id);
@@ -104,13 +83,12 @@ export async function chatRoutes(app: FastifyInstance, deps: ChatDeps & { chat: 
     }
     const answer: ChatReply = { session_id: live.sessionId, content: last?.type === "final" ? last.content : "", events };
     return answer;
-  });
+  } });
 
   // Reattach, or watch from another tab: the running turn from its start, or after the event a client last had.
-  app.get<{ Params: { id: string }; Querystring: { after?: string } }>(
-    "/api/sessions/:id/stream",
-    { schema: { querystring: streamQuerySchema } },
-    async (request, reply) => {
+  typed(app).route({
+    ...routeOf(api.chat.stream),
+    handler: async (request, reply) => {
       const id = assertSessionId(request.params.id);
       if (!turns.busy.has(id) && !(await sessions.exists(id))) throw new UserError(404, `Unknown session: ${id}.`);
       const header = request.headers["last-event-id"];
@@ -124,7 +102,7 @@ export async function chatRoutes(app: FastifyInstance, deps: ChatDeps & { chat: 
       }
       return attach(reply, live, afterId);
     },
-  );
+  });
 
   /** The id is one this session stored (an event of an earlier turn, or of this one written already). */
   const storedIdOf = async (id: string, eventId: number): Promise<boolean> => {
@@ -135,20 +113,26 @@ export async function chatRoutes(app: FastifyInstance, deps: ChatDeps & { chat: 
   };
 
   // Stop, whichever page asks: the turn of this session ends as stopped; its queue comes back.
-  app.post<{ Params: { id: string } }>("/api/sessions/:id/stop", async (request): Promise<StopReply> => {
-    const id = assertSessionId(request.params.id);
-    const handedBack = turns.stop(id);
-    if (!handedBack) {
-      if (!(await sessions.exists(id))) throw new UserError(404, `Unknown session: ${id}.`);
-      throw new UserError(409, `No turn is running in session ${id}.`);
-    }
-    return { id, stopping: true, queue: handedBack };
+  typed(app).route({
+    ...routeOf(api.chat.stop),
+    handler: async (request) => {
+      const id = assertSessionId(request.params.id);
+      const handedBack = turns.stop(id);
+      if (!handedBack) {
+        if (!(await sessions.exists(id))) throw new UserError(404, `Unknown session: ${id}.`);
+        throw new UserError(409, `No turn is running in session ${id}.`);
+      }
+      return { id, stopping: true as const, queue: handedBack };
+    },
   });
 
-  app.delete<{ Params: { id: string; qid: string } }>("/api/sessions/:id/queue/:qid", async (request, reply) => {
-    const id = assertSessionId(request.params.id);
-    if (!turns.busy.has(id) && !(await sessions.exists(id))) throw new UserError(404, `Unknown session: ${id}.`);
-    if (!turns.dequeue(id, request.params.qid)) throw new UserError(404, `Session ${id} has no queued message ${request.params.qid.slice(0, 80)}.`);
-    return reply.code(204).send();
+  typed(app).route({
+    ...routeOf(api.chat.dequeue),
+    handler: async (request, reply) => {
+      const id = assertSessionId(request.params.id);
+      if (!turns.busy.has(id) && !(await sessions.exists(id))) throw new UserError(404, `Unknown session: ${id}.`);
+      if (!turns.dequeue(id, request.params.qid)) throw new UserError(404, `Session ${id} has no queued message ${request.params.qid.slice(0, 80)}.`);
+      return reply.code(204).send();
+    },
   });
 }

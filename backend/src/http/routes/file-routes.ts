@@ -1,4 +1,4 @@
-import type { FileReply } from "@mini-openclaw/protocol";
+import { api } from "@mini-openclaw/protocol";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../../config/config.js";
 import { UserError } from "../../lib/user-error.js";
@@ -7,13 +7,8 @@ import { readConfinedText, readConfinedTextIfPresent } from "../../paths/read-co
 import { maskSecrets, restoreSecrets } from "../../settings/secret-mask.js";
 import { settingsFile } from "../../settings/settings-files.js";
 import { listWorkspaceFiles } from "../../workspace/list-workspace-files.js";
-import { RUNTIME_DIRS, SNAPSHOT_FILE } from "../../workspace/workspace-files.js";
-
-const saveSchema = {
-  type: "object",
-  required: ["path", "content"],
-  properties: { path: { type: "string" }, content: { type: "string" } },
-} as const;
+import { RUNTIME_DIRS, SNAPSHOT_FILE } from "../../config/data-root-layout.js";
+import { routeOf, typed } from "../api-route.js";
 
 function assertWritable(relPath: string) {
   const top = relPath.split("/")[0];
@@ -30,16 +25,19 @@ function assertWritable(relPath: string) {
  * file's credentials leave masked and are kept when the masked text is saved back.
  */
 export async function fileRoutes(app: FastifyInstance, { config }: { config: Config }) {
-  app.get("/api/files/list", async () => ({ files: await listWorkspaceFiles(config.dataRoot) }));
+  typed(app).route({ ...routeOf(api.files.list), handler: async () => ({ files: await listWorkspaceFiles(config.dataRoot) }) });
 
-  app.get<{ Querystring: { path?: string } }>("/api/files", async (request): Promise<FileReply> => {
-    const relPath = normalizeUserPath(request.query.path, config.locationPrefix);
-    const file = await readConfinedText(config.dataRoot, relPath, config.limits.fileBytes);
-    const settings = settingsFile(relPath);
-    return { path: relPath, content: settings ? maskSecrets(settings, file.content) : file.content };
+  typed(app).route({
+    ...routeOf(api.files.read),
+    handler: async (request) => {
+      const relPath = normalizeUserPath(request.query.path, config.locationPrefix);
+      const file = await readConfinedText(config.dataRoot, relPath, config.limits.fileBytes);
+      const settings = settingsFile(relPath);
+      return { path: relPath, content: settings ? maskSecrets(settings, file.content) : file.content };
+    },
   });
 
-  app.post<{ Body: { path: string; content: string } }>("/api/files", { schema: { body: saveSchema } }, async (request) => {
+  typed(app).route({ ...routeOf(api.files.save), handler: async (request) => {
     const relPath = normalizeUserPath(request.body.path, config.locationPrefix);
     assertWritable(relPath);
     const bytes = Buffer.byteLength(request.body.content, "utf8");
@@ -51,6 +49,6 @@ export async function fileRoutes(app: FastifyInstance, { config }: { config: Con
       ? restoreSecrets(settings, request.body.content, await readConfinedTextIfPresent(config.dataRoot, relPath, config.limits.fileBytes))
       : request.body.content;
     await writeConfinedAtomic(config.dataRoot, relPath, content);
-    return { path: relPath, saved: true, bytes };
-  });
+    return { path: relPath, saved: true as const, bytes };
+  } });
 }

@@ -1,4 +1,4 @@
-import type { HealthReply } from "@mini-openclaw/protocol";
+import { api } from "@mini-openclaw/protocol";
 import type { FastifyInstance } from "fastify";
 import { type Config, isModelConfigured } from "../../config/config.js";
 import { modelNotConfiguredMessage } from "../../chat/chat-deps.js";
@@ -6,6 +6,7 @@ import type { KnowledgeBase } from "../../knowledge/knowledge-base.js";
 import type { SandboxStatus } from "../../sandbox/sandbox.js";
 import { loadPolicy } from "../../approvals/approval-file.js";
 import type { McpHub } from "../../mcp/mcp-hub.js";
+import { routeOf, typed } from "../api-route.js";
 import { NO_TRACING, type Tracing } from "../../telemetry/tracing.js";
 
 const started = Date.now();
@@ -21,10 +22,12 @@ interface HealthDeps {
 }
 
 export async function healthRoutes(app: FastifyInstance, { config, version, sandbox, pythonPath, knowledge, mcp, tracing }: HealthDeps) {
-  app.get("/api/health", async (): Promise<HealthReply> => {
+  typed(app).route({
+    ...routeOf(api.health.health),
+    handler: async () => {
     const configured = isModelConfigured(config.model);
     return {
-      ok: true,
+      ok: true as const,
       version,
       data_root: config.dataRoot,
       location_prefix: config.locationPrefix,
@@ -48,5 +51,6 @@ export async function healthRoutes(app: FastifyInstance, { config, version, sand
       tracing: tracing?.status() ?? NO_TRACING,
       uptime_s: Math.round((Date.now() - started) / 1000),
     };
+    },
   });
 }

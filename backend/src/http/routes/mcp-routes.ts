@@ -1,16 +1,19 @@
-import type { McpReply } from "@mini-openclaw/protocol";
+import { api } from "@mini-openclaw/protocol";
 import type { FastifyInstance } from "fastify";
 import { UserError } from "../../lib/user-error.js";
 import type { McpHub } from "../../mcp/mcp-hub.js";
+import { routeOf, typed } from "../api-route.js";
 
 /** The MCP servers of MCP.json: their state, tools and troubles; restart one. */
 export async function mcpRoutes(app: FastifyInstance, { mcp }: { mcp: McpHub }) {
-  app.get("/api/mcp", async (): Promise<McpReply> => mcp.status());
+  typed(app).route({ ...routeOf(api.mcp.status), handler: async () => mcp.status() });
 
-  app.post<{ Params: { name: string } }>("/api/mcp/:name/restart", async (request, reply) => {
-    const { name } = request.params;
-    if (!(await mcp.restart(name))) throw new UserError(404, `No MCP server named "${name}" in MCP.json.`);
-    reply.code(202);
-    return { restarting: name };
+  typed(app).route({
+    ...routeOf(api.mcp.restart),
+    handler: async (request, reply) => {
+      const { name } = request.params;
+      if (!(await mcp.restart(name))) throw new UserError(404, `No MCP server named "${name}" in MCP.json.`);
+      return reply.code(202).send({ restarting: name });
+    },
   });
 }

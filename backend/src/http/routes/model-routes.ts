@@ -1,4 +1,4 @@
-import type { ModelSettingsReply, ModelSettingsUpdate, ModelTestReply, ModelTestRequest } from "@mini-openclaw/protocol";
+import { api, type ModelSettingsReply, type ModelSettingsUpdate } from "@mini-openclaw/protocol";
 import type { FastifyInstance } from "fastify";
 import { probeModel } from "../../agent/probe-model.js";
 import type { Config, ModelConfig } from "../../config/config.js";
@@ -7,29 +7,7 @@ import { embedderFor } from "../../knowledge/embedders.js";
 import type { KnowledgeBase } from "../../knowledge/knowledge-base.js";
 import { UserError } from "../../lib/user-error.js";
 import type { UiEventBus } from "../../ui-events/ui-event-bus.js";
-
-/** No control characters in any setting: they end up in KEY.md's lines and in HTTP requests. */
-const PRINTABLE = "^[^\\u0000-\\u001f\\u007f]*$";
-
-const settingsSchema = {
-  type: "object",
-  required: ["model"],
-  additionalProperties: false,
-  properties: {
-    base_url: { type: ["string", "null"], maxLength: 500, pattern: PRINTABLE },
-    model: { type: "string", minLength: 1, maxLength: 200, pattern: "^[^\\s\\u0000-\\u001f\\u007f]+$" },
-    api_key: { type: "string", maxLength: 2000, pattern: PRINTABLE },
-    embedding: {
-      type: "object",
-      additionalProperties: false,
-      properties: {
-        model: { type: ["string", "null"], maxLength: 200, pattern: "^[^\\s\\u0000-\\u001f\\u007f]*$" },
-        base_url: { type: ["string", "null"], maxLength: 500, pattern: PRINTABLE },
-        api_key: { type: "string", maxLength: 2000, pattern: PRINTABLE },
-      },
-    },
-  },
-} as const;
+import { routeOf, typed } from "../api-route.js";
 
 function reply(config: Config): ModelSettingsReply {
   return {
@@ -77,18 +55,18 @@ function settingsOf(config: Config, body: ModelSettingsUpdate): ModelConfig {
  * different value for one of them is refused rather than silently undone at the next start.
  */
 export async function modelRoutes(app: FastifyInstance, { config, ui, knowledge }: { config: Config; ui: UiEventBus; knowledge: Pick<KnowledgeBase, "useEmbedder"> }) {
-  app.get("/api/model", async (): Promise<ModelSettingsReply> => reply(config));
+  typed(app).route({ ...routeOf(api.model.read), handler: async () => reply(config) });
 
-  app.post<{ Body: ModelTestRequest }>("/api/model/test", { schema: { body: settingsSchema } }, async (request, response): Promise<ModelTestReply> => {
+  typed(app).route({ ...routeOf(api.model.test), handler: async (request, response) => {
     const controller = new AbortController();
     // The response's close, not the request's: that one fires as soon as the body has been read.
     response.raw.on("close", () => {
       if (!response.raw.writableEnded) controller.abort("client gone");
     });
     return probeModel(settingsOf(config, request.body), embeddingOf(config, request.body), controller.signal);
-  });
+  } });
 
-  app.put<{ Body: ModelSettingsUpdate }>("/api/model", { schema: { body: settingsSchema } }, async (request): Promise<ModelSettingsReply> => {
+  typed(app).route({ ...routeOf(api.model.save), handler: async (request) => {
     const next = settingsOf(config, request.body);
     const embedding = embeddingOf(config, request.body);
     const values: Record<string, string> = { OPENAI_BASE_URL: next.baseUrl ?? "", OPENAI_MODEL: next.model };
@@ -116,6 +94,7 @@ export async function modelRoutes(app: FastifyInstance, { config, ui, knowledge 
     // The embedder may follow the chat endpoint (no base URL of its own): made again either way; a new one re-embeds.
     await knowledge.useEmbedder(embedderFor(config));
     ui.toast(`Model set: ${next.model}${next.baseUrl ? ` at ${next.baseUrl}` : ""}.`);
+    ui.publish({ type: "refresh", target: "health" });
     return reply(config);
-  });
+  } });
 }

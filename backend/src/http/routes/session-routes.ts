@@ -1,4 +1,4 @@
-import type { SessionDeleteReply, SessionDetail, SessionSearchReply, SessionSummary, SessionUpdate } from "@mini-openclaw/protocol";
+import { api, MAX_IMPORT_BYTES } from "@mini-openclaw/protocol";
 import type { FastifyInstance } from "fastify";
 import { UserError } from "../../lib/user-error.js";
 import { searchSessions, snippetFor } from "../../sessions/search-sessions.js";
@@ -9,21 +9,10 @@ import { forkEntries, hasTurn, newestContinuation, turnTree } from "../../sessio
 import { turnTexts } from "../../sessions/session-index.js";
 import { noSuchTurn, type SessionStore } from "../../sessions/session-store.js";
 import type { TurnRegistry } from "../../turns/turn-registry.js";
-
-const updateSchema = {
-  type: "object",
-  additionalProperties: false,
-  minProperties: 1,
-  properties: { title: { type: ["string", "null"], maxLength: 200 }, pinned: { type: "boolean" },
-    branch: { type: "integer", minimum: 1 },
-    edit: {
-      type: "object",
-      required: ["turn", "content"],
-      additionalProperties: false,
-      properties: { turn: { type: "integer", minimum: 1 }, content: { type: "string", minLength: 1, maxLength: 100_000 } },
-    },
-  },
-} as const;
+import { checkMessage } from "../../chat/prepare-turn.js";
+import type { Config } from "../../config/config.js";
+import type { UiEventBus } from "../../ui-events/ui-event-bus.js";
+import { routeOf, typed } from "../api-route.js";
 
 /**
  * Sessions: list, read, search, rename, pin, delete (to the trash) and restore, export and import.
@@ -31,8 +20,10 @@ const updateSchema = {
  */
 export async function sessionRoutes(
   app: FastifyInstance,
-  { sessions, turns, messageChars, changes }: { sessions: SessionStore; turns: TurnRegistry; messageChars: number; changes: ChangeTracker },
+  { sessions, turns, config, changes, ui }: { sessions: SessionStore; turns: TurnRegistry; config: Config; changes: ChangeTracker; ui: UiEventBus },
 ) {
+  /** Every open page's session list reads again (a rename, a pin, a new or deleted session). */
+  const listChanged = () => ui.publish({ type: "refresh", target: "sessions" });
   /** The session's id, checked to exist and to have no turn running. */
   const idle = async (raw: string): Promise<string> => {
     const id = assertSessionId(raw);
@@ -41,17 +32,19 @@ export async function sessionRoutes(
     return id;
   };
 
-  app.get("/api/sessions", async (): Promise<{ sessions: SessionSummary[] }> => ({ sessions: await sessions.list() }));
+  typed(app).route({ ...routeOf(api.sessions.list), handler: async () => ({ sessions: await sessions.list() }) });
 
-  app.get<{ Params: { id: string } }>("/api/sessions/:id", async (request): Promise<SessionDetail> => {
-    const id = assertSessionId(request.params.id);
-    return sessions.read(id, { running: turns.running(id) !== undefined, queue: turns.queued(id) });
+  typed(app).route({
+    ...routeOf(api.sessions.read),
+    handler: async (request) => {
+      const id = assertSessionId(request.params.id);
+      return sessions.read(id, { running: turns.running(id) !== undefined, queue: turns.queued(id) });
+    },
   });
 
-  app.get<{ Querystring: { q: string } }>(
-    "/api/sessions/search",
-    { schema: { querystring: { type: "object", required: ["q"], properties: { q: { type: "string", minLength: 1, maxLength: 200 } } } } },
-    async (request): Promise<SessionSearchReply> => {
+  typed(app).route({
+    ...routeOf(api.sessions.search),
+    handler: async (request) => {
       const indexed = await sessions.indexed();
       const hits = searchSessions(indexed, request.query.q);
       // The index keeps lowercased text; snippets come from the files of the hits only.
@@ -64,9 +57,9 @@ export async function sessionRoutes(
       );
       return { query: request.query.q, results, searched: indexed.length };
     },
-  );
+  });
 
-  app.patch<{ Params: { id: string }; Body: SessionUpdate }>("/api/sessions/:id", { schema: { body: updateSchema } }, async (request): Promise<SessionSummary> => {
+  typed(app).route({ ...routeOf(api.sessions.update), handler: async (request) => {
     const id = await idle(request.params.id);
     const { title, pinned, branch, edit } = request.body;
     // Fastify drops unknown properties before this runs: a body with none we know changes nothing.
@@ -77,6 +70,7 @@ export async function sessionRoutes(
       const tree = turnTree(await sessions.entries(id));
       if (!hasTurn(tree, edit.turn)) throw new UserError(400, noSuchTurn(id, edit.turn, tree));
       if (edit.content.trim() === "") throw new UserError(400, "An edited message cannot be empty.");
+      checkMessage(config, edit.content);
     }
     const clean = typeof title === "string" ? title.replace(/\s+/g, " ").trim() : title;
     let leaf: number | undefined;
@@ -93,58 +87,65 @@ export async function sessionRoutes(
       ...(leaf !== undefined ? { leaf } : {}),
       ...(edit !== undefined ? { edit } : {}),
     });
+    listChanged();
     return sessions.summary(id);
-  });
+  } });
 
   // A new session holding one branch up to a turn, as a straight line (the original stays as it is).
-  app.post<{ Params: { id: string }; Body: { turn: number } }>(
-    "/api/sessions/:id/fork",
-    { schema: { body: { type: "object", required: ["turn"], additionalProperties: false, properties: { turn: { type: "integer", minimum: 1 } } } } },
-    async (request, reply): Promise<SessionSummary> => {
+  typed(app).route({
+    ...routeOf(api.sessions.fork),
+    handler: async (request, reply) => {
       const id = await idle(request.params.id);
       const { entries } = await sessions.read(id, { leaf: request.body.turn });
       const forked = newSessionId();
       await sessions.write(forked, forkEntries(entries));
+      listChanged();
       return reply.code(201).send(await sessions.summary(forked));
     },
-  );
-
-  app.delete<{ Params: { id: string } }>("/api/sessions/:id", async (request): Promise<SessionDeleteReply> => {
-    const id = await idle(request.params.id);
-    const trash = await sessions.trash(id);
-    // What its calls changed goes with it: the records, and the contents only they kept.
-    await changes.forgetSession(id);
-    return { id, trash };
   });
 
-  app.post<{ Params: { id: string }; Body: { trash: string } }>(
-    "/api/sessions/:id/restore",
-    { schema: { body: { type: "object", required: ["trash"], additionalProperties: false, properties: { trash: { type: "string", maxLength: 120 } } } } },
-    async (request) => {
+  typed(app).route({
+    ...routeOf(api.sessions.remove),
+    handler: async (request) => {
+      const id = await idle(request.params.id);
+      const trash = await sessions.trash(id);
+      // What its calls changed goes with it: the records, and the contents only they kept.
+      await changes.forgetSession(id);
+      listChanged();
+      return { id, trash };
+    },
+  });
+
+  typed(app).route({
+    ...routeOf(api.sessions.restore),
+    handler: async (request) => {
       const id = assertSessionId(request.params.id);
       await sessions.restore(id, request.body.trash);
-      return { id, restored: true };
+      listChanged();
+      return { id, restored: true as const };
     },
-  );
+  });
 
-  app.get<{ Params: { id: string }; Querystring: { format?: "json" | "md" } }>(
-    "/api/sessions/:id/export",
-    { schema: { querystring: { type: "object", properties: { format: { type: "string", enum: ["json", "md"] } } } } },
-    async (request, reply) => {
+  typed(app).route({
+    ...routeOf(api.sessions.export),
+    handler: async (request, reply) => {
       const id = await idle(request.params.id);
       // Markdown: the branch being read; JSON: the whole tree, to import elsewhere.
       const session = await sessions.read(id);
       const markdown = request.query.format === "md";
       reply.header("content-disposition", `attachment; filename="${id}.${markdown ? "md" : "json"}"`);
-      if (markdown) return reply.type("text/markdown; charset=utf-8").send(exportMarkdown(session));
+      // Text, not JSON: Fastify sends a string of another type as it is (the contract's raw reply).
+      if (markdown) return reply.type("text/markdown; charset=utf-8").send(exportMarkdown(session) as never);
       return exportJson({ ...session, entries: await sessions.entries(id) });
     },
-  );
+  });
 
-  app.post("/api/sessions/import", { bodyLimit: 64 * 1024 * 1024 }, async (request, reply): Promise<SessionSummary> => {
-    const { entries } = importedEntries(request.body, messageChars);
+  // The body is checked entry by entry by the importer (a bad line is named, not the whole file refused).
+  app.post("/api/sessions/import", { bodyLimit: MAX_IMPORT_BYTES, schema: { response: { 201: api.sessions.import.responses[201] } } }, async (request, reply) => {
+    const { entries } = importedEntries(request.body, config.limits.messageChars);
     const id = newSessionId();
     await sessions.write(id, entries);
+    listChanged();
     return reply.code(201).send(await sessions.summary(id));
   });
 }

@@ -1,6 +1,8 @@
+import { api } from "@mini-openclaw/protocol";
 import type { FastifyInstance } from "fastify";
 import type { UiEventBus } from "../../ui-events/ui-event-bus.js";
 import type { WorkspaceWatcher } from "../../ui-events/workspace-watcher.js";
+import { routeOf, typed } from "../api-route.js";
 import { SseStreams } from "../sse.js";
 
 /**
@@ -11,14 +13,17 @@ export async function uiEventRoutes(app: FastifyInstance, { watcher, bus }: { wa
   const streams = new SseStreams();
   app.addHook("preClose", async () => streams.endAll());
 
-  app.get("/api/events", async (_request, reply) => {
-    streams.open(reply, (sse) => {
-      const fromWatcher = watcher.subscribe((event) => sse.send(event));
-      const fromBus = bus.subscribe((event) => sse.send(event));
-      return () => {
-        fromWatcher();
-        fromBus();
-      };
-    });
+  typed(app).route({
+    ...routeOf(api.uiEvents.events),
+    handler: async (_request, reply) => {
+      streams.open(reply, (sse) => {
+        const fromWatcher = watcher.subscribe((event) => sse.send(event));
+        const fromBus = bus.subscribe((event) => sse.send(event));
+        return () => {
+          fromWatcher();
+          fromBus();
+        };
+      });
+    },
   });
 }

@@ -1,4 +1,4 @@
-import type { PromptReply } from "@mini-openclaw/protocol";
+import { api } from "@mini-openclaw/protocol";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../../config/config.js";
 import { assemblePrompt } from "../../prompt/assemble-prompt.js";
@@ -6,7 +6,8 @@ import { type PromptLog, toReply } from "../../prompt/prompt-log.js";
 import { assertSessionId } from "../../sessions/session-id.js";
 import { scanSkills } from "../../skills/scan-skills.js";
 import { renderSnapshot } from "../../skills/skills-snapshot.js";
-import { SNAPSHOT_FILE } from "../../workspace/workspace-files.js";
+import { SNAPSHOT_FILE } from "../../config/data-root-layout.js";
+import { routeOf, typed } from "../api-route.js";
 
 /** The system prompt the agent is sent (skills have skill-routes.ts). */
 export async function workspaceRoutes(app: FastifyInstance, deps: { config: Config; prompts: PromptLog }) {
@@ -16,15 +17,18 @@ export async function workspaceRoutes(app: FastifyInstance, deps: { config: Conf
    * With `session_id`: the prompt that session's last turn was sent, exactly. Without (or before
    * the session's first turn in this process): a preview assembled from the files as they are now.
    */
-  app.get<{ Querystring: { session_id?: string } }>("/api/prompt", async (request): Promise<PromptReply> => {
-    const sessionId = request.query.session_id;
-    if (sessionId !== undefined && sessionId !== "") {
-      const sent = prompts.get(assertSessionId(sessionId));
-      if (sent) return sent;
-    }
-    // The preview is what a new session would be sent: the skills list as the skills are now.
-    const { skills } = await scanSkills(config.dataRoot, config.locationPrefix);
-    const snapshot = renderSnapshot(skills, config.limits.skillsListChars).text;
-    return toReply(null, await assemblePrompt(config.dataRoot, config.locationPrefix, config.limits, { [SNAPSHOT_FILE]: snapshot }));
+  typed(app).route({
+    ...routeOf(api.prompt.read),
+    handler: async (request) => {
+      const sessionId = request.query.session_id;
+      if (sessionId !== undefined && sessionId !== "") {
+        const sent = prompts.get(assertSessionId(sessionId));
+        if (sent) return sent;
+      }
+      // The preview is what a new session would be sent: the skills list as the skills are now.
+      const { skills } = await scanSkills(config.dataRoot, config.locationPrefix);
+      const snapshot = renderSnapshot(skills, config.limits.skillsListChars).text;
+      return toReply(null, await assemblePrompt(config.dataRoot, config.locationPrefix, config.limits, { [SNAPSHOT_FILE]: snapshot }));
+    },
   });
 }

@@ -21,7 +21,6 @@ interface InspectorProps {
   onOpenFile: (path: string) => void;
   onSaved: (path: string) => void;
   sessionId: string | null;
-  promptRefresh: number;
   diskChanges: Record<string, number>;
   /** A line of the open file to scroll to and mark (a cited passage). */
   reveal?: { path: string; line: number; nonce: number } | null;
@@ -41,7 +40,7 @@ const GROUP_LABELS: Record<WorkspaceFile["group"], string> = {
   settings: "Settings",
 };
 
-export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, sessionId, promptRefresh, diskChanges, reveal, openChange, onReverted, onCollapse }: InspectorProps) {
+export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, sessionId, diskChanges, reveal, openChange, onReverted, onCollapse }: InspectorProps) {
   const drafts = useRef(new Map<string, { saved: string; text: string }>()).current;
   const groups = new Map<WorkspaceFile["group"], WorkspaceFile[]>();
   for (const file of files) groups.set(file.group, [...(groups.get(file.group) ?? []), file]);
@@ -109,7 +108,7 @@ export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, se
           </div>
         </TabsContent>
         <TabsContent value="prompt" className="data-[state=inactive]:hidden">
-          <PromptView sessionId={sessionId} refreshKey={promptRefresh} />
+          <PromptView sessionId={sessionId} />
         </TabsContent>
         <TabsContent value="changes" className="flex min-h-0 flex-1 flex-col data-[state=inactive]:hidden">
           {openChange ? (

@@ -42,22 +42,24 @@ function languageOf(path: string): string {
 export default function MonacoEditor({ path, value, onChange, onSave, reveal, readOnly = false }: MonacoEditorProps) {
   const [mounted, setMounted] = useState<{ editor: Parameters<OnMount>[0]; monaco: Parameters<OnMount>[1] } | null>(null);
   const onMount: OnMount = (editor, m) => {
-    // eslint-disable-next-line no-bitwise
     editor.addCommand(m.KeyMod.CtrlCmd | m.KeyCode.KeyS, () => onSaveRef.current());
     setMounted({ editor, monaco: m });
   };
   // A cited line: scrolled to the middle and marked until another line is.
+  // The same line asked again (a new nonce) is revealed and marked again.
+  const revealLine = reveal?.line;
+  const revealNonce = reveal?.nonce;
   useEffect(() => {
-    if (!mounted || !reveal) return;
+    if (!mounted || revealLine === undefined) return;
     const { editor, monaco } = mounted;
-    const line = Math.min(Math.max(1, reveal.line), editor.getModel()?.getLineCount() ?? 1);
+    const line = Math.min(Math.max(1, revealLine), editor.getModel()?.getLineCount() ?? 1);
     editor.revealLineInCenter(line);
     editor.setPosition({ lineNumber: line, column: 1 });
     const marks = editor.createDecorationsCollection([
       { range: new monaco.Range(line, 1, line, 1), options: { isWholeLine: true, className: "cited-line", linesDecorationsClassName: "cited-line-gutter" } },
     ]);
     return () => marks.clear();
-  }, [mounted, reveal?.line, reveal?.nonce]);
+  }, [mounted, revealLine, revealNonce]);
   onSaveRef.current = onSave;
   return (
     <Editor

@@ -1,29 +1,20 @@
 "use client";
-import type { PromptReply } from "@mini-openclaw/protocol";
+import { useQuery } from "@tanstack/react-query";
 import { ChevronRight, RefreshCw } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from "@/components/ui/collapsible";
 import { api } from "@/lib/api";
+import { keys } from "@/lib/server-state";
 import { cn } from "@/lib/utils";
 
 /** The system prompt as last sent for this session (or a preview), section by section with sizes. */
-export function PromptView({ sessionId, refreshKey }: { sessionId: string | null; refreshKey: number }) {
-  const [prompt, setPrompt] = useState<PromptReply | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(() => {
-    api.prompt(sessionId).then(
-      (p) => {
-        setPrompt(p);
-        setError(null);
-      },
-      (err: Error) => setError(err.message),
-    );
-  }, [sessionId]);
-  useEffect(load, [load, refreshKey]);
+export function PromptView({ sessionId }: { sessionId: string | null }) {
+  const query = useQuery({ queryKey: keys.prompt(sessionId), queryFn: () => api.prompt(sessionId) });
+  const prompt = query.data ?? null;
+  const load = () => void query.refetch();
 
-  if (error) return <div className="p-3 text-sm text-red-700">{error}</div>;
+  if (query.error) return <div className="p-3 text-sm text-red-700">{query.error.message}</div>;
   if (!prompt) return <div className="p-3 text-sm text-zinc-500">Loading…</div>;
   const used = Math.round((prompt.total_chars / prompt.budget_chars) * 100);
   return (

@@ -1,35 +1,34 @@
 "use client";
-import type { AgentsReply } from "@mini-openclaw/protocol";
+import { useQueryClient } from "@tanstack/react-query";
 import { Bot, ClipboardCheck, Loader2 } from "lucide-react";
 import { useState } from "react";
 import { api } from "@/lib/api";
-import { usePolled } from "@/lib/use-polled";
+import { keys, useAgents } from "@/lib/server-state";
 import { cn, relativeTime } from "@/lib/utils";
 import { ProblemCard, WarningLine } from "./problem-card";
 
 interface AgentsViewProps {
-  /** Bumped when the backend says roles, delegations or reviews changed. */
-  refresh: number;
   openPath: string | null;
   onOpenFile: (path: string) => void;
 }
 
-/** While the view is open it also looks every second: an event missed while reconnecting must not leave it stale. */
-const POLL_MS = 1000;
-
 /** The status view: roles available, delegations running, the reviewer (its switch and latest advice). */
-export function AgentsView({ refresh, openPath, onOpenFile }: AgentsViewProps) {
-  const { value: status, error, set: setStatus, setError } = usePolled<AgentsReply>(api.agents, POLL_MS, refresh);
+export function AgentsView({ openPath, onOpenFile }: AgentsViewProps) {
+  // Roles, delegations and reviews change on the server, which says so: this reads again then.
+  const { data: status, error: loadError } = useAgents();
+  const queryClient = useQueryClient();
   const [switching, setSwitching] = useState(false);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const error = actionError ?? loadError?.message;
 
   const toggleReviewer = async () => {
     if (!status) return;
     setSwitching(true);
     try {
       const reviewer = await api.setReviewer(!status.reviewer.enabled);
-      setStatus({ ...status, reviewer });
+      queryClient.setQueryData(keys.agents, { ...status, reviewer });
     } catch (err) {
-      setError((err as Error).message);
+      setActionError((err as Error).message);
     } finally {
       setSwitching(false);
     }

@@ -2,8 +2,7 @@
 import type { ApprovalsReply } from "@mini-openclaw/protocol";
 import { FileCog, ShieldAlert } from "lucide-react";
 import { Button } from "@/components/ui/button";
-import { api } from "@/lib/api";
-import { usePolled } from "@/lib/use-polled";
+import { useApprovals } from "@/lib/server-state";
 import { ApprovalRequestCard } from "@/components/stage/approval-card";
 import { WarningLine } from "./problem-card";
 
@@ -14,8 +13,9 @@ const MODE_LABELS = { off: "runs", ask: "always asks", "ask-unlisted": "asks unl
  * per tool its mode and rules, from APPROVALS.json, which the Inspector edits.
  */
 export function ApprovalsView({ onOpenFile, onOpenSession }: { onOpenFile: (path: string) => void; onOpenSession: (id: string) => void }) {
-  const { value: reply, error } = usePolled<ApprovalsReply>(api.approvals, 1500);
-  if (error) return <div className="p-2 text-xs text-red-700">{error}</div>;
+  // A request that comes or goes, and an edit of APPROVALS.json, are told by the server: this reads again then.
+  const { data: reply, error } = useApprovals();
+  if (error) return <div className="p-2 text-xs text-red-700">{error.message}</div>;
   if (!reply) return <div className="p-2 text-xs text-zinc-500">Loading approvals…</div>;
   return (
     <div className="space-y-3" data-testid="approvals-view">

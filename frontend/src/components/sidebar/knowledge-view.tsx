@@ -1,11 +1,13 @@
 "use client";
-import type { KnowledgeDocument, KnowledgeSearchReply, KnowledgeStatusReply } from "@mini-openclaw/protocol";
+import type { KnowledgeDocument, KnowledgeSearchReply } from "@mini-openclaw/protocol";
+import { useQueryClient } from "@tanstack/react-query";
 import { FilePlus2, FileText, RefreshCw, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { SearchBox } from "@/components/ui/search-box";
 import type { ToastAction } from "@/components/ui/toaster";
 import { api } from "@/lib/api";
+import { keys, useKnowledgeDocuments, useKnowledgeStatus } from "@/lib/server-state";
 import { uploadKnowledgeFile } from "@/lib/upload";
 import { useDropTarget } from "@/lib/use-drop-target";
 import { cn, plural } from "@/lib/utils";
@@ -38,8 +40,11 @@ export function KnowledgeView({
   onOpenAt: (path: string, line: number) => void;
   onToast: (message: string, level?: "info" | "warning", action?: ToastAction) => void;
 }) {
-  const [status, setStatus] = useState<KnowledgeStatusReply | null>(null);
-  const [documents, setDocuments] = useState<KnowledgeDocument[]>([]);
+  // Progress, documents in and out: the server says when they change, and these read again then.
+  const statusQuery = useKnowledgeStatus();
+  const status = statusQuery.data ?? null;
+  const documents = useKnowledgeDocuments().data ?? [];
+  const queryClient = useQueryClient();
   const [query, setQuery] = useState("");
   const [results, setResults] = useState<KnowledgeSearchReply | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -47,29 +52,16 @@ export function KnowledgeView({
   const picker = useRef<HTMLInputElement>(null);
   /** The upload under way: which file of how many, and how much of it is sent. */
   const [adding, setAdding] = useState<{ name: string; index: number; count: number; sent: number } | null>(null);
-  const reload = useRef<() => Promise<unknown>>(async () => {});
-
+  const reload = useRef(() => queryClient.invalidateQueries({ queryKey: keys.knowledge }));
+  // The rate of the indexing under way, from the first progress seen, for the time left.
   useEffect(() => {
-    let live = true;
-    const load = () =>
-      Promise.all([api.knowledgeStatus(), api.knowledgeDocuments()]).then(
-        ([s, d]) => {
-          if (!live) return;
-          if (s.indexing.running && !started.current) started.current = { at: Date.now(), done: s.indexing.done };
-          if (!s.indexing.running) started.current = null;
-          setStatus(s);
-          setDocuments(d);
-        },
-        (err: Error) => live && setError(err.message),
-      );
-    reload.current = load;
-    void load();
-    const timer = setInterval(load, 1000);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
-  }, []);
+    if (!status) return;
+    if (status.indexing.running && !started.current) started.current = { at: Date.now(), done: status.indexing.done };
+    if (!status.indexing.running) started.current = null;
+  }, [status]);
+  useEffect(() => {
+    if (statusQuery.error) setError(statusQuery.error.message);
+  }, [statusQuery.error]);
 
   const add = useCallback(
     async (files: File[]) => {

@@ -1,16 +1,14 @@
 "use client";
-import type { McpReply, McpServerStatus } from "@mini-openclaw/protocol";
+import type { McpServerStatus } from "@mini-openclaw/protocol";
+import { useQueryClient } from "@tanstack/react-query";
 import { FileCog, Loader2, Plug, RotateCw, TriangleAlert } from "lucide-react";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
-import { usePolled } from "@/lib/use-polled";
+import { keys, useMcp } from "@/lib/server-state";
 import { plural } from "@/lib/utils";
 import { WarningLine } from "./problem-card";
-
-/** While the view is open it also looks every second: a server's state moves on its own (start-up, restarts). */
-const POLL_MS = 1000;
 
 const STATE_BADGE: Record<McpServerStatus["state"], "success" | "warning" | "danger" | "muted"> = {
   connected: "success",
@@ -20,17 +18,21 @@ const STATE_BADGE: Record<McpServerStatus["state"], "success" | "warning" | "dan
 };
 
 /** The MCP servers of MCP.json: each one's state, tools, prompts and what went wrong, with Restart. */
-export function McpView({ refresh, onOpenFile }: { refresh: number; onOpenFile: (path: string) => void }) {
-  const { value: reply, error, set: setReply, setError } = usePolled<McpReply>(api.mcp, POLL_MS, refresh);
+export function McpView({ onOpenFile }: { onOpenFile: (path: string) => void }) {
+  // A server's state moves on its own (start-up, restarts): the server says so, and this reads again.
+  const { data: reply, error: loadError } = useMcp();
+  const queryClient = useQueryClient();
   const [restarting, setRestarting] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const error = actionError ?? loadError?.message;
 
   const restart = async (name: string) => {
     setRestarting(name);
     try {
       await api.restartMcp(name);
-      setReply(await api.mcp());
+      await queryClient.invalidateQueries({ queryKey: keys.mcp });
     } catch (err) {
-      setError((err as Error).message);
+      setActionError((err as Error).message);
     } finally {
       setRestarting(null);
     }

@@ -26,10 +26,6 @@ interface SidebarProps {
   openPath: string | null;
   onOpenFile: (path: string) => void;
   locationPrefix: string;
-  /** Bumped when roles, delegations or reviews change. */
-  agentsRefresh: number;
-  /** Bumped when an MCP server's state or MCP.json changes. */
-  mcpRefresh: number;
   onSkillsChanged: () => void;
   /** Opens a file in the Inspector at a line, marked (a knowledge passage). */
   onOpenAt: (path: string, line: number) => void;
@@ -92,9 +88,9 @@ export function Sidebar(props: SidebarProps) {
             onToast={props.onToast}
           />
         )}
-        {view === "agents" && <AgentsView refresh={props.agentsRefresh} openPath={props.openPath} onOpenFile={props.onOpenFile} />}
+        {view === "agents" && <AgentsView openPath={props.openPath} onOpenFile={props.onOpenFile} />}
         {view === "knowledge" && <KnowledgeView onOpenAt={props.onOpenAt} onToast={props.onToast} />}
-        {view === "mcp" && <McpView refresh={props.mcpRefresh} onOpenFile={props.onOpenFile} />}
+        {view === "mcp" && <McpView onOpenFile={props.onOpenFile} />}
         {view === "approvals" && <ApprovalsView onOpenFile={props.onOpenFile} onOpenSession={(id) => props.sessionActions.onOpen(id)} />}
       </div>
     </aside>

@@ -77,8 +77,7 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
     }
     pinned.current = false;
     scroller.current?.querySelector(`[data-turn-number="${target}"]`)?.scrollIntoView({ block: "center" });
-    // Once per highlight (its nonce), not again on every streamed token.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per highlight (its nonce), not again on every streamed token
   }, [target, highlight?.nonce, turns.length > 0, shown]);
 
   const hidden = Math.max(0, turns.length - shown);

@@ -1,0 +1,77 @@
+/**
+ * What the UI shows of the server, kept by TanStack Query and read again only when the server says it
+ * changed (`GET /api/events`): no view polls. A reply stays fresh until an event, or an action of
+ * this page, invalidates it.
+ */
+import { QueryClient, useQuery } from "@tanstack/react-query";
+import type { UiEvent } from "@mini-openclaw/protocol";
+import { api } from "./api";
+
+export function newQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      // Fresh until an event says otherwise: no refetch on focus, on reconnect or on a timer.
+      queries: { staleTime: Number.POSITIVE_INFINITY, refetchOnWindowFocus: false, refetchOnReconnect: false, retry: false },
+    },
+  });
+}
+
+/** The server's state, one key per thing the views show. */
+export const keys = {
+  health: ["health"] as const,
+  sessions: ["sessions"] as const,
+  skills: ["skills"] as const,
+  files: ["files"] as const,
+  agents: ["agents"] as const,
+  mcp: ["mcp"] as const,
+  approvals: ["approvals"] as const,
+  knowledge: ["knowledge"] as const,
+  knowledgeStatus: ["knowledge", "status"] as const,
+  knowledgeDocuments: ["knowledge", "documents"] as const,
+  prompt: (sessionId: string | null) => ["prompt", sessionId] as const,
+};
+
+export const useHealth = () => useQuery({ queryKey: keys.health, queryFn: api.health });
+export const useSessions = () => useQuery({ queryKey: keys.sessions, queryFn: api.sessions });
+export const useSkills = () => useQuery({ queryKey: keys.skills, queryFn: api.skills });
+export const useFiles = () => useQuery({ queryKey: keys.files, queryFn: api.files });
+export const useAgents = () => useQuery({ queryKey: keys.agents, queryFn: api.agents });
+export const useMcp = () => useQuery({ queryKey: keys.mcp, queryFn: api.mcp });
+export const useApprovals = () => useQuery({ queryKey: keys.approvals, queryFn: api.approvals });
+export const useKnowledgeStatus = () => useQuery({ queryKey: keys.knowledgeStatus, queryFn: api.knowledgeStatus });
+export const useKnowledgeDocuments = () => useQuery({ queryKey: keys.knowledgeDocuments, queryFn: api.knowledgeDocuments });
+
+/** The keys an event from the server makes stale. */
+export function staleKeys(event: UiEvent): ReadonlyArray<readonly unknown[]> {
+  switch (event.type) {
+    case "refresh":
+      switch (event.target) {
+        case "skills":
+          return [keys.skills, keys.files, ["prompt"]];
+        case "files":
+          return [keys.files, ["prompt"]];
+        case "sessions":
+          return [keys.sessions];
+        case "agents":
+          return [keys.agents];
+        case "mcp":
+          return [keys.mcp, ["prompt"]];
+        case "approvals":
+          return [keys.approvals];
+        case "knowledge":
+          return [keys.knowledge];
+        case "health":
+          return [keys.health];
+      }
+      return [];
+    case "turn":
+      // A turn started or ended anywhere: the list shows it; an ended one sent its session's prompt.
+      return event.running ? [keys.sessions] : [keys.sessions, keys.prompt(event.session_id)];
+    case "review":
+      return [keys.agents];
+    case "file_changed":
+    case "toast":
+    case "queue":
+      return [];
+  }
+}

@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { MAX_PATH_CHARS } from "./limits.js";
+import { errorReplies, operation } from "./operation.js";
+
+export const fileReplySchema = z.object({ path: z.string(), content: z.string() }).meta({ id: "FileReply" });
+export type FileReply = z.infer<typeof fileReplySchema>;
+
+/** A file the Inspector can open. */
+export const workspaceFileSchema = z.object({
+  path: z.string(),
+  /** `settings`: files of the data root's top level the user edits (APPROVALS.json). */
+  group: z.enum(["workspace", "memory", "skills", "agents", "knowledge", "settings"]),
+  bytes: z.number().int(),
+});
+export type WorkspaceFile = z.infer<typeof workspaceFileSchema>;
+
+export const fileListReplySchema = z.object({ files: z.array(workspaceFileSchema) }).meta({ id: "FileListReply" });
+export type FileListReply = z.infer<typeof fileListReplySchema>;
+
+export const fileSaveSchema = z.object({ path: z.string().max(MAX_PATH_CHARS), content: z.string() }).meta({ id: "FileSave" });
+export const fileSaveReplySchema = z.object({ path: z.string(), saved: z.literal(true), bytes: z.number().int() }).meta({ id: "FileSaveReply" });
+export type FileSaveReply = z.infer<typeof fileSaveReplySchema>;
+
+const pathQuery = z.object({ path: z.string().max(MAX_PATH_CHARS).optional() });
+
+export const filesApi = {
+  list: operation({ method: "GET", path: "/api/files/list", summary: "The files the Inspector can open, by group", responses: { 200: fileListReplySchema } }),
+  read: operation({
+    method: "GET",
+    path: "/api/files",
+    summary: "A text file under the data root (a settings file's credentials masked)",
+    querystring: pathQuery,
+    responses: { 200: fileReplySchema, ...errorReplies(400, 403, 404, 413, 415, 422) },
+  }),
+  save: operation({
+    method: "POST",
+    path: "/api/files",
+    summary: "Saves a text file under the data root, atomically (a masked credential is kept as it was)",
+    body: fileSaveSchema,
+    responses: { 200: fileSaveReplySchema, ...errorReplies(400, 403, 409, 413, 422, 507) },
+  }),
+};

@@ -1,0 +1,52 @@
+import { agentsApi } from "./agents-api.js";
+import { approvalsApi } from "./approvals-api.js";
+import { changesApi } from "./changes-api.js";
+import { chatApi } from "./chat-api.js";
+import { filesApi } from "./files-api.js";
+import { healthApi } from "./health-api.js";
+import { knowledgeApi } from "./knowledge-api.js";
+import { mcpApi } from "./mcp-api.js";
+import { modelApi } from "./model-api.js";
+import type { Operation } from "./operation.js";
+import { promptApi } from "./prompt-api.js";
+import { sessionsApi } from "./sessions-api.js";
+import { skillsApi } from "./skills-api.js";
+import { uiEventsApi } from "./ui-events-api.js";
+
+export * from "./agents-api.js";
+export * from "./approvals-api.js";
+export * from "./changes-api.js";
+export * from "./chat-api.js";
+export * from "./files-api.js";
+export * from "./health-api.js";
+export * from "./knowledge-api.js";
+export * from "./limits.js";
+export * from "./mcp-api.js";
+export * from "./model-api.js";
+export * from "./operation.js";
+export * from "./prompt-api.js";
+export * from "./sessions-api.js";
+export * from "./skills-api.js";
+export * from "./ui-events-api.js";
+export { openApiDocument } from "./openapi-document.js";
+
+/** The whole API by route group: what the routes implement, the OpenAPI document describes, and the client calls. */
+export const api = {
+  chat: chatApi,
+  sessions: sessionsApi,
+  changes: changesApi,
+  files: filesApi,
+  skills: skillsApi,
+  prompt: promptApi,
+  knowledge: knowledgeApi,
+  agents: agentsApi,
+  approvals: approvalsApi,
+  model: modelApi,
+  mcp: mcpApi,
+  health: healthApi,
+  uiEvents: uiEventsApi,
+} satisfies Record<string, Record<string, Operation>>;
+
+/** Every operation, each with its group (the OpenAPI tag). */
+export const apiOperations = (): Array<{ group: string; name: string; op: Operation }> =>
+  Object.entries(api).flatMap(([group, ops]) => Object.entries(ops as Record<string, Operation>).map(([name, op]) => ({ group, name, op })));

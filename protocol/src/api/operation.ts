@@ -1,0 +1,60 @@
+/**
+ * The API as one contract: each operation's method, path, parameters, body and replies (per status)
+ * as zod schemas. The backend's routes validate and serialize from these, the OpenAPI document is
+ * generated from them (openapi-document.ts), and the frontend's client is typed by them.
+ */
+import { z } from "zod";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** Every error leaves as `{ "error": "..." }` (some add facts: a turn's code, the conflicting files). */
+export const apiErrorSchema = z.looseObject({ error: z.string() }).meta({ id: "ApiError" });
+export type ApiError = z.infer<typeof apiErrorSchema>;
+
+/** A reply that is not JSON (an SSE stream, a Markdown export), or may be JSON instead (`json`: when asked for). */
+export interface RawReply {
+  contentType: string;
+  description: string;
+  json?: z.ZodType;
+}
+
+export interface Operation {
+  method: HttpMethod;
+  /** Fastify's form: `/api/sessions/:id`. */
+  path: string;
+  summary: string;
+  params?: z.ZodObject;
+  querystring?: z.ZodObject;
+  /** A JSON body. */
+  body?: z.ZodType;
+  /** A body of raw bytes (an upload), with the media types taken. */
+  rawBody?: { contentTypes: string[]; description: string };
+  /** Replies by status: a JSON schema, `null` for no content, or a non-JSON reply (with its JSON alternative). */
+  responses: Record<number, z.ZodType | null | RawReply>;
+}
+
+/** The error replies an operation can give, each `{ error }`. */
+export function errorReplies<const S extends number[]>(...statuses: S): { [K in S[number]]: typeof apiErrorSchema } {
+  return Object.fromEntries(statuses.map((status) => [status, apiErrorSchema])) as { [K in S[number]]: typeof apiErrorSchema };
+}
+
+/** Declares an operation, keeping its exact schema types for the route and the client. */
+export const operation = <const O extends Operation>(op: O): O => op;
+
+/** The JSON reply of an operation for its success status (the lowest 2xx with a schema). */
+export type ReplyOf<O extends Operation> = {
+  [S in keyof O["responses"]]: S extends 200 | 201 | 202
+    ? O["responses"][S] extends z.ZodType
+      ? z.infer<O["responses"][S]>
+      : O["responses"][S] extends { json: z.ZodType }
+        ? z.infer<O["responses"][S]["json"]>
+        : never
+    : never;
+}[keyof O["responses"]];
+
+export type BodyOf<O extends Operation> = O["body"] extends z.ZodType ? z.input<O["body"]> : never;
+export type QueryOf<O extends Operation> = O["querystring"] extends z.ZodObject ? z.input<O["querystring"]> : never;
+export type ParamsOf<O extends Operation> = O["params"] extends z.ZodObject ? z.input<O["params"]> : never;
+
+/** A session's id in a path. */
+export const sessionParams = z.object({ id: z.string().max(200) });
