@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { KnowledgeDocument, KnowledgeStatusReply } from "@mini-openclaw/protocol";
@@ -74,7 +74,13 @@ describe("a crash while indexing", () => {
     expect(chunksBefore.size).toBe(DOCUMENTS);
 
     // A batch of changes: every document rewritten at version 2 (same shape, same chunk count).
-    for (let n = 0; n < DOCUMENTS; n++) await writeFile(join(root, "knowledge", "batch", `doc-${n}.md`), documentText(n, 2));
+    // Each written whole (a rename into place), as an editor saves: a half-written file read by the watcher would be
+    // a third version, read again after the restart.
+    for (let n = 0; n < DOCUMENTS; n++) {
+      const staged = join(root, `doc-${n}.staged`);
+      await writeFile(staged, documentText(n, 2));
+      await rename(staged, join(root, "knowledge", "batch", `doc-${n}.md`));
+    }
     // Killed once some, not all, of the batch is committed.
     await expect.poll(async () => { const s = await status(port); return s.indexing.running && s.indexing.done >= 20 && s.indexing.done < s.indexing.total; }, { timeout: 30_000, interval: 10 }).toBe(true);
     const exited = new Promise((r) => child!.once("exit", r));

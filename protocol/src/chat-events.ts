@@ -6,6 +6,7 @@
  * On the wire each event is one SSE frame: `id: <event id>\ndata: {json}\n\n`.
  */
 import { z } from "zod";
+import { gatedToolNames } from "./builtin-tools.js";
 
 /** First event of every turn: which session and which turn it belongs to. */
 export const sessionEventSchema = z.object({
@@ -211,8 +212,8 @@ export const errorEventSchema = z.object({
   code: chatErrorCodeSchema,
 });
 
-/** The core tools whose calls an approval policy governs (`APPROVALS.json`). */
-export const gatedToolSchema = z.enum(["terminal", "python_repl", "fetch_url", "delegate"]);
+/** The built-in tools whose calls an approval policy governs (`APPROVALS.json`). */
+export const gatedToolSchema = z.enum(gatedToolNames);
 
 /** A governed call's tool: a core tool above, or an MCP tool (`mcp__<server>__<tool>`, its `mcp` section). */
 export const approvalToolSchema = z.union([gatedToolSchema, z.templateLiteral(["mcp__", z.string()])]);

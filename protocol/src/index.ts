@@ -1,3 +1,4 @@
+export * from "./builtin-tools.js";
 export * from "./chat-events.js";
 export * from "./session-entries.js";
 export * from "./api.js";

@@ -1,7 +1,7 @@
 import { ToolMessage } from "@langchain/core/messages";
 import type { ToolCall as LangChainToolCall } from "@langchain/core/messages/tool";
 import { randomUUID } from "node:crypto";
-import type { ChangesEvent, ChatEvent } from "@mini-openclaw/protocol";
+import { builtinTools, type ChangesEvent, type ChatEvent, isBuiltinTool } from "@mini-openclaw/protocol";
 import type { Approver } from "../approvals/approve-call.js";
 import { isUserError } from "../lib/user-error.js";
 import type { ActiveSkill } from "../skills/active-skill.js";
@@ -28,8 +28,8 @@ export interface ToolStep {
   track?: (call: { id: string; tool: string }, run: () => Promise<ToolResult>) => Promise<{ result: ToolResult; changes: ChangesEvent | null }>;
 }
 
-/** The tools whose calls can change the user's files (read_file, fetch_url and the searches cannot). */
-const WRITING_TOOLS = new Set(["terminal", "python_repl", "delegate"]);
+/** Whether a tool's calls can change the user's files (protocol's table; MCP tools' changes are the server's). */
+const writes = (tool: CoreTool) => isBuiltinTool(tool.name) && builtinTools[tool.name].writes;
 
 type Executed = { result: ToolResult; changes: ChangesEvent | null };
 
@@ -54,7 +54,7 @@ async function execute(tool: CoreTool, args: unknown, call: { id: string }, run:
       return { ok: false, output: `Error: ${tool.name} failed: ${(err as Error)?.message ?? String(err)}` };
     }
   };
-  if (run.track && WRITING_TOOLS.has(tool.name)) return run.track({ id: call.id, tool: tool.name }, runIt);
+  if (run.track && writes(tool)) return run.track({ id: call.id, tool: tool.name }, runIt);
   return { result: await runIt(), changes: null };
 }
 

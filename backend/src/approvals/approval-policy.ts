@@ -3,14 +3,14 @@
  * per governed tool a mode and allow and deny rules, and what a call's decision is under it. Pure
  * functions: reading and writing the file is approval-file.ts.
  */
-import type { GatedTool } from "@mini-openclaw/protocol";
+import { type GatedTool, gatedToolSchema } from "@mini-openclaw/protocol";
 import { z } from "zod";
 import { commandAdmittedBy, globRegExp, isGlob } from "../shell/command-rules.js";
 import { plainCommands } from "../shell/plain-commands.js";
 import { runsCodeOrCommands, unsafeForm } from "../shell/unsafe-forms.js";
 import { mcpRuleMatches } from "../tool-names/mcp-tool-names.js";
 
-export const GATED_TOOLS: readonly GatedTool[] = ["terminal", "python_repl", "fetch_url", "delegate"];
+export const GATED_TOOLS: readonly GatedTool[] = gatedToolSchema.options;
 
 export const isGatedTool = (name: string): name is GatedTool => (GATED_TOOLS as readonly string[]).includes(name);
 

@@ -1,5 +1,6 @@
 import type { ModelSettingName } from "@mini-openclaw/protocol";
-import { isAbsolute, relative, resolve } from "node:path";
+import { resolve } from "node:path";
+import { pathUnder } from "../lib/path-under.js";
 import { readKeyFile } from "./key-file.js";
 import { readTelemetryConfig, type TelemetryConfig } from "./telemetry-config.js";
 import { backendDir, defaultFrontendDir, defaultKeyFile, projectRoot } from "./project-paths.js";
@@ -111,9 +112,8 @@ export const DEFAULT_LIMITS: Limits = {
 
 /** The relative form in which the snapshot and the prompt name files of the data root. */
 export function locationPrefixFor(dataRoot: string): string {
-  const rel = relative(projectRoot, dataRoot);
-  if (rel === "") return ".";
-  if (rel.startsWith("..") || isAbsolute(rel)) return ".";
+  const rel = pathUnder(projectRoot, dataRoot);
+  if (!rel) return ".";
   return `./${rel.split("\\").join("/")}`;
 }
 

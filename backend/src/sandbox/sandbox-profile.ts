@@ -11,7 +11,8 @@
  * - an empty environment but for PATH, HOME, LANG: no keys.
  */
 import { existsSync, lstatSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
+import { join } from "node:path";
+import { pathUnder } from "../lib/path-under.js";
 
 /** Data folders the agent may change, and the ones it may only read. */
 export const WRITABLE_DATA_DIRS = ["memory", "skills", "workspace", "knowledge", "agents"] as const;
@@ -99,8 +100,8 @@ function dataBinds(dataRoot: string, hidden: string[], staging: string | null): 
     args.push(mount.writable ? "--bind" : "--ro-bind", source, join(SANDBOX_DATA_ROOT, mount.name));
   }
   for (const path of hidden) {
-    const inside = relative(dataRoot, path);
-    if (existsSync(path) && !inside.startsWith("..") && !isAbsolute(inside)) args.push("--ro-bind", "/dev/null", join(SANDBOX_DATA_ROOT, inside));
+    const inside = pathUnder(dataRoot, path);
+    if (existsSync(path) && inside) args.push("--ro-bind", "/dev/null", join(SANDBOX_DATA_ROOT, inside));
   }
   // Top-level writes fail loudly instead of vanishing into the tmpfs.
   args.push("--remount-ro", SANDBOX_DATA_ROOT);

@@ -1,6 +1,7 @@
 import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, isAbsolute, join, relative } from "node:path";
+import { delimiter, join } from "node:path";
+import { pathUnder } from "../lib/path-under.js";
 import type { Config } from "../config/config.js";
 import { runningAsRoot } from "../lib/running-as-root.js";
 import { runProcess, type RunResult } from "./run-process.js";
@@ -92,8 +93,7 @@ export class Sandbox {
     if (!this.bwrap) return program;
     if (this.bwrap.privilegeDrop) ensureMountPoints(this.bwrap.privilegeDrop.staging, this.config.dataRoot);
     const { keyFilePath, dataRoot } = this.config;
-    const rel = relative(dataRoot, keyFilePath);
-    const keyInside = rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+    const keyInside = Boolean(pathUnder(dataRoot, keyFilePath));
     return sandboxArgv(
       { ...this.bwrap, dataRoot, network: this.status.network, hidden: keyInside ? [keyFilePath] : [] },
       program,

@@ -1,14 +1,18 @@
-/** The five core tools of PRODUCT.md section 6, and `memory_search` (the agent's own memory, issue 30). */
-export const CORE_TOOL_NAMES = ["terminal", "python_repl", "fetch_url", "read_file", "search_knowledge_base", "memory_search"] as const;
-export type CoreToolName = (typeof CORE_TOOL_NAMES)[number];
-
-export const isCoreToolName = (name: string): name is CoreToolName =>
-  (CORE_TOOL_NAMES as readonly string[]).includes(name);
+/**
+ * The built-in tools' names, from protocol's table (builtin-tools.ts): the core tools of PRODUCT.md
+ * section 6 and `memory_search` (the agent's own memory, issue 30), and `delegate`.
+ */
+import { type BuiltinToolName, builtinToolNames, isBuiltinTool } from "@mini-openclaw/protocol";
 
 export const DELEGATE_TOOL = "delegate";
 
 /** Tools an agent can be given: the core tools, and `delegate` (hand a task to a sub-agent role). */
-export type ToolName = CoreToolName | typeof DELEGATE_TOOL;
+export type ToolName = BuiltinToolName;
+export type CoreToolName = Exclude<ToolName, typeof DELEGATE_TOOL>;
+
+export const CORE_TOOL_NAMES: readonly CoreToolName[] = builtinToolNames.filter((name): name is CoreToolName => name !== DELEGATE_TOOL);
+
+export const isCoreToolName = (name: string): name is CoreToolName => isBuiltinTool(name) && name !== DELEGATE_TOOL;
 
 /** Names a skill's `allowed-tools` or a role's `tools` may list. */
-export const isToolName = (name: string): name is ToolName => isCoreToolName(name) || name === DELEGATE_TOOL;
+export const isToolName = (name: string): name is ToolName => isBuiltinTool(name);
