@@ -22,6 +22,12 @@ afterEach(async () => {
 const server = (mode: string, env: Record<string, string> = {}) => ({ command: process.execPath, args: [scriptedMcpServer, mode], env });
 
 /** The slowest /api/health answer while `work` runs, sampled every 50 ms. */
+/**
+ * Still answering: these attacks held the server for 70 s to minutes on main. The bound is a liveness
+ * line with room for a loaded CI machine, not a speed figure (those are in bench/).
+ */
+const ANSWERS_WITHIN_MS = 2_000;
+
 async function slowestHealthDuring<T>(url: string, work: Promise<T>): Promise<{ result: T; slowestMs: number }> {
   let done = false;
   let slowestMs = 0;
@@ -71,7 +77,7 @@ describe("a hostile MCP server", () => {
     const [refused, matched] = resultsOf(events);
     expect(refused).toMatchObject({ ok: false, output: expect.stringMatching(/^Error: invalid arguments for mcp__hostile__match: s: must match pattern/) });
     expect(matched).toMatchObject({ ok: true, output: "matched 4" });
-    expect(slowestMs).toBeLessThan(200);
+    expect(slowestMs).toBeLessThan(ANSWERS_WITHIN_MS);
   });
 
   it("300 tools with ~100 kB schemas full of patterns: left out with the reason, and the server keeps answering", async () => {
@@ -80,7 +86,7 @@ describe("a hostile MCP server", () => {
     const tools = state.servers[0].tools;
     expect(tools).toHaveLength(300);
     for (const tool of tools) expect(tool).toMatchObject({ exposed_as: null, problem: expect.stringMatching(/characters, over 64000/) });
-    expect(slowestMs).toBeLessThan(200);
+    expect(slowestMs).toBeLessThan(ANSWERS_WITHIN_MS);
     // A session starting now gets none of them and a valid request.
     const events = await chat(wb, "hello");
     expect(events.at(-1)).toMatchObject({ type: "final" });
@@ -96,7 +102,7 @@ describe("a hostile MCP server", () => {
     // It stays at that: no request loop in the background.
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await pidsIn(pageLog)).toHaveLength(20);
-    expect(slowestMs).toBeLessThan(200);
+    expect(slowestMs).toBeLessThan(ANSWERS_WITHIN_MS);
   });
 
   it("children in sessions of their own (one orphaned at once) end with the server: on restart and on shutdown", async () => {
