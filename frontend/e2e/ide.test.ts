@@ -39,7 +39,8 @@ function slowWeatherModel(body: ChatRequestBody) {
   const location = /<name>get_weather<\/name>[\s\S]*?<location>([^<]+)<\/location>/.exec(systemPromptOf(body))?.[1] ?? "";
   return {
     reasoning: "The user asks about weather. I should read the get_weather skill first.",
-    chunkDelayMs: 60,
+    // Twelve words over ~1.8 s: the window in which the thought streams, open, on a loaded machine too.
+    chunkDelayMs: 150,
     toolCalls: [{ name: "read_file", args: { path: location } }],
   };
 }

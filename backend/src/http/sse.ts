@@ -46,7 +46,10 @@ export interface SseStream {
  *
  * The stream ends only after its last byte: `Connection: close` makes Node end the socket once
  * the response is flushed (destroying it right after `end()` dropped what a slower reader had not
- * yet taken, `final` included).
+ * yet taken, `final` included). The body is delimited by that close, not chunked, and written to the
+ * socket itself: a response's own writes leave only once the promise jobs queued before them are
+ * done, which a model that floods (its chunks parsed in promise jobs) keeps from happening for tens
+ * of milliseconds; a socket's write is tried at once.
  *
  * A pushed event (the UI's) goes out at once when it is the first of a burst; those sent while it is
  * on its way are written together once the event loop comes round. A turn's frames are pulled by
@@ -55,6 +58,7 @@ export interface SseStream {
 export function openSse(res: ServerResponse, onClientGone: (controller: AbortController) => void): SseStream {
   const controller = new AbortController();
   let ended = false;
+  res.useChunkedEncodingByDefault = false;
   res.writeHead(200, {
     "content-type": "text/event-stream; charset=utf-8",
     "cache-control": "no-cache, no-transform",
@@ -62,7 +66,12 @@ export function openSse(res: ServerResponse, onClientGone: (controller: AbortCon
     "x-accel-buffering": "no",
   });
   res.flushHeaders();
-  const heartbeat = setInterval(() => res.write(": ping\n\n"), HEARTBEAT_MS);
+  const socket = res.socket;
+  const closed = () => res.destroyed || !socket || socket.destroyed;
+  const write = (data: string | Uint8Array) => {
+    if (!closed()) socket!.write(data);
+  };
+  const heartbeat = setInterval(() => write(": ping\n\n"), HEARTBEAT_MS);
   heartbeat.unref();
   const gone = () => {
     clearInterval(heartbeat);
@@ -73,20 +82,20 @@ export function openSse(res: ServerResponse, onClientGone: (controller: AbortCon
   res.socket?.once("end", gone);
   let pending = "";
   let burst = false;
-  const unread = () => res.writableLength + (res.socket?.writableLength ?? 0) + pending.length;
+  const unread = () => res.writableLength + (socket?.writableLength ?? 0) + pending.length;
   const flush = () => {
     burst = false;
     const text = pending;
     pending = "";
-    if (text && !res.destroyed) res.write(text);
+    if (text) write(text);
   };
   const sendText = (frame: string) => {
-    if (ended || res.destroyed) return;
+    if (ended || closed()) return;
     if (burst) {
       pending += frame;
       return;
     }
-    res.write(frame);
+    write(frame);
     burst = true;
     setImmediate(flush);
   };
@@ -98,16 +107,17 @@ export function openSse(res: ServerResponse, onClientGone: (controller: AbortCon
       if (unread() > 4 * MAX_UNREAD_BYTES) res.destroy();
     },
     sendFrames(frames) {
-      if (ended || res.destroyed || frames.length === 0) return;
+      if (ended || closed() || frames.length === 0) return;
+      if (frames.length === 1) return write(frames[0]);
       // One write of them all (writev), from the shared bytes.
-      res.cork();
-      for (const frame of frames) res.write(frame);
-      process.nextTick(() => res.uncork());
+      socket!.cork();
+      for (const frame of frames) socket!.write(frame);
+      process.nextTick(() => socket!.uncork());
     },
-    hasRoom: () => !res.destroyed && unread() < MAX_UNREAD_BYTES,
+    hasRoom: () => !closed() && unread() < MAX_UNREAD_BYTES,
     onRoom(ready) {
-      res.on("drain", ready);
-      return () => res.off("drain", ready);
+      socket?.on("drain", ready);
+      return () => socket?.off("drain", ready);
     },
     cut: () => res.destroy(),
     end() {

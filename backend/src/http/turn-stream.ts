@@ -25,11 +25,11 @@ export const STALLED_READER_MS = 60_000;
 /** Streams the turn's events after `afterId` to `sse`, ending it with the turn; returns the way to stop. */
 export function streamTurn(sse: SseStream, live: LiveTurn, afterId: number | null): () => void {
   const cursor = live.cursor(afterId);
-  let scheduled = false;
+  /** A round is due when the event loop comes round; events until then wait for it. */
+  let due = false;
   let stopped = false;
   let stalled: NodeJS.Timeout | null = null;
   const pump = () => {
-    scheduled = false;
     if (stopped) return;
     if (stalled) clearTimeout(stalled);
     stalled = null;
@@ -52,10 +52,16 @@ export function streamTurn(sse: SseStream, live: LiveTurn, afterId: number | nul
     // Behind, with no room: it holds the turn's events while it is connected, so not for ever.
     stalled = setTimeout(() => sse.cut(), STALLED_READER_MS).unref();
   };
+  // The first event after a quiet loop goes out at once, those that follow it in the next round: a
+  // model that floods keeps the loop busy parsing (in promise jobs) long before the loop comes round.
   const schedule = () => {
-    if (scheduled || stopped) return;
-    scheduled = true;
-    setImmediate(pump);
+    if (due || stopped) return;
+    due = true;
+    setImmediate(() => {
+      due = false;
+      pump();
+    });
+    pump();
   };
   const unwatch = live.watch(schedule);
   const undrain = sse.onRoom(schedule);

@@ -19,6 +19,8 @@ import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol
 /** The longest single message read from a server (a 50 MB tool result fits). */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 const STDERR_LINES = 30;
+/** How long the close of a server that exited waits for the rest of its stderr. */
+const STDERR_DRAIN_MS = 500;
 /** How long a server gets after SIGTERM before its whole group is killed. */
 const KILL_GRACE_MS = 2_000;
 /** The environment variable that marks a server's processes (its value is one per start). */
@@ -89,7 +91,16 @@ export class StdioProcessTransport implements Transport {
         // What it started may outlive it, in its group or out of it: nothing of a server stays behind it.
         killGroup(child, "SIGKILL");
         this.sweep();
-        this.finish();
+        // Its last words on stderr (why it died) may still be in the pipe: read them before the close is
+        // reported, but never wait long for a pipe something else holds open.
+        const stderr = child.stderr!;
+        if (stderr.closed) return this.finish();
+        const read = setTimeout(() => this.finish(), STDERR_DRAIN_MS);
+        read.unref();
+        stderr.once("close", () => {
+          clearTimeout(read);
+          this.finish();
+        });
       });
       child.stdout!.on("data", (chunk: Buffer) => this.read(chunk));
       child.stderr!.on("data", (chunk: Buffer) => this.readStderr(chunk));
