@@ -79,7 +79,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.removeContentTypeParser("text/plain");
 
   // Requests and replies checked by the API contract's schemas (protocol's api/).
-  useApiContract(app);
+  useApiContract(app, { checkReplies: config.checkReplies });
   registerErrorHandler(app);
   app.addHook("onResponse", async (request, reply) => {
     request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");

@@ -32,7 +32,7 @@ export async function startServerProcess(
   const port = await freePort();
   const base = cleanEnv ? { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp" } : process.env;
   const [command, args] = openFiles ? ["prlimit", [`--nofile=${openFiles}:${openFiles}`, "--", process.execPath, builtMain]] : [process.execPath, [builtMain]];
-  const child = spawn(command, args, { env: { ...base, APPROVALS: "off", ...env, PORT: String(port), HOST: "127.0.0.1" }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, args, { env: { ...base, APPROVALS: "off", API_CHECK_REPLIES: "on", ...env, PORT: String(port), HOST: "127.0.0.1" }, stdio: ["ignore", "pipe", "pipe"] });
   const output: string[] = [];
   const stdout: string[] = [];
   child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {

@@ -45,6 +45,7 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
     MODEL_TIMEOUT_MS: "5000",
     // Tools run unattended unless a test is about approvals (it sets APPROVALS: "on").
     APPROVALS: "off",
+    API_CHECK_REPLIES: "on",
     ...(options.noModel ? {} : { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "scripted" }),
     ...options.env,
   };

@@ -1,9 +1,8 @@
 /**
  * Routes from the API contract (protocol's `api`): each route takes its method, path and schemas
  * from its operation, so what the server checks, what it replies and what the OpenAPI document
- * says are one thing. Requests are validated by the operation's zod schemas; each JSON reply is
- * checked against the schema of its status before it leaves (a reply that breaks the contract is a
- * 500 and a log line, never a silent change of shape).
+ * says are one thing. Requests are validated by the operation's zod schemas; replies are checked
+ * against the schema of their status when asked (`API_CHECK_REPLIES`, on in the test suite and `dev`).
  */
 import type { Operation, RawReply } from "@mini-openclaw/protocol";
 import type { FastifyInstance, FastifySchemaCompiler } from "fastify";
@@ -49,7 +48,7 @@ export function routeOf<O extends Operation>(op: O): { method: O["method"]; url:
 }
 
 /** A reply checked against its status's schema, then written as the handler gave it. */
-const serializerCompiler: FastifySerializerCompiler<z.ZodType> =
+const checkedSerializer: FastifySerializerCompiler<z.ZodType> =
   ({ schema, method, url }) =>
   (data) => {
     const checked = schema.safeParse(data);
@@ -57,10 +56,16 @@ const serializerCompiler: FastifySerializerCompiler<z.ZodType> =
     return JSON.stringify(data);
   };
 
-/** The app validates and serializes with the contract's zod schemas; routes are typed by them. */
-export function useApiContract(app: FastifyInstance): FastifyInstance {
+const plainSerializer: FastifySerializerCompiler<z.ZodType> = () => (data) => JSON.stringify(data);
+
+/**
+ * The app validates requests with the contract's zod schemas, and with `checkReplies` checks each
+ * JSON reply against them too (a reply that breaks the contract is then a 500 and a log line); routes
+ * are typed by them.
+ */
+export function useApiContract(app: FastifyInstance, { checkReplies }: { checkReplies: boolean }): FastifyInstance {
   app.setValidatorCompiler(validatorCompiler as FastifySchemaCompiler<z.ZodType>);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(checkReplies ? checkedSerializer : plainSerializer);
   return app;
 }
 

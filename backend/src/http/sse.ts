@@ -82,7 +82,7 @@ export function openSse(res: ServerResponse, onClientGone: (controller: AbortCon
   res.socket?.once("end", gone);
   let pending = "";
   let burst = false;
-  const unread = () => res.writableLength + (socket?.writableLength ?? 0) + pending.length;
+  const unread = () => (socket?.writableLength ?? 0) + pending.length;
   const flush = () => {
     burst = false;
     const text = pending;

@@ -18,6 +18,26 @@ import { KNOWLEDGE_EXTENSIONS } from "./document-kinds.js";
 const TRASH = join("storage", "trash", "knowledge");
 const TRASH_NAME = /^\d{13}-[0-9a-f]{12}$/;
 
+/** Why a name cannot be a document's path, in the upload's words. */
+function refusalWords(refused: PathRefusal): string {
+  switch (refused.kind) {
+    case "empty":
+    case "no_name":
+      return "names no file";
+    case "too_long":
+      return `is over ${MAX_PATH_CHARS} characters`;
+    case "nul":
+    case "backslash":
+      return "holds a NUL byte or a backslash";
+    case "absolute":
+      return "is an absolute path: name a file inside knowledge/";
+    case "parent":
+      return "goes up a folder ('..'): documents stay inside knowledge/";
+    case "bad_name":
+      return refused.problem;
+  }
+}
+
 /** The data-root-relative path a name given for knowledge/ stands for, or a 422 saying why not. */
 export function knowledgePath(name: unknown): string {
   if (typeof name !== "string" || name.trim() === "") throw new UserError(400, "A file name is required (?filename=NAME).");
@@ -25,20 +45,8 @@ export function knowledgePath(name: unknown): string {
     throw new UserError(422, `${shownName(name.slice(0, 120))} ${why}; nothing was written.`);
   };
   const read = relativeSegments(name);
-  if ("refused" in read) {
-    const why: Record<PathRefusal["kind"], string> = {
-      empty: "names no file",
-      too_long: `is over ${MAX_PATH_CHARS} characters`,
-      nul: "holds a NUL byte or a backslash",
-      backslash: "holds a NUL byte or a backslash",
-      absolute: "is an absolute path: name a file inside knowledge/",
-      parent: "goes up a folder ('..'): documents stay inside knowledge/",
-      no_name: "names no file",
-      bad_name: read.refused.kind === "bad_name" ? read.refused.problem : "",
-    };
-    refuse(why[read.refused.kind]);
-  }
-  const segments = "segments" in read ? read.segments : [];
+  if ("refused" in read) return refuse(refusalWords(read.refused));
+  const { segments } = read;
   if (segments.some((s) => s.startsWith("."))) refuse("names a hidden file or folder");
   if (segments[0] === "knowledge" && segments.length > 1) segments.shift();
   if (!KNOWLEDGE_EXTENSIONS.test(segments[segments.length - 1])) {

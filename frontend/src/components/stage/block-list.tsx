@@ -7,6 +7,7 @@ import { AnswerText } from "./answer-text";
 import { CompactionBlock } from "./compaction-block";
 import { ReviewBlock } from "./review-block";
 import { ThoughtBlock } from "./thought-block";
+import { SubAgentTrace } from "./sub-agent-trace";
 import { ToolCard } from "./tool-card";
 import { MemoryChangeCard } from "./memory-change-card";
 
@@ -25,7 +26,13 @@ export function BlockList({ blocks, streaming }: { blocks: Block[]; streaming: b
             const memory = block.changes?.files.find((f) => f.path === MEMORY_FILE && f.kind !== "deleted");
             return (
               <div key={block.id} className="space-y-2">
-                <ToolCard block={block} />
+                <ToolCard block={block}>
+                  {block.sub && (
+                    <SubAgentTrace sub={block.sub}>
+                      <BlockList blocks={block.sub.turn.blocks} streaming={block.sub.turn.status === "streaming"} />
+                    </SubAgentTrace>
+                  )}
+                </ToolCard>
                 {memory && block.changes && <MemoryChangeCard change={block.changes.change} path={memory.path} />}
               </div>
             );

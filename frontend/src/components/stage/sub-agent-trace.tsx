@@ -1,10 +1,10 @@
 "use client";
 import { Bot } from "lucide-react";
 import type { SubAgent } from "@/lib/turn-model";
-import { BlockList } from "./block-list";
+import type { ReactNode } from "react";
 
-/** A sub-agent's whole turn, nested under the delegate call that started it. */
-export function SubAgentTrace({ sub }: { sub: SubAgent }) {
+/** A sub-agent's whole turn, nested under the delegate call that started it; `children`: its blocks. */
+export function SubAgentTrace({ sub, children }: { sub: SubAgent; children: ReactNode }) {
   const streaming = sub.turn.status === "streaming";
   return (
     <div data-testid="sub-agent" data-agent={sub.agent} data-depth={sub.depth} data-status={sub.turn.status} className="border-t border-zinc-100 px-3 py-2">
@@ -15,7 +15,7 @@ export function SubAgentTrace({ sub }: { sub: SubAgent }) {
         {streaming && <span className="animate-pulse text-klein">· working…</span>}
       </div>
       <div className="space-y-2 border-l-2 border-klein-100 pl-3" data-testid="sub-agent-blocks">
-        <BlockList blocks={sub.turn.blocks} streaming={streaming} />
+        {children}
       </div>
     </div>
   );

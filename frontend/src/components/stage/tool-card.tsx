@@ -1,12 +1,11 @@
 "use client";
 import { Check, ChevronRight, Loader2, ShieldAlert, TriangleAlert } from "lucide-react";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from "@/components/ui/collapsible";
 import { cn, formatDuration } from "@/lib/utils";
 import { ApprovalDecisionLine, ApprovalRequestCard } from "./approval-card";
 import { ChangedFiles } from "./changed-files";
-import { SubAgentTrace } from "./sub-agent-trace";
 import type { ToolBlock } from "./tool-views/tool-view";
 import { toolView } from "./tool-views/tool-views";
 
@@ -43,7 +42,8 @@ function Output({ text }: { text: string }) {
  * A tool call: name, input, output, duration and state; long output folded, the raw payload one
  * click away. What differs per tool (icon, summary line, how the input reads) is its view.
  */
-export function ToolCard({ block }: { block: ToolBlock }) {
+/** `children`: the trace of the sub-agent a delegate call started (the block list renders it, nested). */
+export function ToolCard({ block, children }: { block: ToolBlock; children?: ReactNode }) {
   const [open, setOpen] = useState<boolean | null>(null);
   const [raw, setRaw] = useState(false);
   const view = toolView(block.name);
@@ -88,7 +88,7 @@ export function ToolCard({ block }: { block: ToolBlock }) {
       ) : (
         block.approval?.request && <ApprovalRequestCard request={block.approval.request} />
       )}
-      {block.sub && <SubAgentTrace sub={block.sub} />}
+      {children}
       {block.changes && (block.changes.files.length > 0 || (block.changes.untracked?.length ?? 0) > 0) && (
         <ChangedFiles change={block.changes.change} files={block.changes.files} more={block.changes.more} untracked={block.changes.untracked} />
       )}
