@@ -30,6 +30,35 @@ export interface ModelStep {
 /** A streaming loop that never yields would hold every other socket (the client's included) until the model is done. */
 const YIELD_EVERY_MS = 8;
 
+/**
+ * Says when the loop has worked `YIELD_EVERY_MS` without the event loop coming round (a flooding
+ * model's chunks are parsed back to back in promise jobs). Time spent waiting for the network lets
+ * the loop come round, so the first chunk after a wait goes on at once.
+ */
+function busyClock() {
+  let since = performance.now();
+  let cameRound = false;
+  const watch = () => {
+    cameRound = false;
+    setImmediate(() => (cameRound = true));
+  };
+  watch();
+  return {
+    due(): boolean {
+      if (cameRound) {
+        since = performance.now();
+        watch();
+      }
+      return performance.now() - since > YIELD_EVERY_MS;
+    },
+    async yield(): Promise<void> {
+      await new Promise((resolve) => setImmediate(resolve));
+      since = performance.now();
+      watch();
+    },
+  };
+}
+
 interface ToolBlock {
   id?: string;
   name?: string;
@@ -72,7 +101,7 @@ export async function streamModelStep(
   let responseModel: string | null = null;
   let usage: Partial<UsageMetadata> | undefined;
   const tools = new Map<number, ToolBlock>();
-  let lastYield = performance.now();
+  const busy = busyClock();
   const tags = new ThinkTagSplitter();
   const show = (split: { thought: string; text: string; lateThought?: number }) => {
     if (split.lateThought) {
@@ -132,10 +161,7 @@ export async function streamModelStep(
         default:
           break;
       }
-      if (performance.now() - lastYield > YIELD_EVERY_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
-        lastYield = performance.now();
-      }
+      if (busy.due()) await busy.yield();
     }
     signal.throwIfAborted();
     show(tags.end());

@@ -52,16 +52,17 @@ export function streamTurn(sse: SseStream, live: LiveTurn, afterId: number | nul
     // Behind, with no room: it holds the turn's events while it is connected, so not for ever.
     stalled = setTimeout(() => sse.cut(), STALLED_READER_MS).unref();
   };
-  // The first event after a quiet loop goes out at once, those that follow it in the next round: a
-  // model that floods keeps the loop busy parsing (in promise jobs) long before the loop comes round.
+  // The first events after a quiet loop go out as soon as the code that emitted them is done (a
+  // block's start and its first delta come together), those that follow in the next round: a model
+  // that floods keeps the loop busy parsing (in promise jobs) long before the loop comes round.
   const schedule = () => {
     if (due || stopped) return;
     due = true;
+    queueMicrotask(pump);
     setImmediate(() => {
       due = false;
       pump();
     });
-    pump();
   };
   const unwatch = live.watch(schedule);
   const undrain = sse.onRoom(schedule);
