@@ -30,6 +30,8 @@ import { UiEventBus } from "./ui-events/ui-event-bus.js";
 import { DelegationRegistry } from "./delegation/delegation-runtime.js";
 import { Reviewer } from "./review/reviewer.js";
 import { agentRoutes } from "./http/routes/agent-routes.js";
+import { modelsRoutes } from "./http/routes/models-routes.js";
+import { ModelProfiles } from "./models/model-profiles.js";
 import { modelRoutes } from "./http/routes/model-routes.js";
 import { mcpRoutes } from "./http/routes/mcp-routes.js";
 import { McpHub } from "./mcp/mcp-hub.js";
@@ -107,7 +109,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const delegations = new DelegationRegistry(() => ui.publish({ type: "refresh", target: "agents" }));
   const memory = new MemoryIndex(config.dataRoot);
   const runtime = { config, sandbox, python, fetchAgent, knowledge, memory };
-  const reviewer = new Reviewer({ config, sessions, ui, runtime, log: app.log });
+  // The model profiles (MODELS.json): read now and watched; a change is news for every open page.
+  const models = new ModelProfiles({ config, log: app.log, onChange: () => ui.publish({ type: "refresh", target: "health" }) });
+  await models.start();
+  const reviewer = new Reviewer({ config, sessions, ui, runtime, models, log: app.log });
   await ensurePolicyFile(config.dataRoot);
   const approvals = new ApprovalGate(() => ui.publish({ type: "refresh", target: "approvals" }));
   // MCP servers start in the background: a slow or broken one never holds up the workbench or a turn.
@@ -119,12 +124,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const turns = new TurnRegistry({ onQueueChange: (sessionId, items) => ui.publish({ type: "queue", session_id: sessionId, items }) });
   // Traces only when a collector is configured (the OpenTelemetry modules are not even loaded otherwise).
   const tracing = await startTracing(config.telemetry);
-  const chatDeps: ChatDeps = { config, sessions, prompts, turns, runtime, log: app.log, ui, delegations, reviewer, approvals, mcp, changes, tracing };
+  const chatDeps: ChatDeps = { config, sessions, prompts, turns, runtime, log: app.log, ui, delegations, reviewer, approvals, mcp, changes, tracing, models };
   const chat = new ChatTurns(chatDeps);
   const watcher = new WorkspaceWatcher(config.dataRoot);
   app.addHook("onClose", async () => {
     reviewer.close();
     watcher.close();
+    models.close();
     // Every server and its process group ends with the workbench: no orphans.
     await mcp.close();
     await changes.close();
@@ -137,19 +143,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   if (!sandbox.isolated) app.log.warn(`tools run without an OS sandbox: ${sandbox.status.detail}`);
 
-  await app.register(healthRoutes, { config, version, sandbox: sandbox.status, pythonPath: python.pythonPath, knowledge, mcp, tracing });
+  await app.register(healthRoutes, { config, version, sandbox: sandbox.status, pythonPath: python.pythonPath, knowledge, mcp, tracing, models });
   await app.register(mcpRoutes, { mcp });
   await app.register(changeRoutes, { config, sessions, turns, changes, ui });
   await app.register(knowledgeRoutes, { knowledge, config });
   await app.register(uiEventRoutes, { watcher, bus: ui });
   await app.register(chatRoutes, { ...chatDeps, chat });
   await app.register(fileRoutes, { config });
-  await app.register(sessionRoutes, { sessions, turns, config, changes, ui });
+  await app.register(sessionRoutes, { sessions, turns, config, changes, ui, models });
   await app.register(workspaceRoutes, { config, prompts });
   await app.register(skillRoutes, { config });
   await app.register(approvalRoutes, { config, gate: approvals });
   await app.register(agentRoutes, { config, delegations, reviewer, ui });
   await app.register(modelRoutes, { config, ui, knowledge });
+  await app.register(modelsRoutes, { config, models, sessions, ui });
   // The contract as OpenAPI 3.1, made once, when first asked for.
   let document: ReturnType<typeof openApiDocument> | undefined;
   app.get("/api/openapi.json", async () => (document ??= openApiDocument(apiOperations(), { title: "Mini-OpenClaw", version, description: "The workbench's HTTP API (README, \"API\"). Errors are `{ error }` with a fitting status; chat streams are SSE." })));

@@ -111,7 +111,7 @@ describe("the API contract", () => {
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
-    expect(operations.length).toBe(43);
+    expect(operations.length).toBe(49);
     for (const { path, method, op } of operations) {
       const statuses = Object.keys(op.responses);
       expect(statuses.some((s) => s.startsWith("2")), `${method} ${path}`).toBe(true);
@@ -166,6 +166,21 @@ describe("the API contract", () => {
     expect((await call("POST", "/api/model/test", { body: settings })).status).toBe(200);
     expect((await call("PUT", "/api/model", { body: settings })).status).toBe(200);
     expect((await call("PUT", "/api/model", { body: { model: "has spaces" } })).status).toBe(400);
+
+    // Model profiles: one made, tried, made the default and back, deleted; and the usage by day.
+    const profile = { base_url: wb.model.baseUrl, model: "scripted-b", api_key: "key-b", prices: { input: 1, output: 2 } };
+    expect((await call("PUT", "/api/models/second", { body: profile })).status).toBe(200);
+    expect((await call("PUT", "/api/models/Bad_Name", { body: profile })).status).toBe(400);
+    expect((await call("POST", "/api/models/test", { body: { ...profile, name: "second" } })).status).toBe(200);
+    expect((await call("PUT", "/api/models", { body: { default: "second" } })).status).toBe(200);
+    expect((await call("PUT", "/api/models", { body: { default: "none-such" } })).status).toBe(400);
+    expect((await call("PUT", "/api/models", { body: { default: "default" } })).status).toBe(200);
+    expect((await call("GET", "/api/models")).status).toBe(200);
+    expect((await call("DELETE", "/api/models/second")).status).toBe(200);
+    expect((await call("DELETE", "/api/models/second")).status).toBe(404);
+    expect((await call("DELETE", "/api/models/default")).status).toBe(400);
+    expect((await call("GET", "/api/usage")).status).toBe(200);
+    expect((await call("GET", "/api/usage?from=2026-13-01")).status).toBe(400);
 
     // A turn that writes a file, not streamed; then its session's every view.
     const turn = await call("POST", "/api/chat", { body: { message: "write the file", stream: false } });

@@ -147,6 +147,8 @@ export const stepStartEventSchema = z.object({
   step: z.number().int().positive(),
   /** The model the request names. */
   model: z.string(),
+  /** The model profile it went to (absent in sessions before profiles: the one endpoint there was). */
+  profile: z.string().optional(),
 });
 export const stepEndEventSchema = z.object({
   type: z.literal("step_end"),
@@ -158,11 +160,37 @@ export const stepEndEventSchema = z.object({
 });
 
 /** Token usage of one model request, where the provider reports it. */
-export const usageEventSchema = z.object({
-  type: z.literal("usage"),
+export const requestUsageSchema = z.object({
   input_tokens: z.number(),
   output_tokens: z.number(),
   cached_tokens: z.number(),
+  /** Output tokens spent reasoning, where the server says (part of `output_tokens`). */
+  reasoning_tokens: z.number().optional(),
+  /** The profile and model that answered (absent in sessions before profiles). */
+  profile: z.string().optional(),
+  model: z.string().optional(),
+  /** US dollars, from the profile's prices when the request was made; absent without prices. */
+  cost: z.number().optional(),
+});
+export type RequestUsage = z.infer<typeof requestUsageSchema>;
+
+export const usageEventSchema = requestUsageSchema.extend({ type: z.literal("usage") });
+
+/**
+ * The turn goes to another model profile than the one it was meant for, said, never silent:
+ * `failover`: the step's request failed before anything streamed (endpoint down, 429, 5xx, or silent
+ * past the timeout) and goes to the profile's next fallback; `profile_deleted`: the session's profile
+ * was deleted, so the session is back on the default (said once, by the turn that found it gone).
+ */
+export const modelSwitchEventSchema = z.object({
+  type: z.literal("model_switch"),
+  why: z.enum(["failover", "profile_deleted"]),
+  /** The step it happened at (a failover). */
+  step: z.number().int().positive().optional(),
+  from: z.string(),
+  to: z.string(),
+  /** Why `from` was left, in words (its error). */
+  reason: z.string(),
 });
 
 /**
@@ -304,6 +332,7 @@ const eventSchemas = [
   stepStartEventSchema,
   stepEndEventSchema,
   usageEventSchema,
+  modelSwitchEventSchema,
   steerEventSchema,
   changesEventSchema,
   finalEventSchema,
@@ -327,6 +356,7 @@ export type SkillEvent = z.infer<typeof skillEventSchema>;
 export type PrefixEvent = z.infer<typeof prefixEventSchema>;
 export type CompactionEvent = z.infer<typeof compactionEventSchema>;
 export type UsageEvent = z.infer<typeof usageEventSchema>;
+export type ModelSwitchEvent = z.infer<typeof modelSwitchEventSchema>;
 export type StepStartEvent = z.infer<typeof stepStartEventSchema>;
 export type StepEndEvent = z.infer<typeof stepEndEventSchema>;
 export type SteerEvent = z.infer<typeof steerEventSchema>;
@@ -361,6 +391,8 @@ export const queueItemSchema = z.object({
   mode: z.enum(["follow_up", "steer"]),
   /** Sent with `tools: false`: it runs without tools, as the message that queued it asked. */
   tools: z.literal(false).optional(),
+  /** Sent with `model`: it goes to this profile only. */
+  model: z.string().optional(),
   /** Epoch milliseconds. */
   queued_at: z.number(),
 });

@@ -43,6 +43,7 @@ describe("types follow the schemas", () => {
       | "tool_input_end"
       | "late_thought"
       | "step_start"
+      | "model_switch"
       | "step_end"
       | "tool_call"
       | "tool_result"

@@ -18,7 +18,7 @@
  * backend's migration (`sessions/session-format.ts`).
  */
 import { z } from "zod";
-import { type ChatEvent, chatEventSchema, type ErrorEvent, type FinalEvent } from "./chat-events.js";
+import { type ChatEvent, chatEventSchema, type ErrorEvent, type FinalEvent, requestUsageSchema } from "./chat-events.js";
 
 const ts = z.string();
 const turnId = z.number().int().positive();
@@ -118,6 +118,8 @@ export const compactionEntrySchema = z.object({
   skills: z.array(loadedSkillRecordSchema),
   /** Asked for by the user rather than forced by the context budget. */
   forced: z.boolean(),
+  /** What the summary's model request used. */
+  usage: requestUsageSchema.optional(),
 });
 
 /** The reviewer's look at the turn before it: `advice` goes to the next turn's model request, `content` to no model. */
@@ -128,6 +130,8 @@ export const reviewEntrySchema = z.object({
   turn: turnId.optional(),
   content: z.string(),
   advice: z.string(),
+  /** What the reviewer's model request used (counted with the turn it reviewed, apart). */
+  usage: requestUsageSchema.optional(),
 });
 
 /**
@@ -149,6 +153,8 @@ export const metaEntrySchema = z.object({
    * from here on, for the model and on screen (the original line stays in the file).
    */
   edit: z.object({ turn: turnId, content: z.string() }).optional(),
+  /** The session's model profile from here on (null: the default). */
+  model: z.string().max(100).nullable().optional(),
 });
 
 export const sessionEntrySchema = z.discriminatedUnion("type", [

@@ -1,5 +1,6 @@
 import type { ChatOpenAI } from "@langchain/openai";
 import type { ModelConfig } from "../config/config.js";
+import type { ResolvedProfile } from "../config/model-profile.js";
 import { providerFetch, type TurnDialect } from "./provider-stream.js";
 
 /**
@@ -15,11 +16,12 @@ function fetchBoundTo(signal: AbortSignal | undefined): typeof fetch {
 /**
  * ChatOpenAI against any OpenAI-compatible endpoint, whatever its dialect. `streaming: false` is for requests whose answer
  * is only used whole (a compaction summary). `signal` ends every request the model makes, at any stage.
- * `dialect`: what this turn has learned of the server (provider-stream.ts).
+ * `dialect`: what this turn has learned of the server (provider-stream.ts). `params`: a profile's
+ * request parameters (each sent only when set: servers differ in what they take).
  */
 export async function createChatModel(
   model: ModelConfig,
-  { streaming = true, signal, dialect }: { streaming?: boolean; signal?: AbortSignal; dialect?: TurnDialect } = {},
+  { streaming = true, signal, dialect, params = {} }: { streaming?: boolean; signal?: AbortSignal; dialect?: TurnDialect; params?: ResolvedProfile["params"] } = {},
 ): Promise<ChatOpenAI> {
   // LangChain's OpenAI package loads with the first model call, not with the server (~150 ms of its start).
   const { ChatOpenAI } = await import("@langchain/openai");
@@ -36,5 +38,8 @@ export async function createChatModel(
     timeout: model.timeoutMs,
     streaming,
     streamUsage: streaming,
+    ...(params.temperature !== undefined ? { temperature: params.temperature } : {}),
+    ...(params.maxOutputTokens !== undefined ? { maxTokens: params.maxOutputTokens } : {}),
+    ...(params.reasoningEffort !== undefined ? { reasoning: { effort: params.reasoningEffort } } : {}),
   });
 }

@@ -37,9 +37,18 @@ function providerMessage(err: unknown): string {
  */
 export function classifyModelError(
   err: unknown,
-  ctx: { baseUrl: string | null; timeoutMs: number; abortReason?: string; receivedAnyChunk: boolean },
+  ctx: {
+    baseUrl: string | null;
+    timeoutMs: number;
+    abortReason?: string;
+    receivedAnyChunk: boolean;
+    /** The profile called and the setting its key is read from (absent: the one `OPENAI_*` endpoint). */
+    profile?: { name: string; keySetting: string };
+  },
 ): ClassifiedError {
   const endpoint = ctx.baseUrl ?? "https://api.openai.com/v1";
+  const keySetting = ctx.profile?.keySetting ?? "OPENAI_API_KEY";
+  const which = ctx.profile && ctx.profile.name !== "default" ? ` (profile "${ctx.profile.name}")` : "";
   if (ctx.abortReason === TIMEOUT_REASON) {
     return {
       code: "model_timeout",
@@ -57,11 +66,12 @@ export function classifyModelError(
   if (status === 401 || status === 403) {
     return {
       code: "model_auth",
-      message: `The model endpoint ${endpoint} refused the credentials (${status}): check OPENAI_API_KEY in KEY.md. ${providerMessage(err)}`.trim(),
+      message: `The model endpoint ${endpoint}${which} refused the credentials (${status}): check ${keySetting} in KEY.md. ${providerMessage(err)}`.trim(),
     };
   }
   if (status === 404) {
-    return { code: "model_error", message: `The model endpoint ${endpoint} answered 404: check OPENAI_MODEL and OPENAI_BASE_URL. ${providerMessage(err)}`.trim() };
+    const settings = which ? `the profile's model and base URL` : "OPENAI_MODEL and OPENAI_BASE_URL";
+    return { code: "model_error", message: `The model endpoint ${endpoint}${which} answered 404: check ${settings}. ${providerMessage(err)}`.trim() };
   }
   if (status === 429) {
     return { code: "rate_limited", message: `The model endpoint is rate-limiting requests (429): ${providerMessage(err) || "try again in a moment"}` };
@@ -86,10 +96,23 @@ export function classifyModelError(
   if (name === "APIConnectionError" || /ECONNREFUSED|ENOTFOUND|fetch failed|socket|terminated/i.test(providerMessage(err))) {
     return ctx.receivedAnyChunk
       ? { code: "model_bad_response", message: `The model's stream from ${endpoint} broke off mid-answer (connection closed).` }
-      : { code: "model_unreachable", message: `Cannot reach the model endpoint ${endpoint}: is the server running? Check OPENAI_BASE_URL in KEY.md.` };
+      : { code: "model_unreachable", message: `Cannot reach the model endpoint ${endpoint}${which}: is the server running? Check ${which ? "the profile's base URL" : "OPENAI_BASE_URL in KEY.md"}.` };
   }
   if (err instanceof SyntaxError) {
     return { code: "model_bad_response", message: `The model endpoint ${endpoint} sent a response that is not valid JSON.` };
   }
   return { code: "internal", message: `The turn failed: ${providerMessage(err) || String(err)}` };
+}
+
+/**
+ * Why a step's request may go on with the profile's next fallback, or null when it must not: only
+ * before anything streamed, and only when the endpoint is down, refuses for load (429, 5xx) or was
+ * silent past the timeout. A 401/403 is the user's to fix, and other refusals would fail the same way.
+ */
+export function failoverReason(err: unknown, ctx: Parameters<typeof classifyModelError>[1]): string | null {
+  if (ctx.receivedAnyChunk) return null;
+  const classified = classifyModelError(err, ctx);
+  const status = statusOf(err);
+  const retriable = classified.code === "model_timeout" || classified.code === "model_unreachable" || status === 429 || (status !== undefined && status >= 500);
+  return retriable ? classified.message : null;
 }

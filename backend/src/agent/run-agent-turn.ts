@@ -1,14 +1,14 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { ChatOpenAI } from "@langchain/openai";
 import { randomUUID } from "node:crypto";
-import type { ChatEvent, ErrorEvent, FinalEvent } from "@mini-openclaw/protocol";
-import type { ModelConfig } from "../config/config.js";
+import { type ChatEvent, type ErrorEvent, type FinalEvent, profileKeySetting } from "@mini-openclaw/protocol";
+import { requestCost, type ResolvedProfile } from "../config/model-profile.js";
 import type { ActiveSkill } from "../skills/active-skill.js";
 import type { CoreTool, ToolResult } from "../tools/core-tool.js";
 import { createChatModel } from "./chat-model.js";
 import { newTurnDialect } from "./provider-stream.js";
 import { IdleWatchdog } from "./idle-watchdog.js";
-import { classifyModelError, TIMEOUT_REASON } from "./model-errors.js";
+import { classifyModelError, failoverReason, TIMEOUT_REASON } from "./model-errors.js";
 import type { Approver } from "../approvals/approve-call.js";
 import { runToolCalls, type ToolStep } from "./run-tool-calls.js";
 import { BlockWriter } from "./block-writer.js";
@@ -29,7 +29,11 @@ export interface StepContext {
 export type PrepareStep = (context: StepContext) => Promise<{ system?: string; messages?: BaseMessage[] }>;
 
 export interface AgentTurnInput {
-  model: ModelConfig;
+  /**
+   * The model profile to call, then its fallbacks in order: a step whose request fails before
+   * anything streamed (down, 429, 5xx, silent past the timeout) goes on with the next, and says so.
+   */
+  profiles: ResolvedProfile[];
   /** The system prompt, unless `prepareStep` gives one. */
   systemPrompt?: string;
   /** The conversation the turn starts from (a sub-agent's task; a chat turn's new message, its history added by `prepareStep`). */
@@ -123,14 +127,30 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
   const abortFromCaller = () => controller.abort(input.signal.reason ?? "aborted");
   if (input.signal.aborted) abortFromCaller();
   input.signal.addEventListener("abort", abortFromCaller, { once: true });
-  const watchdog = new IdleWatchdog(input.model.timeoutMs, () => controller.abort(TIMEOUT_REASON));
+  /** The model request under way: the watchdog ends it (a failover may follow), not the turn. */
+  let attempt: AbortController | null = null;
+  /** Why the last request was ended by us (the timeout), for the turn's error. */
+  let attemptEnded: string | undefined;
+  let profileIndex = 0;
+  const profile = () => input.profiles[profileIndex];
+  const watchdog = new IdleWatchdog(profile().model.timeoutMs, () => (attempt ?? controller).abort(TIMEOUT_REASON));
   /** Whether the current step's model request has streamed anything yet (a failure then is not "unreachable"). */
   const streamed = { receivedAnyChunk: false };
 
-  const dialect = newTurnDialect();
-  const model = await createChatModel(input.model, { signal: controller.signal, dialect });
-  // Binding returns the same kind of model with the tools among its options.
-  const bound = (input.tools.length > 0 ? model.bindTools(input.tools.map(toolDefinition)) : model) as ChatOpenAI;
+  let dialect = newTurnDialect();
+  const definitions = input.tools.map(toolDefinition);
+  /** The profile's model for one request, bound to its tools; `signal` ends its HTTP request at any stage. */
+  const modelFor = async (signal: AbortSignal) => {
+    const model = await createChatModel(profile().model, { signal, dialect, params: profile().params });
+    // Binding returns the same kind of model with the tools among its options.
+    return (definitions.length > 0 ? model.bindTools(definitions) : model) as ChatOpenAI;
+  };
+  const errorContext = () => ({
+    baseUrl: profile().model.baseUrl,
+    timeoutMs: profile().model.timeoutMs,
+    receivedAnyChunk: streamed.receivedAnyChunk,
+    profile: { name: profile().name, keySetting: profileKeySetting(profile().name) },
+  });
   let system = input.systemPrompt ?? "";
   let messages: BaseMessage[] = [...input.messages];
   const activeSkill = { current: input.activeSkill ?? null };
@@ -138,25 +158,61 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
   let blockCount = 0;
   const blocks = new BlockWriter(input.emit, () => `b${++blockCount}`);
 
+  /** One step's model request, going down the fallbacks while nothing has streamed. */
+  const requestStep = async (step: number): Promise<ModelStep> => {
+    for (;;) {
+      const request = new AbortController();
+      const endWithTurn = () => request.abort(controller.signal.reason);
+      controller.signal.addEventListener("abort", endWithTurn, { once: true });
+      attempt = request;
+      attemptEnded = undefined;
+      streamed.receivedAnyChunk = false;
+      watchdog.touch();
+      input.emit({ type: "step_start", step, model: profile().model.model, profile: profile().name });
+      try {
+        return await streamModelStep(await modelFor(request.signal), [new SystemMessage(system), ...messages], {
+          signal: request.signal,
+          blocks,
+          onChunk: () => {
+            streamed.receivedAnyChunk = true;
+            watchdog.touch();
+          },
+        });
+      } catch (err) {
+        attemptEnded = request.signal.aborted && !controller.signal.aborted ? String(request.signal.reason) : undefined;
+        const next = input.profiles[profileIndex + 1];
+        const reason = controller.signal.aborted || !next ? null : failoverReason(err, { ...errorContext(), abortReason: attemptEnded });
+        if (reason === null) throw err;
+        input.emit({ type: "model_switch", why: "failover", step, from: profile().name, to: next.name, reason });
+        profileIndex++;
+        // What was learned of one server's dialect says nothing of the next one's.
+        dialect = newTurnDialect();
+      } finally {
+        controller.signal.removeEventListener("abort", endWithTurn);
+        attempt = null;
+      }
+    }
+  };
+
   try {
     for (let step = 1; ; step++) {
       const prepared = (await input.prepareStep?.({ step, messages })) ?? {};
       if (prepared.system !== undefined) system = prepared.system;
       if (prepared.messages) messages = prepared.messages;
-      streamed.receivedAnyChunk = false;
-      watchdog.touch();
-      input.emit({ type: "step_start", step, model: input.model.model });
-      const result = await streamModelStep(bound, [new SystemMessage(system), ...messages], {
-        signal: controller.signal,
-        blocks,
-        onChunk: () => {
-          streamed.receivedAnyChunk = true;
-          watchdog.touch();
-        },
-      });
+      const result = await requestStep(step);
       const usage = result.usage;
       if (usage) {
-        input.emit({ type: "usage", input_tokens: usage.input_tokens ?? 0, output_tokens: usage.output_tokens ?? 0, cached_tokens: usage.input_token_details?.cache_read ?? 0 });
+        const tokens = { input_tokens: usage.input_tokens ?? 0, output_tokens: usage.output_tokens ?? 0, cached_tokens: usage.input_token_details?.cache_read ?? 0 };
+        const reasoning = usage.output_token_details?.reasoning;
+        const cost = requestCost(profile().prices, tokens);
+        input.emit({
+          type: "usage",
+          ...tokens,
+          ...(reasoning ? { reasoning_tokens: reasoning } : {}),
+          profile: profile().name,
+          model: result.responseModel ?? profile().model.model,
+          ...(cost !== undefined ? { cost } : {}),
+        });
       }
       input.emit({ type: "step_end", step, ...(result.finishReason ? { finish_reason: result.finishReason } : {}), ...(result.responseModel ? { response_model: result.responseModel } : {}) });
       const calls = callsOf(result);
@@ -202,8 +258,8 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
       messages.push(...deliverSteers(input.steering?.take() ?? [], input.emit));
     }
   } catch (err) {
-    const abortReason = controller.signal.aborted ? String(controller.signal.reason ?? "aborted") : undefined;
-    const classified = classifyModelError(err, { baseUrl: input.model.baseUrl, timeoutMs: input.model.timeoutMs, abortReason, receivedAnyChunk: streamed.receivedAnyChunk });
+    const abortReason = controller.signal.aborted ? String(controller.signal.reason ?? "aborted") : attemptEnded;
+    const classified = classifyModelError(err, { ...errorContext(), abortReason });
     if (classified.code === "internal") input.log.error({ err }, "agent turn failed");
     return { type: "error", ...classified };
   } finally {

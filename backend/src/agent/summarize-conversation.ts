@@ -1,5 +1,6 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import type { ModelConfig } from "../config/config.js";
+import { profileKeySetting, type RequestUsage } from "@mini-openclaw/protocol";
+import { requestCost, type ResolvedProfile } from "../config/model-profile.js";
 import { UserError } from "../lib/user-error.js";
 import { createChatModel } from "./chat-model.js";
 import { textOf } from "./message-text.js";
@@ -13,16 +14,21 @@ export const COMPACTION_INSTRUCTIONS =
   "Answer with the summary only.";
 
 /**
- * Asks the configured model to summarize a transcript. Failures become a UserError (502, or 504 for a
- * timeout) with the same readable message a failed turn gets.
+ * Asks the profile's model to summarize a transcript; returns the summary and what the request used.
+ * Failures become a UserError (502, or 504 for a timeout) with the same readable message a failed turn gets.
  */
-export async function summarizeConversation(model: ModelConfig, transcript: string, signal: AbortSignal): Promise<string> {
-  const chat = await createChatModel(model, { streaming: false });
+export async function summarizeConversation(profile: ResolvedProfile, transcript: string, signal: AbortSignal): Promise<{ summary: string; usage?: RequestUsage }> {
+  const { model } = profile;
+  const chat = await createChatModel(model, { streaming: false, params: profile.params });
   try {
     const reply = await chat.invoke([new SystemMessage(COMPACTION_INSTRUCTIONS), new HumanMessage(transcript)], { signal });
     const summary = textOf(reply.content).trim();
     if (!summary) throw new UserError(502, "The model answered the compaction request with an empty summary.");
-    return summary;
+    const reported = reply.usage_metadata;
+    if (!reported) return { summary };
+    const tokens = { input_tokens: reported.input_tokens, output_tokens: reported.output_tokens, cached_tokens: reported.input_token_details?.cache_read ?? 0 };
+    const cost = requestCost(profile.prices, tokens);
+    return { summary, usage: { ...tokens, profile: profile.name, model: model.model, ...(cost !== undefined ? { cost } : {}) } };
   } catch (err) {
     if (err instanceof UserError) throw err;
     const classified = classifyModelError(err, {
@@ -30,6 +36,7 @@ export async function summarizeConversation(model: ModelConfig, transcript: stri
       timeoutMs: model.timeoutMs,
       abortReason: signal.aborted ? String(signal.reason ?? "aborted") : undefined,
       receivedAnyChunk: false,
+      profile: { name: profile.name, keySetting: profileKeySetting(profile.name) },
     });
     throw new UserError(classified.code === "model_timeout" ? 504 : 502, `Compaction failed: ${classified.message}`);
   }

@@ -1,9 +1,11 @@
+import { profileKeySetting } from "@mini-openclaw/protocol";
 import type { FastifyBaseLogger } from "fastify";
 import type { ApprovalGate } from "../approvals/approval-gate.js";
 import type { ChangeTracker } from "../checkpoints/change-tracker.js";
 import type { Config } from "../config/config.js";
 import type { DelegationRegistry } from "../delegation/delegation-runtime.js";
 import type { McpHub } from "../mcp/mcp-hub.js";
+import type { ModelProfiles } from "../models/model-profiles.js";
 import type { PromptLog } from "../prompt/prompt-log.js";
 import type { Reviewer } from "../review/reviewer.js";
 import type { SessionStore } from "../sessions/session-store.js";
@@ -33,9 +35,14 @@ export interface ChatDeps {
   changes: ChangeTracker;
   /** Exports each turn as a trace, when a collector is configured. */
   tracing: Tracing | null;
+  /** The model profiles (MODELS.json, keys in KEY.md): which endpoint each turn and helper calls. */
+  models: ModelProfiles;
 }
 
-export function modelNotConfiguredMessage(config: Config): string {
+export function modelNotConfiguredMessage(config: Config, profile = "default"): string {
+  if (profile !== "default") {
+    return `The model profile "${profile}" has no key and no base URL: set ${profileKeySetting(profile)} in ${config.keyFilePath} (or the environment), or give the profile a base URL in MODELS.json.`;
+  }
   return (
     `No model is configured. Set one up with the Model button at the top of the workbench, or put OPENAI_API_KEY=... ` +
     `(and for other providers OPENAI_BASE_URL=... and OPENAI_MODEL=...) in ${config.keyFilePath} and restart.`

@@ -23,7 +23,10 @@ export class ChatTurns {
     const { turns, ui, log } = this.deps;
     const { sessionId } = turn;
     const live = turns.open(sessionId);
-    this.deps.tracing?.follow(live, { sessionId, message: turn.message, model: modelFacts(this.deps.config.model) });
+    // The trace's server is the profile the request names (an existing session's own profile is read with its file, later).
+    const { models } = this.deps;
+    const profile = models.resolve(turn.model ?? turn.sessionModel ?? models.defaultName()) ?? models.resolve("default")!;
+    this.deps.tracing?.follow(live, { sessionId, message: turn.message, model: modelFacts(profile.model) });
     const startedAt = performance.now();
     // Every open page learns of the turn once its session file exists (its `session` event).
     const announce = live.subscribe({
@@ -56,7 +59,7 @@ export class ChatTurns {
       const item: QueueItem | undefined = turns.shiftQueued(sessionId);
       if (!item) return;
       try {
-        this.run(await prepareTurn(this.deps, { message: item.message, session_id: sessionId, tools: item.tools !== false }));
+        this.run(await prepareTurn(this.deps, { message: item.message, session_id: sessionId, tools: item.tools !== false, ...(item.model ? { model: item.model } : {}) }));
         return;
       } catch (err) {
         log.warn({ err, sessionId }, "a queued message could not run");

@@ -4,6 +4,9 @@ import { compactTurns, planCompaction } from "../context/compact-session.js";
 import { UserError } from "../lib/user-error.js";
 import { assertSessionId } from "../sessions/session-id.js";
 import { type ChatDeps, modelNotConfiguredMessage } from "./chat-deps.js";
+import { compactionProfile } from "./run-turn.js";
+import { sessionProfile } from "./session-model.js";
+import { chosenModel } from "../sessions/session-index.js";
 
 /**
  * Compacts a session now, at the user's request (`POST /api/sessions/:id/compact`), keeping its last
@@ -13,12 +16,13 @@ export async function compactSessionNow(deps: ChatDeps, id: string, keepTurns: n
   const { config, sessions, turns, ui } = deps;
   const sessionId = assertSessionId(id);
   if (!(await sessions.exists(sessionId))) throw new UserError(404, `Unknown session: ${sessionId}.`);
-  if (!isModelConfigured(config.model)) throw new UserError(503, modelNotConfiguredMessage(config));
+  const profile = compactionProfile(deps, sessionProfile(deps, chosenModel(await sessions.entries(sessionId))).name);
+  if (!isModelConfigured(profile.model)) throw new UserError(503, modelNotConfiguredMessage(config, profile.name));
   turns.claim(sessionId, `A turn is running in session ${sessionId}; compact it when the turn ends.`);
   try {
     const plan = planCompaction((await sessions.read(sessionId)).entries, keepTurns);
     if (!plan) return { compacted: false, reason: "Nothing to compact: no turns beyond those kept and those already summarized." };
-    const entry = await compactTurns(config.model, plan, { forced: true, budgetTokens: config.limits.contextBudgetTokens, signal });
+    const entry = await compactTurns(profile, plan, { forced: true, budgetTokens: config.limits.contextBudgetTokens, signal });
     await sessions.append(sessionId, entry);
     ui.toast(`Compacted ${plan.coversTurns} turn${plan.coversTurns === 1 ? "" : "s"} into a summary${entry.skills?.length ? `; kept ${entry.skills.map((s) => s.name).join(", ")}` : ""}.`);
     return { compacted: true, entry };

@@ -1,5 +1,6 @@
 import type { Config } from "../config/config.js";
 import { UserError } from "../lib/user-error.js";
+import type { ModelProfiles } from "../models/model-profiles.js";
 import { loadMcpPromptCommand } from "../mcp/mcp-prompt-command.js";
 import { assertSessionId, newSessionId } from "../sessions/session-id.js";
 import { type LoadedSkill, loadSlashCommand, parseSlashCommand } from "../skills/slash-command.js";
@@ -13,6 +14,10 @@ export interface TurnRequest {
   tools?: boolean;
   /** A branch: the turn this one follows (0: the start) instead of the current branch's last. */
   parent_turn?: number;
+  /** This message only goes to this model profile. */
+  model?: string;
+  /** The session's profile from this message on. */
+  session_model?: string;
 }
 
 /** A turn that passed its checks and holds its session, ready to run. */
@@ -24,6 +29,17 @@ export interface PreparedTurn {
   loaded: LoadedSkill | null;
   tools: boolean;
   parentTurn: number | undefined;
+  /** This message's profile, when it is not the session's. */
+  model: string | undefined;
+  /** The session switches to this profile with this message (recorded before the turn). */
+  sessionModel: string | undefined;
+}
+
+/** The model profiles a request names must exist: a 400 naming the one that does not (nothing is stored). */
+export function checkProfiles(models: Pick<ModelProfiles, "has" | "names">, request: { model?: string; session_model?: string }): void {
+  for (const [field, name] of [["model", request.model], ["session_model", request.session_model]] as const) {
+    if (name !== undefined && !models.has(name)) throw new UserError(400, `Unknown model profile in '${field}': "${name.slice(0, 100)}". The profiles are: ${models.names().join(", ")}.`);
+  }
 }
 
 /** The message's own checks (also for a queued one): present, and within the chat size limit. */
@@ -41,9 +57,10 @@ export function checkMessage(config: Config, message: unknown): asserts message 
  * the session id, an unknown session, a turn it cannot follow, a slash command that names nothing,
  * a turn already running there. Then holds the session for the turn.
  */
-export async function prepareTurn(deps: Pick<ChatDeps, "config" | "sessions" | "turns" | "mcp">, request: TurnRequest): Promise<PreparedTurn> {
+export async function prepareTurn(deps: Pick<ChatDeps, "config" | "sessions" | "turns" | "mcp" | "models">, request: TurnRequest): Promise<PreparedTurn> {
   const { config, sessions, turns } = deps;
   checkMessage(config, request.message);
+  checkProfiles(deps.models, request);
   const requested = request.session_id ?? null;
   let sessionId: string;
   let created = false;
@@ -66,5 +83,5 @@ export async function prepareTurn(deps: Pick<ChatDeps, "config" | "sessions" | "
   const loaded: LoadedSkill | null =
     mcpPrompt !== null ? { skill: null, modelMessage: mcpPrompt } : command ? await loadSlashCommand(config.dataRoot, config.locationPrefix, command.name, command.args) : null;
   turns.claim(sessionId, busyConflict(sessionId));
-  return { sessionId, created, message: request.message, loaded, tools: request.tools !== false, parentTurn };
+  return { sessionId, created, message: request.message, loaded, tools: request.tools !== false, parentTurn, model: request.model, sessionModel: request.session_model };
 }

@@ -17,6 +17,7 @@ import { assemblePrompt, withGeneratedSection } from "../prompt/assemble-prompt.
 import { pendingAdvice, withAdvice } from "../review/reviewer-advice.js";
 import { branchTo, entriesOnBranch, hasTurn, maxTurnId, turnTree } from "../sessions/session-branches.js";
 import { historyMessages } from "../context/session-history.js";
+import { chosenModel } from "../sessions/session-index.js";
 import { noSuchTurn } from "../sessions/session-store.js";
 import { createTurnRecorder } from "../sessions/turn-recorder.js";
 import { MCP_FILE } from "../settings/settings-files.js";
@@ -27,6 +28,8 @@ import type { LiveTurn } from "../turns/live-turn.js";
 import type { Steering } from "../turns/turn-registry.js";
 import { SNAPSHOT_FILE } from "../config/data-root-layout.js";
 import { type ChatDeps, modelNotConfiguredMessage } from "./chat-deps.js";
+import { sessionProfile, switchSessionModel } from "./session-model.js";
+import type { ResolvedProfile } from "../config/model-profile.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 
 type Recorder = ReturnType<typeof createTurnRecorder>;
@@ -40,17 +43,25 @@ type TurnContext = Awaited<ReturnType<typeof loadContext>>;
 export async function runTurn(deps: ChatDeps, turn: PreparedTurn, live: LiveTurn, steering: Steering): Promise<TurnOutcome> {
   const { config, sessions, log } = deps;
   const emit = (event: ChatEvent) => void live.emit(event);
-  if (!isModelConfigured(config.model)) {
-    const outcome: TurnOutcome = { type: "error", code: "model_not_configured", message: modelNotConfiguredMessage(config) };
+  const notConfigured = (profile: ResolvedProfile): TurnOutcome => {
+    const outcome: TurnOutcome = { type: "error", code: "model_not_configured", message: modelNotConfiguredMessage(config, profile.name) };
     emit(outcome);
     return outcome;
-  }
+  };
+  // A new session's profile is known before anything is written; an existing one's is in its file.
+  const early = turn.created ? turnProfile(deps, turn, undefined) : null;
+  if (early && !isModelConfigured(early.chain[0].model)) return notConfigured(early.chain[0]);
   const recorder = createTurnRecorder(sessions, turn.sessionId, (err) => log.error({ err, sessionId: turn.sessionId }, "session write failed"));
   const context = await loadContext(deps, turn, recorder);
+  const { chain, gone } = early ?? turnProfile(deps, turn, context.sessionModel);
+  if (!isModelConfigured(chain[0].model)) return notConfigured(chain[0]);
+  if (turn.sessionModel !== undefined) await switchSessionModel(deps, turn.sessionId, turn.sessionModel);
+  else if (gone) await switchSessionModel(deps, turn.sessionId, null);
   recorder.startTurn(context.turnId);
   emit({ type: "session", session_id: turn.sessionId, created: turn.created, turn: context.turnId });
   recorder.user(turn.message, context.parent, turn.loaded?.modelMessage, turn.tools);
   live.subscribe(recorder);
+  if (gone) emit({ type: "model_switch", why: "profile_deleted", from: gone, to: chain[0].name, reason: `The profile "${gone}" this session used was deleted; the session is on the default profile now.` });
   if (turn.loaded?.skill) {
     const { name, location, allowedTools, allowedCommands } = turn.loaded.skill;
     emit({ type: "skill", name, location, ...(allowedTools ? { allowed_tools: allowedTools } : {}), ...(allowedCommands ? { allowed_commands: allowedCommands } : {}) });
@@ -59,12 +70,12 @@ export async function runTurn(deps: ChatDeps, turn: PreparedTurn, live: LiveTurn
   const request = new HumanMessage(withRevertedNote(pendingReverted(context.previous), withAdvice(pendingAdvice(context.previous), turn.loaded?.modelMessage ?? turn.message)));
   const agent = { sessionId: turn.sessionId, depth: 0, roles: [] };
   const approve = createApprover({ dataRoot: config.dataRoot, gate: deps.approvals, off: config.approvalsOff, sandbox: deps.runtime.sandbox.status.detail, log }, turn.sessionId);
-  const delegation = { ...delegationRuntime(config, context.roles, deps.delegations, log), approve };
+  const delegation = { ...delegationRuntime(config, context.roles, deps.delegations, log, { turn: chain, profiles: (name) => deps.models.chain(name) }), approve };
   const tools: CoreTool[] = turn.tools ? [...coreTools(deps.runtime, agent), createDelegateTool({ delegation, runtime: deps.runtime, agent, catalog: context.rolesCatalog }), ...mcp] : [];
   const outcome = await runAgentTurn({
-    model: config.model,
+    profiles: chain,
     messages: [request],
-    prepareStep: prepareFirstStep(deps, turn.sessionId, context, mcp, recorder, emit, live.controller.signal),
+    prepareStep: prepareFirstStep(deps, turn.sessionId, { ...context, profile: chain[0] }, mcp, recorder, emit, live.controller.signal),
     activeSkill: turn.loaded?.skill ?? null,
     approve,
     tools,
@@ -95,7 +106,7 @@ async function loadContext(deps: ChatDeps, turn: PreparedTurn, recorder: Recorde
     // Its MCP tools too: the servers connected now, with their tools as they list them now.
     const mcp = deps.mcp.catalog();
     recorder.snapshot(snapshot, rolesCatalog, mcp);
-    return { roles, snapshot, rolesCatalog, mcp, previous: [] as SessionEntry[], parent: 0, turnId: 1 };
+    return { roles, snapshot, rolesCatalog, mcp, previous: [] as SessionEntry[], parent: 0, turnId: 1, sessionModel: undefined as string | null | undefined };
   }
   // The branch the turn continues: the current one, or the one ending at the turn it was asked to follow
   // (the file is read once: it can be large, and this is every turn's start).
@@ -107,7 +118,9 @@ async function loadContext(deps: ChatDeps, turn: PreparedTurn, recorder: Recorde
   const started = previous.findLast((entry) => entry.type === "snapshot");
   // Ids go on above every id the session stored, whatever the clock says.
   for (const entry of all) if (entry.type === "event" && entry.id) deps.turns.ids.atLeast(entry.id);
-  return { roles, snapshot: started?.content, rolesCatalog: started?.roles, mcp: started?.mcp, previous, parent: branchTo(tree, leaf).at(-1) ?? 0, turnId: maxTurnId(tree) + 1 };
+  // The session's model profile: the last one it was switched to (every branch shares it).
+  const sessionModel = chosenModel(all);
+  return { roles, snapshot: started?.content, rolesCatalog: started?.roles, mcp: started?.mcp, previous, parent: branchTo(tree, leaf).at(-1) ?? 0, turnId: maxTurnId(tree) + 1, sessionModel };
 }
 
 /**
@@ -118,7 +131,7 @@ async function loadContext(deps: ChatDeps, turn: PreparedTurn, recorder: Recorde
 function prepareFirstStep(
   deps: ChatDeps,
   sessionId: string,
-  context: TurnContext,
+  context: TurnContext & { profile: ResolvedProfile },
   mcp: CoreTool[],
   recorder: Recorder,
   emit: (event: ChatEvent) => void,
@@ -127,7 +140,7 @@ function prepareFirstStep(
   return async ({ step, messages }) => {
     if (step !== 1) return {};
     const system = await buildPrompt(deps, sessionId, context, mcp, emit);
-    const history = await compactIfNeeded(deps, context.previous, system, messages, recorder, emit, signal);
+    const history = await compactIfNeeded(deps, context.profile, context.previous, system, messages, recorder, emit, signal);
     return { system, messages: [...history, ...messages] };
   };
 }
@@ -155,6 +168,7 @@ async function buildPrompt(deps: ChatDeps, sessionId: string, context: { snapsho
 /** The history the model is sent: whole, or with its older turns summarized when the request would outgrow the budget. */
 async function compactIfNeeded(
   deps: ChatDeps,
+  profile: ResolvedProfile,
   previous: SessionEntry[],
   system: string,
   request: Parameters<PrepareStep>[0]["messages"],
@@ -163,8 +177,9 @@ async function compactIfNeeded(
   signal: AbortSignal,
 ) {
   const history = historyMessages(previous);
-  if (requestTokens(system, history, request, previous) <= deps.config.limits.contextBudgetTokens) return history;
-  const compaction = await compactForBudget(deps, previous, signal);
+  const budget = contextBudget(deps.config, profile);
+  if (requestTokens(system, history, request, previous) <= budget) return history;
+  const compaction = await compactForBudget(deps, profile, budget, previous, signal);
   if (!compaction) return history;
   recorder.compaction(compaction);
   emit(compactionEvent(compaction));
@@ -198,15 +213,34 @@ export function compactionEvent(entry: CompactionEntry): ChatEvent {
  * The request would outgrow the context budget: summarize all but the last few turns. A failed
  * summary does not fail the turn (it runs with the full history); the user is told why.
  */
-async function compactForBudget(deps: ChatDeps, previous: SessionEntry[], signal: AbortSignal): Promise<CompactionEntry | null> {
+async function compactForBudget(deps: ChatDeps, profile: ResolvedProfile, budget: number, previous: SessionEntry[], signal: AbortSignal): Promise<CompactionEntry | null> {
   const { config, log, ui } = deps;
   const plan = planCompaction(previous, config.limits.compactKeepTurns);
   if (!plan) return null;
   try {
-    return await compactTurns(config.model, plan, { forced: false, budgetTokens: config.limits.contextBudgetTokens, signal });
+    return await compactTurns(compactionProfile(deps, profile.name), plan, { forced: false, budgetTokens: budget, signal });
   } catch (err) {
     log.warn({ err }, "compaction failed");
     ui.toast(`The session is over its context budget but could not be compacted: ${(err as Error).message}`, "warning");
     return null;
   }
+}
+
+/** The turn's context budget: the configured one, or three quarters of the profile's context window when that is smaller. */
+function contextBudget(config: ChatDeps["config"], profile: ResolvedProfile): number {
+  const window = profile.params.contextWindow;
+  return window ? Math.min(config.limits.contextBudgetTokens, Math.floor(window * 0.75)) : config.limits.contextBudgetTokens;
+}
+
+/** Compaction's profile: its own setting (MODELS.json `helpers.compaction`), else the session's. */
+export function compactionProfile(deps: Pick<ChatDeps, "models">, sessionProfile: string): ResolvedProfile {
+  const name = deps.models.helper("compaction") ?? sessionProfile;
+  return deps.models.resolve(name) ?? deps.models.resolve(deps.models.defaultName())!;
+}
+
+/** The profiles a turn goes to (the first, then its fallbacks), and the session's profile that was deleted, if it was. */
+function turnProfile(deps: ChatDeps, turn: PreparedTurn, sessionModel: string | null | undefined): { chain: ResolvedProfile[]; gone: string | null } {
+  const session = sessionProfile(deps, turn.sessionModel ?? sessionModel);
+  const name = turn.model ?? session.name;
+  return { chain: deps.models.chain(name), gone: turn.sessionModel === undefined ? session.gone : null };
 }

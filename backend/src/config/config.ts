@@ -73,6 +73,13 @@ export interface Config {
   /** Model settings the environment sets (they win over KEY.md). */
   modelFromEnvironment: ModelSettingName[];
   model: ModelConfig;
+  /**
+   * The keys of the other model profiles (`MODEL_<NAME>_API_KEY`, models-api.ts), from KEY.md and the
+   * environment (which wins), by setting name. Never logged, served or passed to a tool.
+   */
+  profileKeys: Record<string, string>;
+  /** Which of `profileKeys` the environment sets (saving another value there is refused). */
+  profileKeysFromEnvironment: string[];
   embedding: { model: string | null; baseUrl: string | null; apiKey: string | null };
   fetchAllowlist: string[];
   sandbox: SandboxConfig;
@@ -115,6 +122,18 @@ export const DEFAULT_LIMITS: Limits = {
   contextBudgetTokens: 96_000,
   compactKeepTurns: 2,
 };
+
+/** A profile's key setting: `MODEL_<NAME>_API_KEY`. */
+const PROFILE_KEY = /^MODEL_[A-Z0-9_]+_API_KEY$/;
+
+/** The profile keys KEY.md and the environment hold (the environment wins). */
+function profileKeysOf(fromFile: Record<string, string>, env: NodeJS.ProcessEnv): Record<string, string> {
+  const keys: Record<string, string> = {};
+  for (const source of [fromFile, env]) {
+    for (const [name, value] of Object.entries(source)) if (PROFILE_KEY.test(name) && value && value.trim()) keys[name] = value.trim();
+  }
+  return keys;
+}
 
 /** The relative form in which the snapshot and the prompt name files of the data root. */
 export function locationPrefixFor(dataRoot: string): string {
@@ -165,6 +184,8 @@ export function loadConfig(
       timeoutMs: intFrom(get("MODEL_TIMEOUT_MS"), 120_000, "MODEL_TIMEOUT_MS"),
       maxRetries: intFrom(get("MODEL_MAX_RETRIES"), 2, "MODEL_MAX_RETRIES"),
     },
+    profileKeys: profileKeysOf(fromFile, env),
+    profileKeysFromEnvironment: Object.keys(env).filter((name) => PROFILE_KEY.test(name) && (env[name] ?? "") !== ""),
     embedding: {
       model: orNull(get("EMBEDDING_MODEL")),
       baseUrl: orNull(get("EMBEDDING_BASE_URL")),

@@ -1,6 +1,6 @@
 import type { CompactionEntry, SessionEntry } from "@mini-openclaw/protocol";
 import { summarizeConversation } from "../agent/summarize-conversation.js";
-import type { ModelConfig } from "../config/config.js";
+import type { ResolvedProfile } from "../config/model-profile.js";
 import { historyMessages } from "./session-history.js";
 import { loadedSkills } from "./loaded-skills.js";
 import { renderTranscript } from "./render-transcript.js";
@@ -34,13 +34,13 @@ export function planCompaction(entries: SessionEntry[], keepTurns: number): Comp
  * them from now on (not yet written). The skills loaded in them are carried whole, not summarized.
  */
 export async function compactTurns(
-  model: ModelConfig,
+  profile: ResolvedProfile,
   plan: CompactionPlan,
   options: { forced: boolean; budgetTokens: number; signal: AbortSignal },
 ): Promise<CompactionEntry> {
   // The summarizer's own request must fit too: at most half the budget of transcript.
   const transcript = renderTranscript(historyMessages(plan.covered), Math.max(4_000, options.budgetTokens * 2));
-  const summary = await summarizeConversation(model, transcript, options.signal);
+  const { summary, usage } = await summarizeConversation(profile, transcript, options.signal);
   return {
     type: "compaction",
     ts: new Date().toISOString(),
@@ -48,5 +48,6 @@ export async function compactTurns(
     covers_turns: plan.coversTurns,
     skills: loadedSkills(plan.covered),
     forced: options.forced,
+    ...(usage ? { usage } : {}),
   };
 }

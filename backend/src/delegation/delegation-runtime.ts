@@ -1,5 +1,6 @@
 import type { RunningDelegation } from "@mini-openclaw/protocol";
-import type { Config, ModelConfig } from "../config/config.js";
+import type { Config } from "../config/config.js";
+import type { ResolvedProfile } from "../config/model-profile.js";
 import type { Approver } from "../approvals/approve-call.js";
 import type { Role } from "./parse-role.js";
 
@@ -26,7 +27,11 @@ export class DelegationRegistry {
 export interface DelegationRuntime {
   /** The roles as they were on disk when the turn started. */
   roles: Role[];
-  model: ModelConfig;
+  /**
+   * The profiles a role's agent calls (the first, then its fallbacks): a role's `model:` that names a
+   * profile is that profile; any other `model:` is that model name on the turn's profile; none, the turn's.
+   */
+  modelsFor(roleModel: string | undefined): ResolvedProfile[];
   /** Sub-agents may delegate down to this depth (1 = only the main agent delegates). */
   maxDepth: number;
   /** Wall time one sub-agent may take, its own delegations included. */
@@ -38,13 +43,25 @@ export interface DelegationRuntime {
   approve?: Approver;
 }
 
-/** The runtime for a turn's agents, from the configuration: `maxDepth` 0 for agents that must not delegate. */
+/**
+ * The runtime for a turn's agents, from the configuration: `maxDepth` 0 for agents that must not
+ * delegate. `turn`: the profiles the turn calls; `profiles(name)`: a profile's chain, or [] when there is none of that name.
+ */
 export function delegationRuntime(
   config: Config,
   roles: Role[],
   registry: DelegationRegistry,
   log: DelegationRuntime["log"],
+  models: { turn: ResolvedProfile[]; profiles: (name: string) => ResolvedProfile[] },
   maxDepth = config.delegation.maxDepth,
 ): DelegationRuntime {
-  return { roles, model: config.model, maxDepth, timeoutMs: config.delegation.timeoutMs, maxSteps: config.limits.maxSteps, registry, log };
+  const modelsFor = (roleModel: string | undefined) => {
+    if (!roleModel) return models.turn;
+    const named = models.profiles(roleModel);
+    if (named.length > 0) return named;
+    // A bare model name keeps its old meaning: that model on the turn's endpoint (the fallbacks' endpoints may not have it).
+    const [first] = models.turn;
+    return [{ ...first, model: { ...first.model, model: roleModel }, fallbacks: [] }];
+  };
+  return { roles, modelsFor, maxDepth, timeoutMs: config.delegation.timeoutMs, maxSteps: config.limits.maxSteps, registry, log };
 }

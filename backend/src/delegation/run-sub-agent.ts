@@ -57,7 +57,7 @@ export async function runSubAgent(
   try {
     // The sub-agent's model calls take its own signal (streamEvents reads no inherited run context).
     result = await runAgentTurn({
-      model: role.model ? { ...delegation.model, model: role.model } : delegation.model,
+      profiles: delegation.modelsFor(role.model ?? undefined),
       systemPrompt: systemPromptFor(role, depth, delegation.maxDepth),
       messages: [new HumanMessage(task)],
       tools: toolsFor(agent),

@@ -1,7 +1,9 @@
 import { HumanMessage } from "@langchain/core/messages";
-import type { ReviewInfo } from "@mini-openclaw/protocol";
+import type { RequestUsage, ReviewInfo } from "@mini-openclaw/protocol";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
 import type { Config } from "../config/config.js";
+import { addUsage } from "../config/model-profile.js";
+import type { ModelProfiles } from "../models/model-profiles.js";
 import { readConfinedTextIfPresent } from "../paths/read-confined-file.js";
 import type { SessionStore } from "../sessions/session-store.js";
 import type { ToolRuntime } from "../tools/core-tool.js";
@@ -22,6 +24,8 @@ interface ReviewerDeps {
   sessions: SessionStore;
   ui: UiEventBus;
   runtime: ToolRuntime;
+  /** The reviewer's profile: its own setting (MODELS.json `helpers.reviewer`), else the session's. */
+  models: ModelProfiles;
   log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
@@ -78,8 +82,12 @@ export class Reviewer {
       `Review turn ${lines.turn} of the session file ${path}: it is lines ${lines.from}-${lines.to} (JSON Lines, one entry per line: ` +
       `the user's message, then the turn's events as they streamed: the agent's thoughts and text, tool calls and their results, its final answer). Read exactly those lines with ` +
       `read_file (offset ${lines.from}, limit ${lines.to - lines.from + 1}).`;
+    const { models } = this.deps;
+    const sessionProfile = (await sessions.summary(sessionId)).model;
+    const profile = models.helper("reviewer") ?? (sessionProfile && models.has(sessionProfile) ? sessionProfile : models.defaultName());
+    let usage: RequestUsage | undefined;
     const result = await runAgentTurn({
-      model: config.model,
+      profiles: models.chain(profile),
       systemPrompt: instructions.trim() + OUTPUT_CONTRACT,
       messages: [new HumanMessage(task)],
       tools: coreTools(runtime, { sessionId, depth: 1, roles: ["reviewer"] }).filter((tool) => tool.name === "read_file"),
@@ -87,12 +95,14 @@ export class Reviewer {
       maxSteps: config.limits.maxSteps,
       signal: AbortSignal.any([AbortSignal.timeout(config.delegation.timeoutMs), this.closing.signal]),
       log,
-      emit: () => {},
+      emit: (event) => {
+        if (event.type === "usage") usage = addUsage(usage, event);
+      },
     });
     if (this.closing.signal.aborted) return;
     const review = result.type === "final" ? parseReview(result.content) : { advice: "", record: `The review failed: ${result.message}` };
     const ts = new Date().toISOString();
-    await sessions.append(sessionId, { type: "review", ts, ...(turn !== undefined ? { turn } : {}), content: review.record, advice: review.advice });
+    await sessions.append(sessionId, { type: "review", ts, ...(turn !== undefined ? { turn } : {}), content: review.record, advice: review.advice, ...(usage ? { usage } : {}) });
     this.latestReview = { session_id: sessionId, ts, advice: review.advice, record: review.record };
     ui.publish({ type: "review", session_id: sessionId });
     if (result.type !== "final") log.warn({ sessionId }, "review ended without an answer");

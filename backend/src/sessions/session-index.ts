@@ -7,6 +7,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { SessionEntry, SessionSummary } from "@mini-openclaw/protocol";
 import { turnTree } from "./session-branches.js";
+import { type UsageRecord, usageRecords } from "./session-usage.js";
 import { parseSessionText } from "./session-format.js";
 import { isValidSessionId } from "./session-id.js";
 
@@ -21,6 +22,8 @@ export interface IndexedSession {
   turns: string[];
   /** The id of each of `turns`. */
   turnIds: number[];
+  /** Its model requests (`GET /api/usage` adds them up). */
+  usage: UsageRecord[];
 }
 
 const isAnswer = (e: SessionEntry) => e.type === "user" || (e.type === "event" && e.event.type === "final");
@@ -41,11 +44,19 @@ export function turnTexts(entries: SessionEntry[]): Map<number, string> {
   return new Map([...turns].map(([id, t]) => [id, `${t.user}\n${t.final ?? t.tokens}`]));
 }
 
+/** The model profile the session was last switched to (null: back to the default; undefined: never switched). */
+export function chosenModel(entries: SessionEntry[]): string | null | undefined {
+  let model: string | null | undefined;
+  for (const entry of entries) if (entry.type === "meta" && entry.model !== undefined) model = entry.model;
+  return model;
+}
+
 export function summarize(id: string, entries: SessionEntry[], mtime: Date): SessionSummary {
   const firstUser = entries.find((e) => e.type === "user");
   const generated = firstUser ? firstUser.content.replace(/\s+/g, " ").trim().slice(0, TITLE_CHARS) : "";
   let title: string | null = null;
   let pinned = false;
+  const model = chosenModel(entries);
   let lastTs: string | null = null;
   for (const entry of entries) {
     if (entry.type === "meta") {
@@ -54,7 +65,7 @@ export function summarize(id: string, entries: SessionEntry[], mtime: Date): Ses
     } else if (entry.type !== "header") lastTs = entry.ts;
   }
   const updated = lastTs && !Number.isNaN(Date.parse(lastTs)) ? new Date(lastTs) : mtime;
-  return { id, title: title || generated || "New session", updated_at: updated.toISOString(), message_count: entries.filter(isAnswer).length, pinned };
+  return { id, title: title || generated || "New session", updated_at: updated.toISOString(), message_count: entries.filter(isAnswer).length, pinned, ...(model ? { model } : {}) };
 }
 
 async function inBatches<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -111,7 +122,7 @@ export class SessionIndex {
       const text = await readFile(file, "utf8").catch(() => "");
       const { entries } = parseSessionText(text);
       const texts = turnTexts(entries);
-      const session = { summary: summarize(id, entries, info.mtime), turns: [...texts.values()].map((t) => t.toLowerCase()), turnIds: [...texts.keys()] };
+      const session = { summary: summarize(id, entries, info.mtime), turns: [...texts.values()].map((t) => t.toLowerCase()), turnIds: [...texts.keys()], usage: usageRecords(entries) };
       this.cache.set(id, { mtimeMs: info.mtimeMs, size: info.size, session });
       return session;
     });

@@ -13,6 +13,7 @@ import { assertSessionId } from "./session-id.js";
 import { parseSessionText } from "./session-format.js";
 import { branchTurns, entriesOnBranch, hasTurn, type TurnTree, turnTree } from "./session-branches.js";
 import { type IndexedSession, SESSION_EXT as EXT, SessionIndex, summarize } from "./session-index.js";
+import { usageRecords, usageSummary } from "./session-usage.js";
 
 /** Deleted sessions go here, never straight away: `<id>--<ms>.jsonl`, restorable as they were. */
 const TRASH_DIR = ".trash";
@@ -117,6 +118,7 @@ export class SessionStore {
       running,
       queue,
       ...(parsed.tornLastLine ? { recovered_torn_line: true } : {}),
+      usage: usageSummary(usageRecords(parsed.entries)),
     };
   }
 

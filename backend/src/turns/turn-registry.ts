@@ -48,8 +48,8 @@ export class TurnRegistry {
   }
 
   /** Queues a message behind the session's running turn. */
-  enqueue(sessionId: string, message: string, mode: QueueItem["mode"], tools = true): QueueItem {
-    const item = this.queue.add(sessionId, message, mode, tools);
+  enqueue(sessionId: string, message: string, mode: QueueItem["mode"], tools = true, model?: string): QueueItem {
+    const item = this.queue.add(sessionId, message, mode, tools, model);
     this.queueChanged(sessionId);
     return item;
   }

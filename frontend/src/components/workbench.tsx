@@ -3,13 +3,14 @@ import { uiEventSchema } from "@mini-openclaw/protocol";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { api } from "@/lib/api";
-import { keys, staleKeys, useFiles, useHealth, useSessions, useSkills } from "@/lib/server-state";
+import { keys, staleKeys, useFiles, useHealth, useModels, useSessions, useSkills } from "@/lib/server-state";
 import { plural } from "@/lib/utils";
 import { useChat } from "@/lib/use-chat";
 import { HealthBanner } from "./health-banner";
 import { Inspector, type InspectorTab } from "./inspector/inspector";
 import { Sidebar, type SidebarView } from "./sidebar/sidebar";
 import { Stage } from "./stage/stage";
+import { ModelPicker } from "./stage/model-picker";
 import { ModelDialog } from "./settings/model-dialog";
 import { TopBar } from "./top-bar";
 import { Toaster, useToasts } from "./ui/toaster";
@@ -28,6 +29,7 @@ import { useTheme } from "@/lib/theme";
 export function Workbench() {
   const queryClient = useQueryClient();
   const healthQuery = useHealth();
+  const { data: models } = useModels();
   const health = healthQuery.data ?? null;
   const unreachable = healthQuery.isError;
   const [modelDialog, setModelDialog] = useState(false);
@@ -230,6 +232,12 @@ export function Workbench() {
     ...(chat.streaming ? [{ id: "stop", label: "Stop the answer", group: "Actions" as const, run: () => chat.stop() }] : []),
     { id: "shortcuts", label: "Keyboard shortcuts", group: "Actions", run: () => setShortcuts(true) },
     { id: "model", label: "Model settings", group: "Actions", run: () => setModelDialog(true) },
+    ...(models?.profiles ?? []).map((profile) => ({
+      id: `use-model-${profile.name}`,
+      label: `Use model: ${profile.name} (${profile.model})`,
+      group: "Actions" as const,
+      run: () => void chat.chooseModel(profile.name, false).catch(failed),
+    })),
     { id: "toggle-sidebar", label: "Toggle the sidebar", group: "Actions", run: () => paneToggles.current?.toggleSidebar() },
     { id: "toggle-inspector", label: "Toggle the inspector", group: "Actions", run: () => paneToggles.current?.toggleInspector() },
     { id: "theme-light", label: "Theme: light", group: "Actions", run: () => theme.setPreference("light") },
@@ -278,7 +286,7 @@ export function Workbench() {
           <>
           <CitationContext.Provider value={openAt}>
           <ChangeContext.Provider value={showChange}>
-          <Stage turnActions={turnActions} highlight={highlight} sessionKey={chat.sessionId ?? "new"} title={title} turns={chat.turns} streaming={chat.streaming} loadError={chat.loadError} skills={skills?.skills ?? []} onSend={chat.send} onStop={chat.stop} onSteer={(text) => void chat.queueMessage(text, "steer").catch(failed)} queue={chat.queue} onRemoveQueued={(id) => void chat.removeQueued(id)} restored={chat.restored} onCompact={chat.sessionId ? compact : undefined} toolsOff={chat.toolsOff} onChatWithoutTools={chat.chatWithoutTools} />
+          <Stage turnActions={turnActions} highlight={highlight} sessionKey={chat.sessionId ?? "new"} title={title} turns={chat.turns} streaming={chat.streaming} loadError={chat.loadError} skills={skills?.skills ?? []} onSend={chat.send} onStop={chat.stop} onSteer={(text) => void chat.queueMessage(text, "steer").catch(failed)} queue={chat.queue} onRemoveQueued={(id) => void chat.removeQueued(id)} restored={chat.restored} onCompact={chat.sessionId ? compact : undefined} toolsOff={chat.toolsOff} onChatWithoutTools={chat.chatWithoutTools} usage={chat.usage} composerToolbar={<ModelPicker session={chat.model} once={chat.onceModel} onChoose={(name, once) => void chat.chooseModel(name, once).catch(failed)} />} />
           </ChangeContext.Provider>
           </CitationContext.Provider>
           {chat.sessionId && (

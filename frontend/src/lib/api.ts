@@ -1,10 +1,18 @@
 /** The calls the UI makes, each one operation of the API contract (api-client.ts). */
-import { api as contract, type ApprovalDecision, type ChatQueuedReply, type ModelSettingsUpdate, type QueueItem, type SessionUpdate } from "@mini-openclaw/protocol";
+import {
+  api as contract,
+  type ApprovalDecision,
+  type ChatQueuedReply,
+  type ModelSettingsUpdate,
+  type ProfileUpdate,
+  type QueueItem,
+  type SessionUpdate,
+} from "@mini-openclaw/protocol";
 import { callApi, urlOf } from "./api-client";
 
 export { ApiError } from "./api-client";
 
-const { sessions, chat, changes, skills, knowledge, files, agents, approvals, mcp, model, prompt, health } = contract;
+const { sessions, chat, changes, skills, knowledge, files, agents, approvals, mcp, model, models, prompt, health } = contract;
 
 export const api = {
   health: () => callApi(health.health),
@@ -16,8 +24,8 @@ export const api = {
   searchSessions: (q: string, signal?: AbortSignal) => callApi(sessions.search, { query: { q }, signal }),
   stopSession: (id: string) => callApi(chat.stop, { params: { id } }),
   /** A message behind the session's running turn: a follow-up (the next turn) or a steer (into this one). */
-  queueMessage: (id: string, message: string, mode: QueueItem["mode"], tools = true) =>
-    callApi(chat.chat, { body: { message, session_id: id, stream: true, queue: mode, ...(tools ? {} : { tools: false }) } }) as Promise<ChatQueuedReply>,
+  queueMessage: (id: string, message: string, mode: QueueItem["mode"], tools = true, model?: string) =>
+    callApi(chat.chat, { body: { message, session_id: id, stream: true, queue: mode, ...(tools ? {} : { tools: false }), ...(model ? { model } : {}) } }) as Promise<ChatQueuedReply>,
   dequeue: (id: string, qid: string) => callApi(chat.dequeue, { params: { id, qid } }),
   forkSession: (id: string, turn: number) => callApi(sessions.fork, { params: { id }, body: { turn } }),
   importSession: (exported: unknown) => callApi(sessions.import, { body: exported as never }),
@@ -48,5 +56,10 @@ export const api = {
   model: () => callApi(model.read),
   testModel: (settings: ModelSettingsUpdate) => callApi(model.test, { body: settings }),
   saveModel: (settings: ModelSettingsUpdate) => callApi(model.save, { body: settings }),
+  models: () => callApi(models.list),
+  saveProfile: (name: string, profile: ProfileUpdate) => callApi(models.save, { params: { name }, body: profile }),
+  deleteProfile: (name: string) => callApi(models.remove, { params: { name } }),
+  testProfile: (profile: ProfileUpdate & { name?: string }) => callApi(models.test, { body: profile }),
+  setDefaultProfile: (name: string) => callApi(models.settings, { body: { default: name } }),
   prompt: (sessionId: string | null) => callApi(prompt.read, { query: { session_id: sessionId ?? undefined } }),
 };

@@ -19,6 +19,7 @@ export function newQueryClient(): QueryClient {
 /** The server's state, one key per thing the views show. */
 export const keys = {
   health: ["health"] as const,
+  models: ["models"] as const,
   sessions: ["sessions"] as const,
   skills: ["skills"] as const,
   files: ["files"] as const,
@@ -32,6 +33,7 @@ export const keys = {
 };
 
 export const useHealth = () => useQuery({ queryKey: keys.health, queryFn: api.health });
+export const useModels = () => useQuery({ queryKey: keys.models, queryFn: api.models });
 export const useSessions = () => useQuery({ queryKey: keys.sessions, queryFn: api.sessions });
 export const useSkills = () => useQuery({ queryKey: keys.skills, queryFn: api.skills });
 export const useFiles = () => useQuery({ queryKey: keys.files, queryFn: api.files });
@@ -61,7 +63,8 @@ export function staleKeys(event: UiEvent): ReadonlyArray<readonly unknown[]> {
         case "knowledge":
           return [keys.knowledge];
         case "health":
-          return [keys.health];
+          // Model settings and profiles change with the health they show.
+          return [keys.health, keys.models];
       }
       return [];
     case "turn":

@@ -46,6 +46,8 @@ export type Block =
   | { kind: "steer"; text: string }
   /** The reviewer's look at this turn: `advice` went to the agent's next turn, `record` to no model. */
   | { kind: "review"; advice: string; record: string }
+  /** The turn went to another model profile than meant (a failover, or the session's profile was deleted). */
+  | { kind: "model_switch"; why: "failover" | "profile_deleted"; from: string; to: string; reason: string }
   /** Earlier turns were summarized for the model (they stay on screen and in the file). */
   | { kind: "compaction"; turns: number; summary: string; skills: string[]; forced: boolean };
 
@@ -63,7 +65,10 @@ export interface Turn {
   blocks: Block[];
   status: TurnStatus;
   durationMs?: number;
-  usage?: { input: number; output: number; cached: number };
+  /** Tokens of the turn's own requests; `cost` in US dollars where the profile has prices. */
+  usage?: { input: number; output: number; cached: number; cost?: number };
+  /** The profile and model of the turn's last request (sessions before profiles name only the model). */
+  model?: { profile?: string; name: string };
   /** The model is sent a summary in place of this turn. */
   compacted?: boolean;
   /** Where the turn sits in the session's tree (a stored turn; a live one gets it when the session reloads). */
@@ -189,13 +194,17 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
     case "compaction":
       return { ...turn, blocks: [...turn.blocks, { kind: "compaction", turns: event.turns, summary: event.summary, skills: event.skills, forced: event.forced }] };
     case "step_start":
+      return { ...turn, model: { name: event.model, ...(event.profile ? { profile: event.profile } : {}) } };
     case "step_end":
       return turn;
+    case "model_switch":
+      return { ...turn, blocks: [...turn.blocks, { kind: "model_switch", why: event.why, from: event.from, to: event.to, reason: event.reason }] };
     case "usage": {
       const usage = turn.usage ?? { input: 0, output: 0, cached: 0 };
+      const cost = event.cost !== undefined || usage.cost !== undefined ? (usage.cost ?? 0) + (event.cost ?? 0) : undefined;
       return {
         ...turn,
-        usage: { input: usage.input + event.input_tokens, output: usage.output + event.output_tokens, cached: usage.cached + event.cached_tokens },
+        usage: { input: usage.input + event.input_tokens, output: usage.output + event.output_tokens, cached: usage.cached + event.cached_tokens, ...(cost !== undefined ? { cost } : {}) },
       };
     }
     case "final": {

@@ -1,5 +1,5 @@
 "use client";
-import { api as contract, type ChatEvent, chatEventSchema, type QueueItem } from "@mini-openclaw/protocol";
+import { api as contract, type ChatEvent, chatEventSchema, type QueueItem, type SessionDetail } from "@mini-openclaw/protocol";
 import { readChatFrames } from "@mini-openclaw/protocol/sse-reader";
 import { useCallback, useRef, useState } from "react";
 import { api } from "./api";
@@ -18,9 +18,15 @@ export interface ChatState {
   queue: QueueItem[];
   /** Messages Stop handed back, for the composer (a new object each time). */
   restored: { text: string } | null;
+  /** The session's model profile (null: the default), or the one a new session will start on. */
+  model: string | null;
+  /** The profile the next message alone goes to, when picked "for this message only". */
+  onceModel: string | null;
+  /** What the session's model requests used, as the server last said (all branches, helpers apart). */
+  usage: SessionDetail["usage"] | null;
 }
 
-const EMPTY: ChatState = { sessionId: null, turns: [], streaming: false, loadError: null, toolsOff: false, queue: [], restored: null };
+const EMPTY: ChatState = { sessionId: null, turns: [], streaming: false, loadError: null, toolsOff: false, queue: [], restored: null, model: null, onceModel: null, usage: null };
 
 /** How long Stop waits for the turn's own `aborted` event before the page stops following. */
 const STOP_GRACE_MS = 2000;
@@ -38,6 +44,8 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
   const sessionRef = useRef<string | null>(null);
   const toolsOffRef = useRef(false);
   const streamingRef = useRef(false);
+  /** The profile for the next message only, and the one a session not yet started will start on. */
+  const nextModel = useRef<{ once?: string; session?: string }>({});
   /** The stream this page reads now (a POST body or an EventSource), to let go of it. */
   const follower = useRef<{ close: () => void } | null>(null);
   /** The id of the last event applied to the running turn. */
@@ -94,7 +102,7 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
       const same = s.turns.length === session.branch.length;
       // The turns just streamed learn their place in the tree; a turn that streamed nothing here is read from the file.
       const turns = same && s.turns.at(-1)?.status !== "streaming" ? withBranches(s.turns, session.branch) : withBranches(stored, session.branch);
-      return { ...s, turns, queue: session.queue };
+      return { ...s, turns, queue: session.queue, usage: session.usage, model: session.model ?? null };
     });
   };
 
@@ -131,7 +139,12 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
   const queueMessage = useCallback(async (message: string, mode: QueueItem["mode"]) => {
     const id = sessionRef.current;
     if (!id) return;
-    const reply = await api.queueMessage(id, message, mode, !toolsOffRef.current);
+    const once = nextModel.current.once;
+    const reply = await api.queueMessage(id, message, mode, !toolsOffRef.current, once);
+    if (once) {
+      nextModel.current.once = undefined;
+      setState((s) => ({ ...s, onceModel: null }));
+    }
     if (!reply?.queued) return;
     setState((s) => (s.queue.some((q) => q.id === reply.queued) ? s : { ...s, queue: [...s.queue, { id: reply.queued, message, mode, queued_at: Date.now() }] }));
   }, []);
@@ -154,7 +167,9 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
       const key = `live-${Date.now()}`;
       const upTo = (turns: Turn[]) => (parentTurn === undefined ? turns : turns.slice(0, turns.findIndex((t) => t.branch?.turn === parentTurn) + 1));
       streamingRef.current = true;
-      setState((s) => ({ ...s, streaming: true, turns: [...upTo(s.turns), newTurn(message, key)] }));
+      const once = nextModel.current.once;
+      nextModel.current.once = undefined;
+      setState((s) => ({ ...s, streaming: true, onceModel: null, turns: [...upTo(s.turns), newTurn(message, key)] }));
       let ended = false;
       try {
         const response = await fetch(urlOf(contract.chat.chat), {
@@ -166,6 +181,8 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
             stream: true,
             ...(toolsOffRef.current ? { tools: false } : {}),
             ...(parentTurn !== undefined ? { parent_turn: parentTurn } : {}),
+            ...(once ? { model: once } : {}),
+            ...(!sessionRef.current && nextModel.current.session ? { session_model: nextModel.current.session } : {}),
           }),
           signal: abort.signal,
         });
@@ -244,7 +261,8 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
       if (session.running && turns.length > 0) turns = [...turns.slice(0, -1), { ...turns[turns.length - 1], blocks: [], status: "streaming" }];
       streamingRef.current = session.running;
       lastId.current = null;
-      setState({ sessionId, turns, streaming: session.running, loadError: null, toolsOff: toolsOffRef.current, queue: session.queue, restored: null });
+      nextModel.current = {};
+      setState({ sessionId, turns, streaming: session.running, loadError: null, toolsOff: toolsOffRef.current, queue: session.queue, restored: null, model: session.model ?? null, onceModel: null, usage: session.usage });
       history.replaceState(null, "", `#session=${sessionId}`);
       if (session.running) watch(sessionId, null);
       return session.branch.map((t) => t.turn);
@@ -314,6 +332,7 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
     sessionRef.current = null;
     toolsOffRef.current = false;
     streamingRef.current = false;
+    nextModel.current = {};
     setState(EMPTY);
     history.replaceState(null, "", location.pathname);
   }, []);
@@ -326,5 +345,22 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
     if (refused) void send(refused.user);
   }, [send, state.turns]);
 
-  return { ...state, send, stop, open, reset, compact, chatWithoutTools, switchBranch, saveEdit, queueMessage, removeQueued, noticeTurn, setQueue };
+  /**
+   * Picks a model profile: for the next message only, or for the session from its next turn on (a
+   * session not started yet starts on it).
+   */
+  const chooseModel = useCallback(async (name: string, once: boolean) => {
+    if (once) {
+      nextModel.current.once = name;
+      setState((s) => ({ ...s, onceModel: name }));
+      return;
+    }
+    nextModel.current.once = undefined;
+    const id = sessionRef.current;
+    if (id) await api.updateSession(id, { model: name });
+    else nextModel.current.session = name;
+    setState((s) => ({ ...s, model: name, onceModel: null }));
+  }, []);
+
+  return { ...state, send, stop, open, reset, compact, chatWithoutTools, switchBranch, saveEdit, queueMessage, removeQueued, noticeTurn, setQueue, chooseModel };
 }

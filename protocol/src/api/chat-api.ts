@@ -21,6 +21,10 @@ export const chatRequestSchema = z
      * Without `queue`, a message to a busy session is a 409. On an idle session the turn runs as usual.
      */
     queue: z.enum(["follow_up", "steer"]).optional(),
+    /** This message only goes to this model profile (`GET /api/models`); the session keeps its own. */
+    model: z.string().max(100).optional(),
+    /** The session's profile from this message on (a new session starts on it; stored with the session). */
+    session_model: z.string().max(100).optional(),
   })
   .meta({ id: "ChatRequest" });
 export type ChatRequest = z.infer<typeof chatRequestSchema>;

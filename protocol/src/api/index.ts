@@ -7,6 +7,7 @@ import { healthApi } from "./health-api.js";
 import { knowledgeApi } from "./knowledge-api.js";
 import { mcpApi } from "./mcp-api.js";
 import { modelApi } from "./model-api.js";
+import { modelsApi } from "./models-api.js";
 import type { Operation } from "./operation.js";
 import { promptApi } from "./prompt-api.js";
 import { sessionsApi } from "./sessions-api.js";
@@ -23,6 +24,7 @@ export * from "./knowledge-api.js";
 export * from "./limits.js";
 export * from "./mcp-api.js";
 export * from "./model-api.js";
+export * from "./models-api.js";
 export * from "./operation.js";
 export * from "./prompt-api.js";
 export * from "./sessions-api.js";
@@ -42,6 +44,7 @@ export const api = {
   agents: agentsApi,
   approvals: approvalsApi,
   model: modelApi,
+  models: modelsApi,
   mcp: mcpApi,
   health: healthApi,
   uiEvents: uiEventsApi,

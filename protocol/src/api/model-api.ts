@@ -21,9 +21,9 @@ export const modelSettingsReplySchema = z
 export type ModelSettingsReply = z.infer<typeof modelSettingsReplySchema>;
 
 /** No control characters in any setting: they end up in KEY.md's lines and in HTTP requests. */
-const printable = (max: number) => z.string().max(max).regex(/^\P{Cc}*$/u, "no control characters");
+export const printable = (max: number) => z.string().max(max).regex(/^\P{Cc}*$/u, "no control characters");
 /** A model name: no spaces or control characters. */
-const modelName = (min: number) => z.string().min(min).max(200).regex(/^[^\s\p{Cc}]*$/u, "no spaces or control characters");
+export const modelName = (min: number) => z.string().min(min).max(200).regex(/^[^\s\p{Cc}]*$/u, "no spaces or control characters");
 
 /** `PUT /api/model`: saved to KEY.md and used from the next request on, without a restart. */
 export const modelSettingsUpdateSchema = z

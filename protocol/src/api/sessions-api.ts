@@ -2,6 +2,7 @@ import { z } from "zod";
 import { queueItemSchema } from "../chat-events.js";
 import { sessionEntrySchema } from "../session-entries.js";
 import { MAX_IMPORT_BYTES, MAX_SEARCH_CHARS, MAX_TITLE_CHARS } from "./limits.js";
+import { usageRowSchema, usageTotalsSchema } from "./models-api.js";
 import { errorReplies, operation, sessionParams } from "./operation.js";
 
 export const sessionSummarySchema = z
@@ -13,6 +14,8 @@ export const sessionSummarySchema = z
     updated_at: z.string(),
     message_count: z.number().int(),
     pinned: z.boolean(),
+    /** The model profile its turns go to (absent: the default profile). */
+    model: z.string().optional(),
   })
   .meta({ id: "SessionSummary" });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
@@ -26,6 +29,8 @@ export const sessionUpdateSchema = z
     branch: z.number().int().min(1).optional(),
     /** Correct a turn's message without running it again (as long as a chat message may be). */
     edit: z.object({ turn: z.number().int().min(1), content: z.string().min(1) }).optional(),
+    /** Switch the session to this model profile (null: back to the default); its history and prompt stay as they are. */
+    model: z.string().max(100).nullable().optional(),
   })
   
   .meta({ id: "SessionUpdate" });
@@ -95,6 +100,8 @@ export const sessionDetailSchema = sessionSummarySchema
     queue: z.array(queueItemSchema),
     /** Set when the file's last line was torn (a crash mid-write) and was dropped on reading. */
     recovered_torn_line: z.boolean().optional(),
+    /** Tokens and cost of every turn in the file (all branches), by profile; helpers apart. */
+    usage: z.object({ rows: z.array(usageRowSchema), total: usageTotalsSchema }),
   })
   .meta({ id: "SessionDetail" });
 export type SessionDetail = z.infer<typeof sessionDetailSchema>;

@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { CLIENT_GONE_REASON } from "../../agent/model-errors.js";
 import type { ChatDeps } from "../../chat/chat-deps.js";
 import type { ChatTurns } from "../../chat/chat-turns.js";
-import { checkMessage } from "../../chat/prepare-turn.js";
+import { checkMessage, checkProfiles } from "../../chat/prepare-turn.js";
+import { switchSessionModel } from "../../chat/session-model.js";
 import { compactSessionNow } from "../../chat/compact-command.js";
 import { UserError } from "../../lib/user-error.js";
 import { assertSessionId } from "../../sessions/session-id.js";
@@ -66,7 +67,9 @@ export async function chatRoutes(app: FastifyInstance, deps: ChatDeps & { chat: 
       if (!(await sessions.exists(id))) throw new UserError(404, `Unknown session: ${id}.`);
       if (turns.busy.has(id)) {
         if (body.parent_turn !== undefined) throw new UserError(400, "A queued message follows the running turn; it cannot also name 'parent_turn'.");
-        const item = turns.enqueue(id, body.message, body.queue, body.tools !== false);
+        checkProfiles(deps.models, body);
+        if (body.session_model !== undefined) await switchSessionModel(deps, id, body.session_model);
+        const item = turns.enqueue(id, body.message, body.queue, body.tools !== false, body.model);
         const queued: ChatQueuedReply = { queued: item.id, session_id: id, mode: item.mode };
         return reply.code(202).send(queued);
       }

@@ -6,6 +6,7 @@ import type { KnowledgeBase } from "../../knowledge/knowledge-base.js";
 import type { SandboxStatus } from "../../sandbox/sandbox.js";
 import { loadPolicy } from "../../approvals/approval-file.js";
 import type { McpHub } from "../../mcp/mcp-hub.js";
+import type { ModelProfiles } from "../../models/model-profiles.js";
 import { routeOf, typed } from "../api-route.js";
 import { NO_TRACING, type Tracing } from "../../telemetry/tracing.js";
 
@@ -19,13 +20,16 @@ interface HealthDeps {
   knowledge: KnowledgeBase;
   mcp: McpHub;
   tracing: Tracing | null;
+  models: ModelProfiles;
 }
 
-export async function healthRoutes(app: FastifyInstance, { config, version, sandbox, pythonPath, knowledge, mcp, tracing }: HealthDeps) {
+export async function healthRoutes(app: FastifyInstance, { config, version, sandbox, pythonPath, knowledge, mcp, tracing, models }: HealthDeps) {
   typed(app).route({
     ...routeOf(api.health.health),
     handler: async () => {
-    const configured = isModelConfigured(config.model);
+    // The default profile: what a new session talks to.
+    const profile = models.resolve(models.defaultName()) ?? models.resolve("default")!;
+    const configured = isModelConfigured(profile.model);
     return {
       ok: true as const,
       version,
@@ -34,9 +38,9 @@ export async function healthRoutes(app: FastifyInstance, { config, version, sand
       // Whether a key is set, never the key.
       model: {
         configured,
-        model: configured ? config.model.model : null,
-        base_url: config.model.baseUrl,
-        ...(configured ? {} : { hint: modelNotConfiguredMessage(config) }),
+        model: configured ? profile.model.model : null,
+        base_url: profile.model.baseUrl,
+        ...(configured ? {} : { hint: modelNotConfiguredMessage(config, profile.name) }),
       },
       sandbox: {
         mode: sandbox.mode,
@@ -47,6 +51,7 @@ export async function healthRoutes(app: FastifyInstance, { config, version, sand
       knowledge: (({ documents, chunks, mode, embedder }) => ({ documents, chunks, mode, embedder: embedder.label, ...(embedder.error ? { error: embedder.error } : {}) }))(knowledge.status()),
       python: pythonPath ? { available: true } : { available: false, hint: "Install python3 (apt-get install python3) for python_repl." },
       approvals: { problem: (await loadPolicy(config.dataRoot)).problem },
+      models: { default: models.defaultName(), count: models.names().length, problem: models.problem },
       mcp: mcp.health(),
       tracing: tracing?.status() ?? NO_TRACING,
       uptime_s: Math.round((Date.now() - started) / 1000),

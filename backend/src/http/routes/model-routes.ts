@@ -21,7 +21,7 @@ function reply(config: Config): ModelSettingsReply {
 }
 
 /** A base URL as given: empty is none; anything else must be http(s). */
-function baseUrlOf(value: string | null | undefined, field: string): string | null {
+export function baseUrlOf(value: string | null | undefined, field: string): string | null {
   const baseUrl = value?.trim() || null;
   if (!baseUrl) return null;
   let url: URL;

@@ -10,6 +10,8 @@ import { turnTexts } from "../../sessions/session-index.js";
 import { noSuchTurn, type SessionStore } from "../../sessions/session-store.js";
 import type { TurnRegistry } from "../../turns/turn-registry.js";
 import { checkMessage } from "../../chat/prepare-turn.js";
+import { switchSessionModel } from "../../chat/session-model.js";
+import type { ModelProfiles } from "../../models/model-profiles.js";
 import type { Config } from "../../config/config.js";
 import type { UiEventBus } from "../../ui-events/ui-event-bus.js";
 import { routeOf, typed } from "../api-route.js";
@@ -20,7 +22,7 @@ import { routeOf, typed } from "../api-route.js";
  */
 export async function sessionRoutes(
   app: FastifyInstance,
-  { sessions, turns, config, changes, ui }: { sessions: SessionStore; turns: TurnRegistry; config: Config; changes: ChangeTracker; ui: UiEventBus },
+  { sessions, turns, config, changes, ui, models }: { sessions: SessionStore; turns: TurnRegistry; config: Config; changes: ChangeTracker; ui: UiEventBus; models: ModelProfiles },
 ) {
   /** Every open page's session list reads again (a rename, a pin, a new or deleted session). */
   const listChanged = () => ui.publish({ type: "refresh", target: "sessions" });
@@ -60,12 +62,21 @@ export async function sessionRoutes(
   });
 
   typed(app).route({ ...routeOf(api.sessions.update), handler: async (request) => {
-    const id = await idle(request.params.id);
-    const { title, pinned, branch, edit } = request.body;
+    const { title, pinned, branch, edit, model } = request.body;
     // Fastify drops unknown properties before this runs: a body with none we know changes nothing.
-    if (title === undefined && pinned === undefined && branch === undefined && edit === undefined) {
-      throw new UserError(400, "Nothing to change: send `title` (a string, or null), `pinned` (true or false), `branch` (a turn number) or `edit` ({ turn, content }).");
+    if (title === undefined && pinned === undefined && branch === undefined && edit === undefined && model === undefined) {
+      throw new UserError(400, "Nothing to change: send `title` (a string, or null), `pinned` (true or false), `branch` (a turn number), `edit` ({ turn, content }) or `model` (a profile, or null).");
     }
+    if (model !== undefined && title === undefined && pinned === undefined && branch === undefined && edit === undefined) {
+      // The model may be switched while a turn runs: the next turn uses it.
+      const id = assertSessionId(request.params.id);
+      if (!(await sessions.exists(id))) throw new UserError(404, `Unknown session: ${id}`);
+      await switchSessionModel({ sessions, models }, id, model);
+      listChanged();
+      return sessions.summary(id);
+    }
+    const id = await idle(request.params.id);
+    if (model !== undefined && model !== null && !models.has(model)) throw new UserError(400, `Unknown model profile: "${model.slice(0, 100)}".`);
     if (edit !== undefined) {
       const tree = turnTree(await sessions.entries(id));
       if (!hasTurn(tree, edit.turn)) throw new UserError(400, noSuchTurn(id, edit.turn, tree));
@@ -86,6 +97,7 @@ export async function sessionRoutes(
       ...(pinned !== undefined ? { pinned } : {}),
       ...(leaf !== undefined ? { leaf } : {}),
       ...(edit !== undefined ? { edit } : {}),
+      ...(model !== undefined ? { model } : {}),
     });
     listChanged();
     return sessions.summary(id);

@@ -1,24 +1,12 @@
 "use client";
 import type { ModelSettingsReply, ModelTestReply } from "@mini-openclaw/protocol";
-import { Check, Loader2, X } from "lucide-react";
+import { Loader2, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
-import { cn } from "@/lib/utils";
 import { MODEL_PRESETS } from "./model-presets";
-
-const field = "h-9 w-full rounded-md border border-zinc-200 bg-white px-2.5 font-mono text-[13px] outline-none focus:border-klein";
-
-/** A key field that never shows a saved key: empty until a new one is typed (`value` undefined: untouched). */
-function KeyField(props: { testId: string; saved: boolean; unsetHint: string; value: string | undefined; onChange: (key: string) => void; className?: string }) {
-  return (
-    <label className={cn("block space-y-1", props.className)}>
-      API key{" "}
-      <span className="font-normal text-zinc-500">({props.saved && props.value === undefined ? "a key is saved; type to replace it" : props.unsetHint})</span>
-      <input data-testid={props.testId} type="password" autoComplete="off" className={field} value={props.value ?? ""} onChange={(e) => props.onChange(e.target.value)} />
-    </label>
-  );
-}
+import { field, KeyField, TestChecks } from "./model-fields";
+import { ProfilesSection } from "./profiles-section";
 
 /**
  * The chat model's settings: base URL, model and key, with presets for the popular servers, and
@@ -103,6 +91,7 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
             <X className="size-4" />
           </button>
         </div>
+        <p className="text-xs text-zinc-500">The profile &quot;default&quot; (the OPENAI_* settings). Other profiles are below.</p>
         <div className="flex flex-wrap gap-1.5" data-testid="model-presets">
           {MODEL_PRESETS.map((preset) => (
             <Button
@@ -148,17 +137,7 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
         {current && current.from_environment.length > 0 && (
           <p className="text-xs text-amber-700">Set in the environment (wins over what is saved here): {current.from_environment.join(", ")}.</p>
         )}
-        {test && (
-          <ul className="space-y-1 rounded-md bg-zinc-50 p-2.5 text-xs" data-testid="model-test-result">
-            {test.checks.map((check) => (
-              <li key={check.name} data-testid="model-check" data-check={check.name} data-ok={check.ok ? "true" : "false"} className="flex gap-1.5">
-                {check.ok ? <Check className="size-3.5 shrink-0 text-emerald-600" /> : <X className="size-3.5 shrink-0 text-zinc-500" />}
-                <span className="font-semibold text-zinc-700">{check.name}</span>
-                <span className="text-zinc-500">{check.detail}</span>
-              </li>
-            ))}
-          </ul>
-        )}
+        {test && <TestChecks test={test} />}
         {error && (
           <p className="text-xs text-red-700" data-testid="model-error">
             {error}
@@ -178,6 +157,7 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
           </Button>
         </div>
       </form>
+      <ProfilesSection />
     </dialog>
   );
 }

@@ -76,6 +76,13 @@ export function BlockList({ blocks, streaming }: { blocks: Block[]; streaming: b
                 System prompt changed since the last turn: {block.changed.join(", ")} (the provider's prompt cache starts over).
               </div>
             );
+          case "model_switch":
+            return (
+              <div key={index} data-testid="model-switch" className="text-[11px] text-amber-700">
+                {block.why === "failover" ? `Went on with ${block.to}: ${block.from} failed before answering. ` : `Now on ${block.to}. `}
+                <span className="text-zinc-500">{block.reason}</span>
+              </div>
+            );
           case "compaction":
             return <CompactionBlock key={index} turns={block.turns} summary={block.summary} skills={block.skills} forced={block.forced} />;
           case "error":

@@ -1,7 +1,7 @@
 "use client";
 import type { QueueItem, SkillInfo } from "@mini-openclaw/protocol";
 import { ArrowUp, CornerDownRight, ListPlus, Pencil, Sparkles, Square, X } from "lucide-react";
-import { type KeyboardEvent, useEffect, useState } from "react";
+import { type KeyboardEvent, type ReactNode, useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
 
@@ -19,6 +19,8 @@ interface ComposerProps {
   onRemoveQueued?: (id: string) => void;
   /** Text to put back in the box (Stop handed the queue back); a new object each time. */
   restored?: { text: string } | null;
+  /** Controls under the box (the model picker). */
+  toolbar?: ReactNode;
 }
 
 /**
@@ -27,7 +29,7 @@ interface ComposerProps {
  * puts a message back here, x removes it); Stop ends the turn and gives the queue back. Typing `/`
  * lists the skills: arrows move, Tab or Enter picks, Escape closes.
  */
-export function Composer({ streaming, disabled, skills, onSend, onSteer, onStop, queue = [], onRemoveQueued, restored }: ComposerProps) {
+export function Composer({ streaming, disabled, skills, onSend, onSteer, onStop, queue = [], onRemoveQueued, restored, toolbar }: ComposerProps) {
   const [text, setText] = useState("");
   useEffect(() => {
     if (restored) setText((current) => (current.trim() ? `${restored.text}\n\n${current}` : restored.text));
@@ -136,6 +138,7 @@ export function Composer({ streaming, disabled, skills, onSend, onSteer, onStop,
           </Button>
         )}
       </div>
+      {toolbar && <div className="mt-1.5 px-1">{toolbar}</div>}
       {queue.length > 0 && (
         <ul data-testid="queue" aria-label="Queued messages" className="mt-2 space-y-1">
           {queue.map((item) => (

@@ -1,10 +1,11 @@
 "use client";
 import { Layers, MessageSquare } from "lucide-react";
 import { Button } from "@/components/ui/button";
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { Pane, PaneHeader } from "@/components/ui/pane";
-import type { QueueItem, SkillInfo } from "@mini-openclaw/protocol";
+import type { QueueItem, SessionDetail, SkillInfo } from "@mini-openclaw/protocol";
 import type { Turn } from "@/lib/turn-model";
+import { formatCost } from "@/lib/utils";
 import { Composer } from "./composer";
 import type { TurnActions } from "./turn-controls";
 import { TurnView } from "./turn-view";
@@ -38,10 +39,14 @@ interface StageProps {
   highlight?: { turn: number; nonce: number } | null;
   /** Edit, regenerate, switch branch, fork: for stored turns. */
   turnActions?: TurnActions;
+  /** What the session's model requests used (shown with its title). */
+  usage?: SessionDetail["usage"] | null;
+  /** Controls under the composer (the model picker). */
+  composerToolbar?: ReactNode;
 }
 
 /** The conversation, streamed: it follows the newest output unless the reader scrolled up. */
-export function Stage({ sessionKey, title, turns, streaming, loadError, skills, onSend, onStop, onSteer, queue, onRemoveQueued, restored, onCompact, toolsOff, onChatWithoutTools, highlight, turnActions }: StageProps) {
+export function Stage({ sessionKey, title, turns, streaming, loadError, skills, onSend, onStop, onSteer, queue, onRemoveQueued, restored, onCompact, toolsOff, onChatWithoutTools, highlight, turnActions, usage, composerToolbar }: StageProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
@@ -97,6 +102,16 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
   return (
     <Pane data-testid="stage" className="bg-canvas">
       <PaneHeader title={title} className="bg-white/70">
+        {usage && usage.total.requests > 0 && (
+          <span
+            data-testid="session-usage"
+            className="text-[11px] text-zinc-500"
+            data-tip={usage.rows.map((r) => `${r.profile} (${r.model}), ${r.by.replace("_", "-")}: ${r.input_tokens.toLocaleString()} in / ${r.output_tokens.toLocaleString()} out${r.cost !== null ? `, ${formatCost(r.cost)}` : ""}`).join("\n")}
+          >
+            {usage.total.cost !== null && <span data-testid="session-cost">{formatCost(usage.total.cost)} · </span>}
+            {(usage.total.input_tokens + usage.total.output_tokens).toLocaleString()} tokens
+          </span>
+        )}
         {toolsOff && (
           <span data-testid="tools-off" className="text-[11px] text-zinc-500" data-tip="This session's model takes no tools: it chats without them.">
             tools off
@@ -160,7 +175,7 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
           )}
         </div>
       </div>
-      <Composer streaming={streaming} skills={skills} onSend={onSend} onStop={onStop} onSteer={onSteer} queue={queue} onRemoveQueued={onRemoveQueued} restored={restored} />
+      <Composer streaming={streaming} skills={skills} onSend={onSend} onStop={onStop} onSteer={onSteer} queue={queue} onRemoveQueued={onRemoveQueued} restored={restored} toolbar={composerToolbar} />
     </Pane>
   );
 }

@@ -2,7 +2,7 @@
 import { User } from "lucide-react";
 import { memo, useState } from "react";
 import type { Turn } from "@/lib/turn-model";
-import { cn, formatDuration } from "@/lib/utils";
+import { cn, formatCost, formatDuration } from "@/lib/utils";
 import { Button } from "@/components/ui/button";
 import { BlockList } from "./block-list";
 import { AnswerButtons, BranchSwitcher, EditButton, MessageEditor, type TurnActions } from "./turn-controls";
@@ -93,7 +93,9 @@ export const TurnView = memo(function TurnView({ turn, highlighted = false, acti
         {!streaming && turn.durationMs !== undefined && (
           <div className="text-[11px] text-zinc-500" data-testid="turn-footer">
             {formatDuration(turn.durationMs)}
+            {turn.model && <span data-testid="turn-model">{` · ${turn.model.profile && turn.model.profile !== "default" ? `${turn.model.profile} (${turn.model.name})` : turn.model.name}`}</span>}
             {turn.usage && ` · ${turn.usage.input.toLocaleString()} in / ${turn.usage.output.toLocaleString()} out tokens${turn.usage.cached ? ` (${turn.usage.cached.toLocaleString()} cached)` : ""}`}
+            {turn.usage?.cost !== undefined && <span data-testid="turn-cost">{` · ${formatCost(turn.usage.cost)}`}</span>}
             {branch && actions && <AnswerButtons branch={branch} user={turn.user} busy={busy} actions={actions} />}
           </div>
         )}

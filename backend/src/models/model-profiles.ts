@@ -1,0 +1,296 @@
+/**
+ * The model profiles: `MODELS.json` at the top of the data root (outside every folder the sandbox
+ * mounts) with their non-secret part, their keys in KEY.md or the environment. The profile `default`
+ * is the `OPENAI_*` settings, so a workbench without the file works as it always did. The file is
+ * read at start and watched; a broken file keeps the last good profiles in use, says why
+ * (`/api/health`, `GET /api/models`), and is never rewritten until the user fixes it.
+ */
+import {
+  DEFAULT_PROFILE,
+  type HelperProfiles,
+  type ModelProfile,
+  type ModelsFile,
+  type ModelsReply,
+  modelsFileSchema,
+  type ProfileFileEntry,
+  profileKeySetting,
+  type ProfileUpdate,
+} from "@mini-openclaw/protocol";
+import type { Config } from "../config/config.js";
+import { updateKeyFile } from "../config/key-file.js";
+import type { ResolvedProfile } from "../config/model-profile.js";
+import { UserError } from "../lib/user-error.js";
+import { writeConfinedAtomic } from "../paths/confined-path.js";
+import { FolderWatcher } from "../paths/folder-watcher.js";
+import { isUnreadable, readConfinedTextIfPresent } from "../paths/read-confined-file.js";
+import { MODELS_FILE } from "../settings/settings-files.js";
+
+const MAX_BYTES = 256 * 1024;
+
+export type HelperKind = keyof HelperProfiles;
+
+/** What makes a parsed file unusable beyond its shape: names that point nowhere. */
+function referenceProblem(file: ModelsFile): string | null {
+  const profiles = file.profiles ?? {};
+  const known = (name: string) => name === DEFAULT_PROFILE || name in profiles;
+  if (file.default && !known(file.default)) return `"default" names no profile: "${file.default}"`;
+  for (const [name, entry] of Object.entries(profiles)) {
+    if (name !== DEFAULT_PROFILE && !entry.model) return `profiles.${name}: "model" is required`;
+    for (const fallback of entry.fallbacks ?? []) {
+      if (fallback === name) return `profiles.${name}.fallbacks: a profile cannot be its own fallback`;
+      if (!known(fallback)) return `profiles.${name}.fallbacks names no profile: "${fallback}"`;
+    }
+  }
+  for (const [helper, name] of Object.entries(file.helpers ?? {})) if (name && !known(name)) return `helpers.${helper} names no profile: "${name}"`;
+  return null;
+}
+
+/** The file's text as profiles, or why it cannot be used. */
+export function parseModelsFile(text: string): { file: ModelsFile } | { problem: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    return { problem: `${MODELS_FILE} is not valid JSON (${(err as Error).message})` };
+  }
+  const parsed = modelsFileSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue.path.join(".") || "(top)";
+    const keyHint = issue.code === "unrecognized_keys" && issue.keys.some((k) => /key|token|secret/i.test(k)) ? " (keys go in KEY.md, never in this file)" : "";
+    return { problem: `${MODELS_FILE}: ${where}: ${issue.message}${keyHint}` };
+  }
+  const problem = referenceProblem(parsed.data);
+  return problem ? { problem: `${MODELS_FILE}: ${problem}` } : { file: parsed.data };
+}
+
+/** A KEY.md setting's value in force now ("" for none). */
+function currentSetting(config: Config, name: string): string {
+  if (name === "OPENAI_API_KEY") return config.model.apiKey ?? "";
+  if (name === "OPENAI_BASE_URL") return config.model.baseUrl ?? "";
+  if (name === "OPENAI_MODEL") return config.model.model;
+  return config.profileKeys[name] ?? "";
+}
+
+/** A saved KEY.md setting, in force from the next request on. */
+function applySetting(config: Config, name: string, value: string): void {
+  if (name === "OPENAI_API_KEY") config.model.apiKey = value || null;
+  else if (name === "OPENAI_BASE_URL") config.model.baseUrl = value || null;
+  else if (name === "OPENAI_MODEL") config.model.model = value;
+  else if (value) config.profileKeys[name] = value;
+  else delete config.profileKeys[name];
+}
+
+const render = (file: ModelsFile) => `${JSON.stringify(file, null, 2)}\n`;
+
+export interface ModelProfilesDeps {
+  config: Config;
+  log: { warn(obj: object, msg: string): void };
+  /** The profiles changed (the file, or through the API). */
+  onChange: () => void;
+  /** Watch MODELS.json (off in tests that call `reload()`). */
+  watch?: boolean;
+}
+
+export class ModelProfiles {
+  private file: ModelsFile = {};
+  private problemText: string | null = null;
+  private watcher: FolderWatcher | null = null;
+  private reloading: Promise<void> = Promise.resolve();
+  /** Writes through the API, one at a time. */
+  private writing: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly deps: ModelProfilesDeps) {}
+
+  async start(): Promise<void> {
+    await this.reload();
+    if (this.deps.watch !== false) {
+      this.watcher = new FolderWatcher(this.deps.config.dataRoot, { rootNames: [MODELS_FILE], pollMs: 2_000, debounceMs: 100, onChange: () => void this.reload() });
+    }
+  }
+
+  close(): void {
+    this.watcher?.close();
+  }
+
+  /** Reads the file again: a good file replaces the profiles, a broken one leaves the last good ones in use. */
+  reload(): Promise<void> {
+    this.reloading = this.reloading.then(() => this.read()).catch((err) => this.deps.log.warn({ err }, `${MODELS_FILE} reload failed`));
+    return this.reloading;
+  }
+
+  private async read(): Promise<void> {
+    let text: string | null;
+    try {
+      text = await readConfinedTextIfPresent(this.deps.config.dataRoot, MODELS_FILE, MAX_BYTES);
+    } catch (err) {
+      this.setProblem(`${MODELS_FILE} cannot be read (${isUnreadable(err) ? err.message : (err as Error).message})`);
+      return;
+    }
+    const result = text === null ? { file: {} } : parseModelsFile(text);
+    if ("problem" in result) return this.setProblem(result.problem);
+    this.file = result.file;
+    this.problemText = null;
+    this.deps.onChange();
+  }
+
+  private setProblem(problem: string): void {
+    const changed = problem !== this.problemText;
+    this.problemText = `${problem}; the last good profiles stay in use until it is fixed`;
+    if (changed) this.deps.onChange();
+  }
+
+  /** Why the file is not in use, or null. */
+  get problem(): string | null {
+    return this.problemText;
+  }
+
+  defaultName(): string {
+    return this.file.default ?? DEFAULT_PROFILE;
+  }
+
+  names(): string[] {
+    return [DEFAULT_PROFILE, ...Object.keys(this.file.profiles ?? {}).filter((name) => name !== DEFAULT_PROFILE)];
+  }
+
+  has(name: string): boolean {
+    return name === DEFAULT_PROFILE || name in (this.file.profiles ?? {});
+  }
+
+  /** The profile a helper uses (null: the session's). */
+  helper(kind: HelperKind): string | null {
+    const name = this.file.helpers?.[kind] ?? null;
+    return name && this.has(name) ? name : null;
+  }
+
+  private entry(name: string): ProfileFileEntry {
+    return this.file.profiles?.[name] ?? {};
+  }
+
+  private keyOf(name: string): string | null {
+    const { config } = this.deps;
+    return name === DEFAULT_PROFILE ? config.model.apiKey : (config.profileKeys[profileKeySetting(name)] ?? null);
+  }
+
+  /** The profile ready to call, or null when there is none of that name. */
+  resolve(name: string): ResolvedProfile | null {
+    if (!this.has(name)) return null;
+    const { config } = this.deps;
+    const entry = this.entry(name);
+    const endpoint = name === DEFAULT_PROFILE ? { baseUrl: config.model.baseUrl, model: config.model.model } : { baseUrl: entry.base_url?.trim() || null, model: entry.model ?? "" };
+    return {
+      name,
+      model: { ...config.model, ...endpoint, apiKey: this.keyOf(name) },
+      params: {
+        ...(entry.temperature !== undefined ? { temperature: entry.temperature } : {}),
+        ...(entry.max_output_tokens !== undefined ? { maxOutputTokens: entry.max_output_tokens } : {}),
+        ...(entry.reasoning_effort !== undefined ? { reasoningEffort: entry.reasoning_effort } : {}),
+        ...(entry.context_window !== undefined ? { contextWindow: entry.context_window } : {}),
+      },
+      prices: entry.prices ?? null,
+      capabilities: entry.capabilities ?? {},
+      fallbacks: entry.fallbacks ?? [],
+    };
+  }
+
+  /** The profile and then its fallbacks, in order, each once: what a turn on `name` may go through. */
+  chain(name: string): ResolvedProfile[] {
+    const first = this.resolve(name);
+    if (!first) return [];
+    const seen = new Set([name]);
+    const chain = [first];
+    for (const fallback of first.fallbacks) {
+      if (seen.has(fallback)) continue;
+      seen.add(fallback);
+      const profile = this.resolve(fallback);
+      if (profile) chain.push(profile);
+    }
+    return chain;
+  }
+
+  private shown(name: string): ModelProfile {
+    const profile = this.resolve(name)!;
+    const { base_url: _baseUrl, model: _model, fallbacks: _fallbacks, ...rest } = this.entry(name);
+    return {
+      ...rest,
+      name,
+      base_url: profile.model.baseUrl,
+      model: profile.model.model,
+      api_key_set: profile.model.apiKey !== null,
+      key_setting: profileKeySetting(name),
+      fallbacks: profile.fallbacks,
+    };
+  }
+
+  reply(): ModelsReply {
+    return {
+      default: this.defaultName(),
+      profiles: this.names().map((name) => this.shown(name)),
+      helpers: this.file.helpers ?? {},
+      file: MODELS_FILE,
+      problem: this.problemText,
+    };
+  }
+
+  /** Runs `change` on the file as it is, then writes it: refused while the file is broken (it is the user's to fix). */
+  private async write(change: (file: ModelsFile) => ModelsFile, keys: Record<string, string> = {}): Promise<void> {
+    const run = this.writing.then(async () => {
+      await this.reloading;
+      if (this.problemText) throw new UserError(409, `${this.problemText.split(";")[0]}: fix the file first (it is never rewritten over a mistake).`);
+      const next = change(structuredClone(this.file));
+      const problem = referenceProblem(next);
+      if (problem) throw new UserError(400, problem);
+      const { config } = this.deps;
+      const changed = Object.entries(keys).filter(([name, value]) => value !== currentSetting(config, name));
+      const blocked = changed.filter(([name]) => config.modelFromEnvironment.includes(name as never) || config.profileKeysFromEnvironment.includes(name)).map(([name]) => name);
+      if (blocked.length > 0) throw new UserError(409, `${blocked.join(", ")} ${blocked.length === 1 ? "is" : "are"} set in the environment, which wins over KEY.md: change ${blocked.length === 1 ? "it" : "them"} there.`);
+      if (changed.length > 0) await updateKeyFile(config.keyFilePath, Object.fromEntries(changed));
+      for (const [name, value] of changed) applySetting(config, name, value);
+      await writeConfinedAtomic(config.dataRoot, MODELS_FILE, render(next));
+      this.file = next;
+      this.deps.onChange();
+    });
+    this.writing = run.catch(() => {});
+    return run;
+  }
+
+  /**
+   * Creates or replaces a profile. For `default`, the endpoint and model are the `OPENAI_*` settings
+   * and are saved to KEY.md (as the Model dialog always did); the rest goes to the file.
+   */
+  async save(name: string, update: ProfileUpdate): Promise<void> {
+    const { api_key: apiKey, ...fields } = update;
+    const keys: Record<string, string> = apiKey === undefined ? {} : { [profileKeySetting(name)]: apiKey.trim() };
+    if (name === DEFAULT_PROFILE) {
+      const { base_url: baseUrl, model, ...rest } = fields;
+      const endpoint = { OPENAI_BASE_URL: baseUrl?.trim() ?? "", OPENAI_MODEL: model.trim() };
+      return this.write((file) => ({ ...file, profiles: { ...file.profiles, [name]: rest } }), { ...endpoint, ...keys });
+    }
+    return this.write((file) => ({ ...file, profiles: { ...file.profiles, [name]: { ...fields, base_url: fields.base_url?.trim() || null } } }), keys);
+  }
+
+  /** Deletes a profile and every mention of it (fallbacks, helpers, the default), and its key. */
+  async remove(name: string): Promise<void> {
+    if (name === DEFAULT_PROFILE) throw new UserError(400, `The profile "${DEFAULT_PROFILE}" is the OPENAI_* settings and cannot be deleted; set another profile as the default instead.`);
+    if (!this.has(name)) throw new UserError(404, `No such model profile: ${name}`);
+    // Its key goes too (one the environment sets is the environment's).
+    const setting = profileKeySetting(name);
+    const keys = this.deps.config.profileKeysFromEnvironment.includes(setting) ? {} : { [setting]: "" };
+    return this.write((file) => {
+      const { [name]: _gone, ...profiles } = file.profiles ?? {};
+      for (const entry of Object.values(profiles)) if (entry.fallbacks) entry.fallbacks = entry.fallbacks.filter((f) => f !== name);
+      const helpers = Object.fromEntries(Object.entries(file.helpers ?? {}).filter(([, value]) => value !== name));
+      const { default: current, ...rest } = file;
+      return { ...rest, ...(current && current !== name ? { default: current } : {}), profiles, ...(file.helpers ? { helpers } : {}) };
+    }, keys);
+  }
+
+  /** Sets the default profile and the helpers' profiles. */
+  async settings(update: { default?: string; helpers?: HelperProfiles }): Promise<void> {
+    return this.write((file) => ({
+      ...file,
+      ...(update.default !== undefined ? { default: update.default } : {}),
+      ...(update.helpers !== undefined ? { helpers: { ...file.helpers, ...update.helpers } } : {}),
+    }));
+  }
+}

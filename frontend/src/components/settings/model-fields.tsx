@@ -1,0 +1,34 @@
+"use client";
+/** The fields the Model dialog and its profiles share: the input style, a key field that never shows a saved key, Test connection's findings. */
+import type { ModelTestReply } from "@mini-openclaw/protocol";
+import { Check, X } from "lucide-react";
+import { cn } from "@/lib/utils";
+
+export const field = "h-9 w-full rounded-md border border-zinc-200 bg-white px-2.5 font-mono text-[13px] outline-none focus:border-klein";
+
+/** A key field that never shows a saved key: empty until a new one is typed (`value` undefined: untouched). */
+export function KeyField(props: { testId: string; saved: boolean; unsetHint: string; value: string | undefined; onChange: (key: string) => void; className?: string }) {
+  return (
+    <label className={cn("block space-y-1", props.className)}>
+      API key{" "}
+      <span className="font-normal text-zinc-500">({props.saved && props.value === undefined ? "a key is saved; type to replace it" : props.unsetHint})</span>
+      <input data-testid={props.testId} type="password" autoComplete="off" className={field} value={props.value ?? ""} onChange={(e) => props.onChange(e.target.value)} />
+    </label>
+  );
+}
+
+/** What Test connection found, one line per check. */
+export function TestChecks({ test }: { test: ModelTestReply }) {
+  return (
+    <ul className="space-y-1 rounded-md bg-zinc-50 p-2.5 text-xs" data-testid="model-test-result">
+      {test.checks.map((check) => (
+        <li key={check.name} data-testid="model-check" data-check={check.name} data-ok={check.ok ? "true" : "false"} className="flex gap-1.5">
+          {check.ok ? <Check className="size-3.5 shrink-0 text-emerald-600" /> : <X className="size-3.5 shrink-0 text-zinc-500" />}
+          <span className="font-semibold text-zinc-700">{check.name}</span>
+          <span className="text-zinc-500">{check.detail}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+

@@ -1,0 +1,212 @@
+"use client";
+import type { ModelProfile, ModelTestReply, ProfileUpdate } from "@mini-openclaw/protocol";
+import { useQueryClient } from "@tanstack/react-query";
+import { Loader2, Plus } from "lucide-react";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { api } from "@/lib/api";
+import { keys, useModels } from "@/lib/server-state";
+import { field, KeyField, TestChecks } from "./model-fields";
+
+interface Draft {
+  name: string;
+  baseUrl: string;
+  model: string;
+  /** Undefined: untouched (the saved key stays). */
+  apiKey: string | undefined;
+  priceIn: string;
+  priceOut: string;
+  fallbacks: string;
+  vision: boolean;
+  /** Editing a saved profile (its name is fixed). */
+  saved: boolean;
+}
+
+const emptyDraft = (): Draft => ({ name: "", baseUrl: "", model: "", apiKey: undefined, priceIn: "", priceOut: "", fallbacks: "", vision: false, saved: false });
+
+const draftOf = (p: ModelProfile): Draft => ({
+  name: p.name,
+  baseUrl: p.base_url ?? "",
+  model: p.model,
+  apiKey: undefined,
+  priceIn: p.prices ? String(p.prices.input) : "",
+  priceOut: p.prices ? String(p.prices.output) : "",
+  fallbacks: p.fallbacks.join(", "),
+  vision: p.capabilities?.vision ?? false,
+  saved: true,
+});
+
+/** The draft as the API takes it; what the form does not show (parameters, other capabilities) is kept from the saved profile. */
+function updateOf(draft: Draft, saved: ModelProfile | undefined): ProfileUpdate {
+  const { name: _n, base_url: _b, model: _m, api_key_set: _k, key_setting: _s, fallbacks: _f, prices: _p, capabilities, ...rest } = saved ?? ({} as Partial<ModelProfile>);
+  const priced = draft.priceIn.trim() !== "" && draft.priceOut.trim() !== "";
+  return {
+    ...rest,
+    base_url: draft.baseUrl.trim() || null,
+    model: draft.model.trim(),
+    ...(draft.apiKey !== undefined ? { api_key: draft.apiKey } : {}),
+    ...(priced ? { prices: { input: Number(draft.priceIn), output: Number(draft.priceOut) } } : {}),
+    fallbacks: draft.fallbacks.split(",").map((f) => f.trim()).filter(Boolean),
+    capabilities: { ...capabilities, vision: draft.vision },
+  };
+}
+
+/**
+ * Every model profile (`MODELS.json`; keys in KEY.md): add one, edit, try it, make it the default,
+ * delete it. A session picks its profile by the composer; helpers' profiles are set in MODELS.json.
+ */
+export function ProfilesSection() {
+  const { data } = useModels();
+  const client = useQueryClient();
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [test, setTest] = useState<ModelTestReply | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const set = (patch: Partial<Draft>) => setDraft((d) => (d ? { ...d, ...patch } : d));
+  const saved = data?.profiles.find((p) => p.name === draft?.name);
+
+  const act = async (what: string, work: () => Promise<unknown>) => {
+    setBusy(what);
+    setError(null);
+    try {
+      await work();
+      await client.invalidateQueries({ queryKey: keys.models });
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <section className="space-y-2 border-t border-zinc-200 p-5 pt-3" data-testid="profiles">
+      <div className="flex items-center justify-between">
+        <h3 className="text-[13px] font-semibold text-zinc-800">Profiles</h3>
+        <Button
+          type="button"
+          variant="outline"
+          size="sm"
+          data-testid="profile-add"
+          onClick={() => {
+            setDraft(emptyDraft());
+            setTest(null);
+          }}
+        >
+          <Plus /> Add profile
+        </Button>
+      </div>
+      {data?.problem && <p className="text-xs text-amber-700" data-testid="profiles-problem">{data.problem}</p>}
+      <ul className="space-y-1 text-xs">
+        {data?.profiles.map((profile) => (
+          <li key={profile.name} data-testid="profile-row" data-profile={profile.name} className="flex items-center gap-2 rounded-md border border-zinc-200 px-2 py-1">
+            <span className="font-mono font-semibold text-zinc-800">{profile.name}</span>
+            <span className="min-w-0 flex-1 truncate text-zinc-500">
+              {profile.model}
+              {profile.base_url ? ` at ${profile.base_url}` : ""}
+              {profile.api_key_set ? " · key set" : ""}
+              {profile.prices ? ` · $${profile.prices.input}/$${profile.prices.output} per M` : ""}
+            </span>
+            {profile.name === data.default ? (
+              <span className="text-[10.5px] font-medium uppercase text-klein">default</span>
+            ) : (
+              <Button type="button" variant="ghost" size="sm" data-testid="profile-default" disabled={busy !== null} onClick={() => void act("default", () => api.setDefaultProfile(profile.name))}>
+                Make default
+              </Button>
+            )}
+            {profile.name !== "default" && (
+              <>
+                <Button
+                  type="button"
+                  variant="ghost"
+                  size="sm"
+                  data-testid="profile-edit"
+                  onClick={() => {
+                    setDraft(draftOf(profile));
+                    setTest(null);
+                  }}
+                >
+                  Edit
+                </Button>
+                <Button type="button" variant="ghost" size="sm" data-testid="profile-delete" disabled={busy !== null} onClick={() => void act("delete", () => api.deleteProfile(profile.name))}>
+                  Delete
+                </Button>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+      {draft && (
+        <div className="space-y-2 rounded-md border border-zinc-200 p-2.5 text-xs font-medium text-zinc-600" data-testid="profile-form">
+          <label className="block space-y-1">
+            Name <span className="font-normal text-zinc-500">(lower-case letters, digits, dashes)</span>
+            <input data-testid="profile-name" className={field} value={draft.name} disabled={draft.saved} onChange={(e) => set({ name: e.target.value })} placeholder="local" />
+          </label>
+          <label className="block space-y-1">
+            Base URL <span className="font-normal text-zinc-500">(empty for OpenAI)</span>
+            <input data-testid="profile-base-url" className={field} value={draft.baseUrl} onChange={(e) => set({ baseUrl: e.target.value })} placeholder="http://localhost:11434/v1" />
+          </label>
+          <label className="block space-y-1">
+            Model
+            <input data-testid="profile-model" className={field} value={draft.model} onChange={(e) => set({ model: e.target.value })} list="profile-model-ids" />
+            <datalist id="profile-model-ids">{test?.models?.map((id) => <option key={id} value={id} />)}</datalist>
+          </label>
+          <KeyField testId="profile-api-key" saved={saved?.api_key_set ?? false} unsetHint={`saved as ${saved?.key_setting ?? "MODEL_<NAME>_API_KEY"} in KEY.md; local servers need none`} value={draft.apiKey} onChange={(apiKey) => set({ apiKey })} />
+          <div className="flex gap-2">
+            <label className="block flex-1 space-y-1">
+              $ per M input tokens
+              <input data-testid="profile-price-in" inputMode="decimal" className={field} value={draft.priceIn} onChange={(e) => set({ priceIn: e.target.value })} />
+            </label>
+            <label className="block flex-1 space-y-1">
+              $ per M output tokens
+              <input data-testid="profile-price-out" inputMode="decimal" className={field} value={draft.priceOut} onChange={(e) => set({ priceOut: e.target.value })} />
+            </label>
+          </div>
+          <label className="block space-y-1">
+            Fallbacks <span className="font-normal text-zinc-500">(profiles to go on with when this one is down, comma-separated)</span>
+            <input data-testid="profile-fallbacks" className={field} value={draft.fallbacks} onChange={(e) => set({ fallbacks: e.target.value })} />
+          </label>
+          <label className="flex items-center gap-1.5 font-normal">
+            <input type="checkbox" data-testid="profile-vision" checked={draft.vision} onChange={(e) => set({ vision: e.target.checked })} /> Takes images (vision)
+          </label>
+          {test && <TestChecks test={test} />}
+          <div className="flex justify-end gap-2">
+            <Button type="button" variant="ghost" size="sm" onClick={() => setDraft(null)}>
+              Cancel
+            </Button>
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              data-testid="profile-test"
+              disabled={busy !== null || !draft.model.trim()}
+              onClick={() => void act("test", async () => setTest(await api.testProfile({ ...updateOf(draft, saved), ...(draft.saved ? { name: draft.name } : {}) })))}
+            >
+              {busy === "test" && <Loader2 className="animate-spin" />}
+              Test connection
+            </Button>
+            <Button
+              type="button"
+              size="sm"
+              data-testid="profile-save"
+              disabled={busy !== null || !draft.model.trim() || !draft.name.trim()}
+              onClick={() =>
+                void act("save", async () => {
+                  await api.saveProfile(draft.name.trim(), updateOf(draft, saved));
+                  setDraft(null);
+                })
+              }
+            >
+              {busy === "save" && <Loader2 className="animate-spin" />}
+              Save profile
+            </Button>
+          </div>
+        </div>
+      )}
+      {error && (
+        <p className="text-xs text-red-700" data-testid="profile-error">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
