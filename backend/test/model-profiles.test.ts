@@ -129,6 +129,29 @@ describe("model profiles: per session and per message", () => {
   });
 });
 
+describe("a profile's parameters and Test connection", () => {
+  it("sends the profile's temperature, output limit and reasoning effort, and only for that profile", async () => {
+    const { a, b } = await twoProviders([{ content: "A." }], [{ content: "B." }], {}, { temperature: 0.2, max_output_tokens: 256, reasoning_effort: "low" });
+    await chatWith({ message: "to B", model: "b" });
+    expect(b.requests[0].body).toMatchObject({ temperature: 0.2, reasoning_effort: "low" });
+    expect(b.requests[0].body.max_tokens ?? b.requests[0].body.max_completion_tokens).toBe(256);
+    await chat(wb!, "to A");
+    for (const field of ["temperature", "reasoning_effort", "max_tokens", "max_completion_tokens"]) expect(a.requests[0].body[field]).toBeUndefined();
+  });
+
+  it("Test connection finds whether the model takes images: a server that refuses them says so", async () => {
+    const refusesImages: ModelScript = (body) =>
+      JSON.stringify(body.messages).includes("image_url") ? { kind: "error", status: 400, message: "This model does not support image input." } : { content: "1 2 3 4 5" };
+    await twoProviders([{ content: "A." }], refusesImages);
+    const tried = async (url: string) =>
+      ((await (await postJson(`${wb!.url}/api/models/test`, { base_url: url, model: "m" })).json()) as { checks: Array<{ name: string; ok: boolean; detail: string }> }).checks.find((c) => c.name === "vision");
+    expect(await tried(other!.baseUrl)).toMatchObject({ ok: false, detail: expect.stringContaining("does not support image input") });
+    // The scripted default server takes any content, images included.
+    expect(await tried(wb!.model.baseUrl)).toMatchObject({ ok: true });
+    expect(JSON.stringify(wb!.model.requests.at(-1)!.body.messages)).toContain("data:image/png;base64,");
+  });
+});
+
 describe("helpers on their own profiles", () => {
   const roleOf = (body: ChatRequestBody) => /^You are the "([^"]+)" sub-agent/.exec(systemPromptOf(body))?.[1] ?? null;
   const isReviewer = (body: ChatRequestBody) => systemPromptOf(body).startsWith("# Reviewer");

@@ -43,6 +43,9 @@ describe.skipIf(!chromiumAvailable)("model profiles in the UI", () => {
     await expect.poll(() => page.locator('[data-testid="profiles"] [data-testid="model-check"][data-check="chat"]').getAttribute("data-ok"), { timeout: 15000 }).toBe("true");
     // The test went to the profile's own server, with its key.
     expect(other.requests.some((r) => r.headers.authorization === `Bearer ${KEY_B}`)).toBe(true);
+    // What the test found fills the capabilities: this server takes images, and never calls a tool.
+    await expect.poll(() => page.getByTestId("profile-cap-vision").isChecked()).toBe(true);
+    expect(await page.getByTestId("profile-cap-tools").isChecked()).toBe(false);
     await page.getByTestId("profile-save").click();
     await page.locator('[data-testid="profile-row"][data-profile="cheap"]').waitFor();
     await view.shot("model-profiles");

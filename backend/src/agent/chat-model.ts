@@ -40,6 +40,8 @@ export async function createChatModel(
     streamUsage: streaming,
     ...(params.temperature !== undefined ? { temperature: params.temperature } : {}),
     ...(params.maxOutputTokens !== undefined ? { maxTokens: params.maxOutputTokens } : {}),
-    ...(params.reasoningEffort !== undefined ? { reasoning: { effort: params.reasoningEffort } } : {}),
+    // As a plain request field: ChatOpenAI's own `reasoning` option is sent only for OpenAI's o-series and gpt-5
+    // names, and DeepSeek, vLLM, Ollama and OpenRouter take `reasoning_effort` too.
+    ...(params.reasoningEffort !== undefined ? { modelKwargs: { reasoning_effort: params.reasoningEffort } } : {}),
   });
 }

@@ -54,7 +54,15 @@ async function embeddingCheck(chat: ModelConfig, embedding: Config["embedding"])
   }
 }
 
-export async function probeModel(settings: ModelConfig, embedding: Config["embedding"], signal: AbortSignal): Promise<ModelTestReply> {
+/** An 8×8 red PNG, for the vision probe. */
+const PROBE_IMAGE =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEklEQVR4nGP4z8CAFWEXHbQSACj/P8Fu7N9hAAAAAElFTkSuQmCC";
+
+/**
+ * `vision`: also send a small image (a profile's Test connection), to see whether the model takes
+ * images: a server whose model does not refuses the request (OpenAI and vLLM with a 400, Ollama with an error).
+ */
+export async function probeModel(settings: ModelConfig, embedding: Config["embedding"], signal: AbortSignal, { vision = false }: { vision?: boolean } = {}): Promise<ModelTestReply> {
   const model: ModelConfig = { ...settings, maxRetries: 0, timeoutMs: Math.min(settings.timeoutMs, PROBE_MS) };
   const timeout = () => AbortSignal.any([signal, AbortSignal.timeout(PROBE_MS)]);
   const failed = (name: ModelCheck["name"], err: unknown, requestSignal: AbortSignal): ModelCheck => ({
@@ -96,6 +104,19 @@ export async function probeModel(settings: ModelConfig, embedding: Config["embed
     checks.push({ name: "tools", ok: call !== undefined, detail: call ? `called ${call.name} with ${JSON.stringify(call.args).slice(0, 80)}` : "answered without calling the tool" });
   } catch (err) {
     checks.push(failed("tools", err, toolSignal));
+  }
+  if (vision) {
+    const visionSignal = timeout();
+    try {
+      const step = await streamModelStep(
+        await createChatModel(model, { signal: visionSignal }),
+        [new HumanMessage({ content: [{ type: "text", text: "What colour is this image? Answer with one word." }, { type: "image_url", image_url: { url: PROBE_IMAGE } }] })],
+        { signal: visionSignal, blocks: new BlockWriter(() => {}, () => "b"), onChunk: () => {} },
+      );
+      checks.push({ name: "vision", ok: true, detail: `took an image and answered "${step.text.trim().slice(0, 40)}"` });
+    } catch (err) {
+      checks.push(failed("vision", err, visionSignal));
+    }
   }
   if (embedding.model) checks.push(await embeddingCheck(model, embedding));
   return { models, checks };

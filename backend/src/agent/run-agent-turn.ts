@@ -163,6 +163,8 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
     for (;;) {
       const request = new AbortController();
       const endWithTurn = () => request.abort(controller.signal.reason);
+      // A turn stopped before its request (while the prompt was built) never sends it.
+      if (controller.signal.aborted) endWithTurn();
       controller.signal.addEventListener("abort", endWithTurn, { once: true });
       attempt = request;
       attemptEnded = undefined;

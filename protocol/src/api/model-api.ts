@@ -43,7 +43,7 @@ export type ModelSettingsUpdate = z.infer<typeof modelSettingsUpdateSchema>;
 export type ModelTestRequest = ModelSettingsUpdate;
 
 export const modelCheckSchema = z.object({
-  name: z.enum(["models", "chat", "streaming", "tools", "reasoning", "usage", "embeddings"]),
+  name: z.enum(["models", "chat", "streaming", "tools", "reasoning", "usage", "vision", "embeddings"]),
   ok: z.boolean(),
   detail: z.string(),
 });

@@ -69,7 +69,7 @@ export async function modelsRoutes(app: FastifyInstance, { config, models, sessi
     const key = apiKey === undefined ? (saved?.model.apiKey ?? null) : apiKey.trim() || null;
     const settings = { ...config.model, baseUrl: baseUrl?.trim() || null, model: model.trim(), apiKey: key };
     // The profile alone: the embeddings are tried from the Model dialog's own test.
-    return probeModel(settings, { model: null, baseUrl: null, apiKey: null }, controller.signal);
+    return probeModel(settings, { model: null, baseUrl: null, apiKey: null }, controller.signal, { vision: true });
   } });
 
   typed(app).route({ ...routeOf(api.models.usage), handler: async (request) => {

@@ -1,5 +1,5 @@
 "use client";
-import type { ModelProfile, ModelTestReply, ProfileUpdate } from "@mini-openclaw/protocol";
+import type { ModelProfile, ModelTestReply, ProfileCapabilities, ProfileUpdate } from "@mini-openclaw/protocol";
 import { useQueryClient } from "@tanstack/react-query";
 import { Loader2, Plus } from "lucide-react";
 import { useState } from "react";
@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
 import { keys, useModels } from "@/lib/server-state";
 import { field, KeyField, TestChecks } from "./model-fields";
+import { MODEL_PRESETS } from "./model-presets";
 
 interface Draft {
   name: string;
@@ -17,12 +18,13 @@ interface Draft {
   priceIn: string;
   priceOut: string;
   fallbacks: string;
-  vision: boolean;
+  /** What the model can do: filled in by Test connection, editable. */
+  caps: Required<ProfileCapabilities>;
   /** Editing a saved profile (its name is fixed). */
   saved: boolean;
 }
 
-const emptyDraft = (): Draft => ({ name: "", baseUrl: "", model: "", apiKey: undefined, priceIn: "", priceOut: "", fallbacks: "", vision: false, saved: false });
+const emptyDraft = (): Draft => ({ name: "", baseUrl: "", model: "", apiKey: undefined, priceIn: "", priceOut: "", fallbacks: "", caps: { tools: false, vision: false, reasoning: false }, saved: false });
 
 const draftOf = (p: ModelProfile): Draft => ({
   name: p.name,
@@ -32,7 +34,7 @@ const draftOf = (p: ModelProfile): Draft => ({
   priceIn: p.prices ? String(p.prices.input) : "",
   priceOut: p.prices ? String(p.prices.output) : "",
   fallbacks: p.fallbacks.join(", "),
-  vision: p.capabilities?.vision ?? false,
+  caps: { tools: p.capabilities?.tools ?? false, vision: p.capabilities?.vision ?? false, reasoning: p.capabilities?.reasoning ?? false },
   saved: true,
 });
 
@@ -47,7 +49,7 @@ function updateOf(draft: Draft, saved: ModelProfile | undefined): ProfileUpdate 
     ...(draft.apiKey !== undefined ? { api_key: draft.apiKey } : {}),
     ...(priced ? { prices: { input: Number(draft.priceIn), output: Number(draft.priceOut) } } : {}),
     fallbacks: draft.fallbacks.split(",").map((f) => f.trim()).filter(Boolean),
-    capabilities: { ...capabilities, vision: draft.vision },
+    capabilities: { ...capabilities, ...draft.caps },
   };
 }
 
@@ -137,6 +139,13 @@ export function ProfilesSection() {
       </ul>
       {draft && (
         <div className="space-y-2 rounded-md border border-zinc-200 p-2.5 text-xs font-medium text-zinc-600" data-testid="profile-form">
+          <div className="flex flex-wrap gap-1" data-testid="profile-presets">
+            {MODEL_PRESETS.map((preset) => (
+              <Button key={preset.name} type="button" variant="outline" size="sm" onClick={() => set({ baseUrl: preset.baseUrl, model: preset.model })}>
+                {preset.name}
+              </Button>
+            ))}
+          </div>
           <label className="block space-y-1">
             Name <span className="font-normal text-zinc-500">(lower-case letters, digits, dashes)</span>
             <input data-testid="profile-name" className={field} value={draft.name} disabled={draft.saved} onChange={(e) => set({ name: e.target.value })} placeholder="local" />
@@ -165,9 +174,13 @@ export function ProfilesSection() {
             Fallbacks <span className="font-normal text-zinc-500">(profiles to go on with when this one is down, comma-separated)</span>
             <input data-testid="profile-fallbacks" className={field} value={draft.fallbacks} onChange={(e) => set({ fallbacks: e.target.value })} />
           </label>
-          <label className="flex items-center gap-1.5 font-normal">
-            <input type="checkbox" data-testid="profile-vision" checked={draft.vision} onChange={(e) => set({ vision: e.target.checked })} /> Takes images (vision)
-          </label>
+          <div className="flex gap-3 font-normal" data-testid="profile-capabilities">
+            {(["tools", "vision", "reasoning"] as const).map((cap) => (
+              <label key={cap} className="flex items-center gap-1">
+                <input type="checkbox" data-testid={`profile-cap-${cap}`} checked={draft.caps[cap]} onChange={(e) => set({ caps: { ...draft.caps, [cap]: e.target.checked } })} /> {cap}
+              </label>
+            ))}
+          </div>
           {test && <TestChecks test={test} />}
           <div className="flex justify-end gap-2">
             <Button type="button" variant="ghost" size="sm" onClick={() => setDraft(null)}>
@@ -179,7 +192,16 @@ export function ProfilesSection() {
               size="sm"
               data-testid="profile-test"
               disabled={busy !== null || !draft.model.trim()}
-              onClick={() => void act("test", async () => setTest(await api.testProfile({ ...updateOf(draft, saved), ...(draft.saved ? { name: draft.name } : {}) })))}
+              onClick={() =>
+                void act("test", async () => {
+                  const found = await api.testProfile({ ...updateOf(draft, saved), ...(draft.saved ? { name: draft.name } : {}) });
+                  setTest(found);
+                  // What the test found fills the capabilities (still editable); a check that could not run changes nothing.
+                  const ok = (name: string) => found.checks.find((c) => c.name === name)?.ok;
+                  const chatWorked = ok("chat") === true;
+                  if (chatWorked) set({ caps: { tools: ok("tools") === true, vision: ok("vision") === true, reasoning: ok("reasoning") === true } });
+                })
+              }
             >
               {busy === "test" && <Loader2 className="animate-spin" />}
               Test connection
