@@ -30,6 +30,8 @@ import { UiEventBus } from "./ui-events/ui-event-bus.js";
 import { DelegationRegistry } from "./delegation/delegation-runtime.js";
 import { Reviewer } from "./review/reviewer.js";
 import { agentRoutes } from "./http/routes/agent-routes.js";
+import { attachmentsRoutes } from "./http/routes/attachments-routes.js";
+import { AttachmentStore } from "./attachments/attachment-store.js";
 import { modelsRoutes } from "./http/routes/models-routes.js";
 import { ModelProfiles } from "./models/model-profiles.js";
 import { modelRoutes } from "./http/routes/model-routes.js";
@@ -112,6 +114,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // The model profiles (MODELS.json): read now and watched; a change is news for every open page.
   const models = new ModelProfiles({ config, log: app.log, onChange: () => ui.publish({ type: "refresh", target: "health" }) });
   await models.start();
+  // Files and images sent with messages; documents are read by the knowledge base's loaders, off this thread.
+  const attachments = new AttachmentStore(config.dataRoot, (path, name) => knowledge.extract(path, name));
   const reviewer = new Reviewer({ config, sessions, ui, runtime, models, log: app.log });
   await ensurePolicyFile(config.dataRoot);
   const approvals = new ApprovalGate(() => ui.publish({ type: "refresh", target: "approvals" }));
@@ -124,7 +128,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const turns = new TurnRegistry({ onQueueChange: (sessionId, items) => ui.publish({ type: "queue", session_id: sessionId, items }) });
   // Traces only when a collector is configured (the OpenTelemetry modules are not even loaded otherwise).
   const tracing = await startTracing(config.telemetry);
-  const chatDeps: ChatDeps = { config, sessions, prompts, turns, runtime, log: app.log, ui, delegations, reviewer, approvals, mcp, changes, tracing, models };
+  const chatDeps: ChatDeps = { config, sessions, prompts, turns, runtime, log: app.log, ui, delegations, reviewer, approvals, mcp, changes, tracing, models, attachments };
   const chat = new ChatTurns(chatDeps);
   const watcher = new WorkspaceWatcher(config.dataRoot);
   app.addHook("onClose", async () => {
@@ -157,6 +161,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(agentRoutes, { config, delegations, reviewer, ui });
   await app.register(modelRoutes, { config, ui, knowledge });
   await app.register(modelsRoutes, { config, models, sessions, ui });
+  await app.register(attachmentsRoutes, { attachments });
   // The contract as OpenAPI 3.1, made once, when first asked for.
   let document: ReturnType<typeof openApiDocument> | undefined;
   app.get("/api/openapi.json", async () => (document ??= openApiDocument(apiOperations(), { title: "Mini-OpenClaw", version, description: "The workbench's HTTP API (README, \"API\"). Errors are `{ error }` with a fitting status; chat streams are SSE." })));

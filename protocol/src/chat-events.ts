@@ -226,6 +226,8 @@ export const chatErrorCodeSchema = z.enum([
   "context_too_long",
   /** The model or server does not take tools. */
   "tools_unsupported",
+  /** The message has images and its model profile is not marked as taking them: nothing was sent. */
+  "vision_unsupported",
   /** Stop, or the server shutting down. */
   "aborted",
   "storage",
@@ -393,6 +395,8 @@ export const queueItemSchema = z.object({
   tools: z.literal(false).optional(),
   /** Sent with `model`: it goes to this profile only. */
   model: z.string().optional(),
+  /** Attachment ids sent with it. */
+  attachments: z.array(z.string()).optional(),
   /** Epoch milliseconds. */
   queued_at: z.number(),
 });

@@ -18,6 +18,7 @@
  * backend's migration (`sessions/session-format.ts`).
  */
 import { z } from "zod";
+import { attachmentSchema } from "./api/attachments-api.js";
 import { type ChatEvent, chatEventSchema, type ErrorEvent, type FinalEvent, requestUsageSchema } from "./chat-events.js";
 
 const ts = z.string();
@@ -86,6 +87,8 @@ export const userEntrySchema = z.object({
    * before it in the file.
    */
   parent: z.number().int().nonnegative().optional(),
+  /** Files and images sent with the message, by reference (their bytes are in the session's attachment store). */
+  attachments: z.array(attachmentSchema).optional(),
 });
 
 /** Every event a turn streamed except `session` (which only names the session to the client). */

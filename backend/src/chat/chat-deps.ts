@@ -1,6 +1,7 @@
 import { profileKeySetting } from "@mini-openclaw/protocol";
 import type { FastifyBaseLogger } from "fastify";
 import type { ApprovalGate } from "../approvals/approval-gate.js";
+import type { AttachmentStore } from "../attachments/attachment-store.js";
 import type { ChangeTracker } from "../checkpoints/change-tracker.js";
 import type { Config } from "../config/config.js";
 import type { DelegationRegistry } from "../delegation/delegation-runtime.js";
@@ -37,6 +38,8 @@ export interface ChatDeps {
   tracing: Tracing | null;
   /** The model profiles (MODELS.json, keys in KEY.md): which endpoint each turn and helper calls. */
   models: ModelProfiles;
+  /** Files and images sent with messages. */
+  attachments: AttachmentStore;
 }
 
 export function modelNotConfiguredMessage(config: Config, profile = "default"): string {

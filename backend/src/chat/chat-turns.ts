@@ -59,7 +59,7 @@ export class ChatTurns {
       const item: QueueItem | undefined = turns.shiftQueued(sessionId);
       if (!item) return;
       try {
-        this.run(await prepareTurn(this.deps, { message: item.message, session_id: sessionId, tools: item.tools !== false, ...(item.model ? { model: item.model } : {}) }));
+        this.run(await prepareTurn(this.deps, { message: item.message, session_id: sessionId, tools: item.tools !== false, ...(item.model ? { model: item.model } : {}), ...(item.attachments ? { attachments: item.attachments } : {}) }));
         return;
       } catch (err) {
         log.warn({ err, sessionId }, "a queued message could not run");

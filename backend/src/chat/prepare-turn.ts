@@ -1,3 +1,4 @@
+import type { Attachment } from "@mini-openclaw/protocol";
 import type { Config } from "../config/config.js";
 import { UserError } from "../lib/user-error.js";
 import type { ModelProfiles } from "../models/model-profiles.js";
@@ -18,6 +19,8 @@ export interface TurnRequest {
   model?: string;
   /** The session's profile from this message on. */
   session_model?: string;
+  /** Attachment ids (POST /api/attachments). */
+  attachments?: string[];
 }
 
 /** A turn that passed its checks and holds its session, ready to run. */
@@ -33,6 +36,8 @@ export interface PreparedTurn {
   model: string | undefined;
   /** The session switches to this profile with this message (recorded before the turn). */
   sessionModel: string | undefined;
+  /** The files and images sent with the message, made the session's. */
+  attachments: Attachment[];
 }
 
 /** The model profiles a request names must exist: a 400 naming the one that does not (nothing is stored). */
@@ -57,7 +62,7 @@ export function checkMessage(config: Config, message: unknown): asserts message 
  * the session id, an unknown session, a turn it cannot follow, a slash command that names nothing,
  * a turn already running there. Then holds the session for the turn.
  */
-export async function prepareTurn(deps: Pick<ChatDeps, "config" | "sessions" | "turns" | "mcp" | "models">, request: TurnRequest): Promise<PreparedTurn> {
+export async function prepareTurn(deps: Pick<ChatDeps, "config" | "sessions" | "turns" | "mcp" | "models" | "attachments">, request: TurnRequest): Promise<PreparedTurn> {
   const { config, sessions, turns } = deps;
   checkMessage(config, request.message);
   checkProfiles(deps.models, request);
@@ -82,6 +87,8 @@ export async function prepareTurn(deps: Pick<ChatDeps, "config" | "sessions" | "
   const mcpPrompt = command ? await loadMcpPromptCommand(deps.mcp, command.name, command.args) : null;
   const loaded: LoadedSkill | null =
     mcpPrompt !== null ? { skill: null, modelMessage: mcpPrompt } : command ? await loadSlashCommand(config.dataRoot, config.locationPrefix, command.name, command.args) : null;
+  const attachments = request.attachments?.length ? await deps.attachments.claim(request.attachments, sessionId) : [];
   turns.claim(sessionId, busyConflict(sessionId));
-  return { sessionId, created, message: request.message, loaded, tools: request.tools !== false, parentTurn, model: request.model, sessionModel: request.session_model };
+  return {
+    attachments, sessionId, created, message: request.message, loaded, tools: request.tools !== false, parentTurn, model: request.model, sessionModel: request.session_model };
 }

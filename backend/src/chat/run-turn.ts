@@ -16,7 +16,9 @@ import { mcpTools } from "../mcp/mcp-tools.js";
 import { assemblePrompt, withGeneratedSection } from "../prompt/assemble-prompt.js";
 import { pendingAdvice, withAdvice } from "../review/reviewer-advice.js";
 import { branchTo, entriesOnBranch, hasTurn, maxTurnId, turnTree } from "../sessions/session-branches.js";
-import { historyMessages } from "../context/session-history.js";
+import { type AttachedContent, historyMessages } from "../context/session-history.js";
+import { attachedContent } from "../context/attached-content.js";
+import { messageContent } from "../attachments/attachment-content.js";
 import { chosenModel } from "../sessions/session-index.js";
 import { noSuchTurn } from "../sessions/session-store.js";
 import { createTurnRecorder } from "../sessions/turn-recorder.js";
@@ -43,23 +45,35 @@ type TurnContext = Awaited<ReturnType<typeof loadContext>>;
 export async function runTurn(deps: ChatDeps, turn: PreparedTurn, live: LiveTurn, steering: Steering): Promise<TurnOutcome> {
   const { config, sessions, log } = deps;
   const emit = (event: ChatEvent) => void live.emit(event);
-  const notConfigured = (profile: ResolvedProfile): TurnOutcome => {
-    const outcome: TurnOutcome = { type: "error", code: "model_not_configured", message: modelNotConfiguredMessage(config, profile.name) };
-    emit(outcome);
+  /** A turn its profile cannot take, refused before anything is stored or sent. */
+  const refusal = (profile: ResolvedProfile): TurnOutcome | null => {
+    let outcome: TurnOutcome | null = null;
+    if (!isModelConfigured(profile.model)) outcome = { type: "error", code: "model_not_configured", message: modelNotConfiguredMessage(config, profile.name) };
+    else if (turn.attachments.some((a) => a.kind === "image") && profile.capabilities.vision !== true) {
+      const images = turn.attachments.filter((a) => a.kind === "image").map((a) => a.name);
+      outcome = {
+        type: "error",
+        code: "vision_unsupported",
+        message: `The profile "${profile.name}" (${profile.model.model}) is not marked as taking images, so nothing was sent. Send the text without ${images.join(", ")}, or pick a profile that takes images (Test connection finds out and marks it).`,
+      };
+    }
+    if (outcome) emit(outcome);
     return outcome;
   };
   // A new session's profile is known before anything is written; an existing one's is in its file.
   const early = turn.created ? turnProfile(deps, turn, undefined) : null;
-  if (early && !isModelConfigured(early.chain[0].model)) return notConfigured(early.chain[0]);
+  const refusedEarly = early ? refusal(early.chain[0]) : null;
+  if (refusedEarly) return refusedEarly;
   const recorder = createTurnRecorder(sessions, turn.sessionId, (err) => log.error({ err, sessionId: turn.sessionId }, "session write failed"));
   const context = await loadContext(deps, turn, recorder);
   const { chain, gone } = early ?? turnProfile(deps, turn, context.sessionModel);
-  if (!isModelConfigured(chain[0].model)) return notConfigured(chain[0]);
+  const refused = early ? null : refusal(chain[0]);
+  if (refused) return refused;
   if (turn.sessionModel !== undefined) await switchSessionModel(deps, turn.sessionId, turn.sessionModel);
   else if (gone) await switchSessionModel(deps, turn.sessionId, null);
   recorder.startTurn(context.turnId);
   emit({ type: "session", session_id: turn.sessionId, created: turn.created, turn: context.turnId });
-  recorder.user(turn.message, context.parent, turn.loaded?.modelMessage, turn.tools);
+  recorder.user(turn.message, context.parent, turn.loaded?.modelMessage, turn.tools, turn.attachments);
   live.subscribe(recorder);
   if (gone) emit({ type: "model_switch", why: "profile_deleted", from: gone, to: chain[0].name, reason: `The profile "${gone}" this session used was deleted; the session is on the default profile now.` });
   if (turn.loaded?.skill) {
@@ -67,7 +81,9 @@ export async function runTurn(deps: ChatDeps, turn: PreparedTurn, live: LiveTurn
     emit({ type: "skill", name, location, ...(allowedTools ? { allowed_tools: allowedTools } : {}), ...(allowedCommands ? { allowed_commands: allowedCommands } : {}) });
   }
   const mcp = turn.tools ? mcpTools(deps.mcp, context.mcp) : [];
-  const request = new HumanMessage(withRevertedNote(pendingReverted(context.previous), withAdvice(pendingAdvice(context.previous), turn.loaded?.modelMessage ?? turn.message)));
+  const requestText = withRevertedNote(pendingReverted(context.previous), withAdvice(pendingAdvice(context.previous), turn.loaded?.modelMessage ?? turn.message));
+  const attached = await Promise.all(turn.attachments.map((a) => deps.attachments.modelInput(a)));
+  const request = new HumanMessage({ content: messageContent(requestText, attached) });
   const agent = { sessionId: turn.sessionId, depth: 0, roles: [] };
   const approve = createApprover({ dataRoot: config.dataRoot, gate: deps.approvals, off: config.approvalsOff, sandbox: deps.runtime.sandbox.status.detail, log }, turn.sessionId);
   const delegation = { ...delegationRuntime(config, context.roles, deps.delegations, log, { turn: chain, profiles: (name) => deps.models.chain(name) }), approve };
@@ -140,7 +156,7 @@ function prepareFirstStep(
   return async ({ step, messages }) => {
     if (step !== 1) return {};
     const system = await buildPrompt(deps, sessionId, context, mcp, emit);
-    const history = await compactIfNeeded(deps, context.profile, context.previous, system, messages, recorder, emit, signal);
+    const history = await compactIfNeeded(deps, context.profile, context.previous, system, messages, recorder, emit, signal, await attachedContent(deps.attachments, context.previous));
     return { system, messages: [...history, ...messages] };
   };
 }
@@ -175,15 +191,16 @@ async function compactIfNeeded(
   recorder: Recorder,
   emit: (event: ChatEvent) => void,
   signal: AbortSignal,
+  attachments: AttachedContent,
 ) {
-  const history = historyMessages(previous);
+  const history = historyMessages(previous, attachments);
   const budget = contextBudget(deps.config, profile);
   if (requestTokens(system, history, request, previous) <= budget) return history;
   const compaction = await compactForBudget(deps, profile, budget, previous, signal);
   if (!compaction) return history;
   recorder.compaction(compaction);
   emit(compactionEvent(compaction));
-  return historyMessages([...previous, compaction]);
+  return historyMessages([...previous, compaction], attachments);
 }
 
 /**

@@ -4,6 +4,8 @@ import { textOf } from "../agent/message-text.js";
 
 /** Characters per token: the usual rough rule for English text and code, the same the prompt view uses. */
 const CHARS_PER_TOKEN = 4;
+/** What one attached image counts for in the budget. */
+const IMAGE_TOKENS = 1_000;
 
 export function estimateTokens(chars: number): number {
   return Math.ceil(chars / CHARS_PER_TOKEN);
@@ -14,6 +16,8 @@ export function estimateRequestTokens(systemPrompt: string, messages: BaseMessag
   let chars = systemPrompt.length;
   for (const message of messages) {
     chars += textOf(message.content).length;
+    // An image at most 2,048 px on its side: about a thousand tokens at the providers' published rates.
+    if (Array.isArray(message.content)) chars += message.content.filter((part) => part?.type === "image_url").length * IMAGE_TOKENS * CHARS_PER_TOKEN;
     const calls = (message as { tool_calls?: unknown[] }).tool_calls;
     if (calls?.length) chars += JSON.stringify(calls).length;
   }

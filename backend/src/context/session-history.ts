@@ -1,5 +1,5 @@
-import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import type { SessionEntry, StoredEvent } from "@mini-openclaw/protocol";
+import { AIMessage, type BaseMessage, HumanMessage, type MessageContent, ToolMessage } from "@langchain/core/messages";
+import type { SessionEntry, StoredEvent, UserEntry } from "@mini-openclaw/protocol";
 import { compactionMessage } from "./compaction-message.js";
 import { withAdvice } from "../review/reviewer-advice.js";
 
@@ -15,6 +15,9 @@ interface Step {
 const argsOf = (input: unknown): Record<string, unknown> =>
   input !== null && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>) : { input };
 
+/** A user message with attachments, as the model gets it (attachment-content.ts), from content loaded beforehand. */
+export type AttachedContent = (entry: UserEntry, text: string) => MessageContent;
+
 /**
  * The conversation the model is sent, derived from a session's entries: user messages (as the model
  * was sent them), and for each model step of a turn its text and tool calls followed by their
@@ -26,7 +29,7 @@ const argsOf = (input: unknown): Record<string, unknown> =>
  * followed it; its record is never sent. A steer (the user's message into a running turn) is a user
  * message where it was delivered.
  */
-export function historyMessages(entries: SessionEntry[]): BaseMessage[] {
+export function historyMessages(entries: SessionEntry[], attachmentsOf?: AttachedContent): BaseMessage[] {
   const messages: BaseMessage[] = [];
   let steps = new Map<number, Step>();
   let pendingText = "";
@@ -112,7 +115,8 @@ export function historyMessages(entries: SessionEntry[]): BaseMessage[] {
     }
     if (entry.type === "user") {
       endTurn(pendingText);
-      messages.push(new HumanMessage(withAdvice(advice, entry.model_content ?? entry.content)));
+      const text = withAdvice(advice, entry.model_content ?? entry.content);
+      messages.push(new HumanMessage(entry.attachments?.length && attachmentsOf ? attachmentsOf(entry, text) : text));
       advice = null;
     } else if (entry.type === "event") {
       onEvent(entry.event);

@@ -475,9 +475,19 @@ export class KnowledgeBase {
     }
     const info = await lstat(join(this.dataRoot, path)).catch(() => null);
     if (!info?.isFile()) throw new UserError(404, `No such document: ${path}.`);
+    const { text, pages } = await this.extract(path, path);
+    return { path, text, pages, page_word: pageWord(path) };
+  }
+
+  /**
+   * The text of a document anywhere in the data root (a knowledge document, an attachment), read by
+   * the indexer's loaders off the server's thread, within its time budget; a 422 naming `name` when it
+   * cannot be read.
+   */
+  async extract(path: string, name: string): Promise<{ text: string; pages: Array<{ page: number; line: number }> | null }> {
     const result = await this.extractor.run({ kind: "extract", dataRoot: this.dataRoot, path, maxBytes: MAX_DOCUMENT_BYTES });
-    if (!result.ok) throw new UserError(422, `${path} could not be read: ${result.reason}`);
-    return { path, text: result.text ?? "", pages: result.pages ?? null, page_word: pageWord(path) };
+    if (!result.ok) throw new UserError(422, `${name} could not be read: ${result.reason}`);
+    return { text: result.text ?? "", pages: result.pages ?? null };
   }
 
   /** Whether a search must look at the folder first: a change seen and not yet indexed, or no events to go by. */

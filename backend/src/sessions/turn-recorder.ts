@@ -1,4 +1,4 @@
-import type { ChatEvent, CompactionEntry, McpCatalog, NumberedEvent, SessionEntry, StoredEvent } from "@mini-openclaw/protocol";
+import type { Attachment, ChatEvent, CompactionEntry, McpCatalog, NumberedEvent, SessionEntry, StoredEvent } from "@mini-openclaw/protocol";
 import { isTextPiece, joinTextEvents } from "./join-text-events.js";
 import type { SessionStore } from "./session-store.js";
 
@@ -55,7 +55,7 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
       write({ ...entry, ...ofTurn() });
     },
     /** Records the user's message; the first entry of every turn. `parent`: the turn it follows (0: the start). */
-    user(message: string, parent: number, modelContent?: string, tools = true) {
+    user(message: string, parent: number, modelContent?: string, tools = true, attachments: Attachment[] = []) {
       write({
         type: "user",
         ts: now(),
@@ -63,6 +63,7 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
         content: message,
         ...(modelContent !== undefined ? { model_content: modelContent } : {}),
         ...(tools ? {} : { tools: false as const }),
+        ...(attachments.length > 0 ? { attachments } : {}),
         parent,
       });
     },

@@ -48,8 +48,8 @@ export class TurnRegistry {
   }
 
   /** Queues a message behind the session's running turn. */
-  enqueue(sessionId: string, message: string, mode: QueueItem["mode"], tools = true, model?: string): QueueItem {
-    const item = this.queue.add(sessionId, message, mode, tools, model);
+  enqueue(sessionId: string, message: string, mode: QueueItem["mode"], tools = true, model?: string, attachments?: string[]): QueueItem {
+    const item = this.queue.add(sessionId, message, mode, tools, model, attachments);
     this.queueChanged(sessionId);
     return item;
   }

@@ -24,8 +24,11 @@ export const api = {
   searchSessions: (q: string, signal?: AbortSignal) => callApi(sessions.search, { query: { q }, signal }),
   stopSession: (id: string) => callApi(chat.stop, { params: { id } }),
   /** A message behind the session's running turn: a follow-up (the next turn) or a steer (into this one). */
-  queueMessage: (id: string, message: string, mode: QueueItem["mode"], tools = true, model?: string) =>
-    callApi(chat.chat, { body: { message, session_id: id, stream: true, queue: mode, ...(tools ? {} : { tools: false }), ...(model ? { model } : {}) } }) as Promise<ChatQueuedReply>,
+  queueMessage: (id: string, message: string, mode: QueueItem["mode"], tools = true, model?: string, attachments: string[] = []) =>
+    callApi(chat.chat, {
+      body: { message, session_id: id, stream: true, queue: mode, ...(tools ? {} : { tools: false }), ...(model ? { model } : {}), ...(attachments.length ? { attachments } : {}) },
+    }) as Promise<ChatQueuedReply>,
+  attachmentUrl: (id: string) => urlOf(contract.attachments.read, { id }),
   dequeue: (id: string, qid: string) => callApi(chat.dequeue, { params: { id, qid } }),
   forkSession: (id: string, turn: number) => callApi(sessions.fork, { params: { id }, body: { turn } }),
   importSession: (exported: unknown) => callApi(sessions.import, { body: exported as never }),

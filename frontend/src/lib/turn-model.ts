@@ -3,7 +3,7 @@
  * event stream and from a stored session (`turnsFromEntries` applies the events the session stored),
  * so a past session replays exactly as it streamed.
  */
-import type { ApprovalEvent, ChangedFile, ApprovalRequestEvent, BranchTurn, ChatEvent, CompactionEntry, SessionEntry } from "@mini-openclaw/protocol";
+import type { ApprovalEvent, ApprovalRequestEvent, Attachment, BranchTurn, ChangedFile, ChatEvent, CompactionEntry, SessionEntry } from "@mini-openclaw/protocol";
 import { assertNever } from "./utils";
 
 export type Block =
@@ -62,6 +62,8 @@ export interface SubAgent {
 export interface Turn {
   key: string;
   user: string;
+  /** Files and images sent with the user's message. */
+  attachments?: Attachment[];
   blocks: Block[];
   status: TurnStatus;
   durationMs?: number;
@@ -82,8 +84,8 @@ export function withBranches(turns: Turn[], branch: BranchTurn[]): Turn[] {
   return turns.map((turn, i) => (branch[i] ? { ...turn, branch: branch[i] } : turn));
 }
 
-export function newTurn(user: string, key: string): Turn {
-  return { key, user, blocks: [], status: "streaming" };
+export function newTurn(user: string, key: string, attachments: Attachment[] = []): Turn {
+  return { key, user, blocks: [], status: "streaming", ...(attachments.length > 0 ? { attachments } : {}) };
 }
 
 /** A piece of text or thought: onto its block (by id), or, in a stream without blocks, onto the last block of its kind. */
@@ -258,7 +260,7 @@ export function turnsFromEntries(entries: SessionEntry[], running = false): Turn
   entries.forEach((entry, index) => {
     switch (entry.type) {
       case "user":
-        turns.push(entry.edited ? { ...newTurn(entry.content, `t${index}`), edited: true } : newTurn(entry.content, `t${index}`));
+        turns.push({ ...newTurn(entry.content, `t${index}`, entry.attachments), ...(entry.edited ? { edited: true } : {}) });
         return;
       case "event":
         update((turn) => applyEvent(turn, entry.event));

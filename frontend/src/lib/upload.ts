@@ -1,16 +1,17 @@
 /**
- * Sends a file's bytes with upload progress (fetch has none): the Knowledge view's add. Failures
- * are ApiErrors with the server's words, as `api` gives them.
+ * Sends a file's bytes with upload progress (fetch has none): the Knowledge view's add and the
+ * composer's attachments. Failures are ApiErrors with the server's words, as `api` gives them.
  */
-import { api, type KnowledgeUploadReply } from "@mini-openclaw/protocol";
+import { api, type Attachment, type KnowledgeUploadReply } from "@mini-openclaw/protocol";
 import { ApiError, urlOf } from "./api-client";
 
-export function uploadKnowledgeFile(file: Blob, filename: string, onProgress: (fraction: number) => void): Promise<KnowledgeUploadReply> {
+type UploadOperation = typeof api.knowledge.upload | typeof api.attachments.upload;
+
+function uploadFile<R>(op: UploadOperation, file: Blob, filename: string, onProgress: (fraction: number) => void): Promise<R> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    const upload = api.knowledge.upload;
-    xhr.open(upload.method, urlOf(upload, undefined, { filename }));
-    xhr.setRequestHeader("content-type", upload.rawBody.contentTypes[0]);
+    xhr.open(op.method, urlOf(op, undefined, { filename }));
+    xhr.setRequestHeader("content-type", op.rawBody.contentTypes[0]);
     xhr.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
     xhr.onerror = () => reject(new ApiError(0, "The workbench server is not reachable. Is it still running?"));
     xhr.onload = () => {
@@ -20,9 +21,14 @@ export function uploadKnowledgeFile(file: Blob, filename: string, onProgress: (f
       } catch {
         // not JSON
       }
-      if (xhr.status === 201) resolve(body as KnowledgeUploadReply);
+      if (xhr.status === 201) resolve(body as R);
       else reject(new ApiError(xhr.status, (body as { error?: string } | null)?.error ?? `${xhr.status} ${xhr.statusText}`, body));
     };
     xhr.send(file);
   });
 }
+
+export const uploadKnowledgeFile = (file: Blob, filename: string, onProgress: (fraction: number) => void) =>
+  uploadFile<KnowledgeUploadReply>(api.knowledge.upload, file, filename, onProgress);
+
+export const uploadAttachment = (file: Blob, filename: string, onProgress: (fraction: number) => void) => uploadFile<Attachment>(api.attachments.upload, file, filename, onProgress);

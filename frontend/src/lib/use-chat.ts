@@ -1,5 +1,5 @@
 "use client";
-import { api as contract, type ChatEvent, chatEventSchema, type QueueItem, type SessionDetail } from "@mini-openclaw/protocol";
+import { type Attachment, api as contract, type ChatEvent, chatEventSchema, type QueueItem, type SessionDetail } from "@mini-openclaw/protocol";
 import { readChatFrames } from "@mini-openclaw/protocol/sse-reader";
 import { useCallback, useRef, useState } from "react";
 import { api } from "./api";
@@ -136,11 +136,11 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
   };
 
   /** Queues a message behind the running turn. (Had the turn just ended, the server runs it as the next turn: this page then follows it.) */
-  const queueMessage = useCallback(async (message: string, mode: QueueItem["mode"]) => {
+  const queueMessage = useCallback(async (message: string, mode: QueueItem["mode"], attachments: Attachment[] = []) => {
     const id = sessionRef.current;
     if (!id) return;
     const once = nextModel.current.once;
-    const reply = await api.queueMessage(id, message, mode, !toolsOffRef.current, once);
+    const reply = await api.queueMessage(id, message, mode, !toolsOffRef.current, once, attachments.map((a) => a.id));
     if (once) {
       nextModel.current.once = undefined;
       setState((s) => ({ ...s, onceModel: null }));
@@ -155,9 +155,9 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
    * up to that one, and the session is read again after the turn for its new fork.
    */
   const send = useCallback(
-    async (message: string, parentTurn?: number) => {
+    async (message: string, parentTurn?: number, attachments: Attachment[] = []) => {
       if (streamingRef.current) {
-        if (parentTurn === undefined) await queueMessage(message, "follow_up");
+        if (parentTurn === undefined) await queueMessage(message, "follow_up", attachments);
         return;
       }
       letGo();
@@ -169,7 +169,7 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
       streamingRef.current = true;
       const once = nextModel.current.once;
       nextModel.current.once = undefined;
-      setState((s) => ({ ...s, streaming: true, onceModel: null, turns: [...upTo(s.turns), newTurn(message, key)] }));
+      setState((s) => ({ ...s, streaming: true, onceModel: null, turns: [...upTo(s.turns), newTurn(message, key, attachments)] }));
       let ended = false;
       try {
         const response = await fetch(urlOf(contract.chat.chat), {
@@ -182,6 +182,7 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
             ...(toolsOffRef.current ? { tools: false } : {}),
             ...(parentTurn !== undefined ? { parent_turn: parentTurn } : {}),
             ...(once ? { model: once } : {}),
+            ...(attachments.length > 0 ? { attachments: attachments.map((a) => a.id) } : {}),
             ...(!sessionRef.current && nextModel.current.session ? { session_model: nextModel.current.session } : {}),
           }),
           signal: abort.signal,

@@ -25,6 +25,8 @@ export const chatRequestSchema = z
     model: z.string().max(100).optional(),
     /** The session's profile from this message on (a new session starts on it; stored with the session). */
     session_model: z.string().max(100).optional(),
+    /** Files and images uploaded with `POST /api/attachments`, by id (at most 10). */
+    attachments: z.array(z.string().max(100)).max(10).optional(),
   })
   .meta({ id: "ChatRequest" });
 export type ChatRequest = z.infer<typeof chatRequestSchema>;

@@ -1,4 +1,5 @@
 import { agentsApi } from "./agents-api.js";
+import { attachmentsApi } from "./attachments-api.js";
 import { approvalsApi } from "./approvals-api.js";
 import { changesApi } from "./changes-api.js";
 import { chatApi } from "./chat-api.js";
@@ -15,6 +16,7 @@ import { skillsApi } from "./skills-api.js";
 import { uiEventsApi } from "./ui-events-api.js";
 
 export * from "./agents-api.js";
+export * from "./attachments-api.js";
 export * from "./approvals-api.js";
 export * from "./changes-api.js";
 export * from "./chat-api.js";
@@ -35,6 +37,7 @@ export { openApiDocument } from "./openapi-document.js";
 /** The whole API by route group: what the routes implement, the OpenAPI document describes, and the client calls. */
 export const api = {
   chat: chatApi,
+  attachments: attachmentsApi,
   sessions: sessionsApi,
   changes: changesApi,
   files: filesApi,

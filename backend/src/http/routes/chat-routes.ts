@@ -25,6 +25,7 @@ const STATUS_FOR: Record<ChatErrorCode, number> = {
   rate_limited: 429,
   context_too_long: 502,
   tools_unsupported: 502,
+  vision_unsupported: 422,
   aborted: 499,
   storage: 507,
   internal: 500,
@@ -69,7 +70,9 @@ export async function chatRoutes(app: FastifyInstance, deps: ChatDeps & { chat: 
         if (body.parent_turn !== undefined) throw new UserError(400, "A queued message follows the running turn; it cannot also name 'parent_turn'.");
         checkProfiles(deps.models, body);
         if (body.session_model !== undefined) await switchSessionModel(deps, id, body.session_model);
-        const item = turns.enqueue(id, body.message, body.queue, body.tools !== false, body.model);
+        // Attachments are made the session's now: one from elsewhere is refused before anything waits.
+        if (body.attachments?.length) await deps.attachments.claim(body.attachments, id);
+        const item = turns.enqueue(id, body.message, body.queue, body.tools !== false, body.model, body.attachments);
         const queued: ChatQueuedReply = { queued: item.id, session_id: id, mode: item.mode };
         return reply.code(202).send(queued);
       }

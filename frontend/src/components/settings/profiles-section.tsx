@@ -115,24 +115,22 @@ export function ProfilesSection() {
                 Make default
               </Button>
             )}
+            <Button
+              type="button"
+              variant="ghost"
+              size="sm"
+              data-testid="profile-edit"
+              onClick={() => {
+                setDraft(draftOf(profile));
+                setTest(null);
+              }}
+            >
+              Edit
+            </Button>
             {profile.name !== "default" && (
-              <>
-                <Button
-                  type="button"
-                  variant="ghost"
-                  size="sm"
-                  data-testid="profile-edit"
-                  onClick={() => {
-                    setDraft(draftOf(profile));
-                    setTest(null);
-                  }}
-                >
-                  Edit
-                </Button>
-                <Button type="button" variant="ghost" size="sm" data-testid="profile-delete" disabled={busy !== null} onClick={() => void act("delete", () => api.deleteProfile(profile.name))}>
-                  Delete
-                </Button>
-              </>
+              <Button type="button" variant="ghost" size="sm" data-testid="profile-delete" disabled={busy !== null} onClick={() => void act("delete", () => api.deleteProfile(profile.name))}>
+                Delete
+              </Button>
             )}
           </li>
         ))}

@@ -1,16 +1,17 @@
 "use client";
-import type { QueueItem, SkillInfo } from "@mini-openclaw/protocol";
-import { ArrowUp, CornerDownRight, ListPlus, Pencil, Sparkles, Square, X } from "lucide-react";
-import { type KeyboardEvent, type ReactNode, useEffect, useState } from "react";
+import type { Attachment, QueueItem, SkillInfo } from "@mini-openclaw/protocol";
+import { ArrowUp, CornerDownRight, ListPlus, Paperclip, Pencil, Sparkles, Square, X } from "lucide-react";
+import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { cn } from "@/lib/utils";
+import { useAttachments } from "@/lib/use-attachments";
+import { cn, formatBytes } from "@/lib/utils";
 
 interface ComposerProps {
   streaming: boolean;
   disabled?: boolean;
   skills: SkillInfo[];
-  /** Sends; while a turn runs, queues a follow-up. */
-  onSend: (text: string) => void;
+  /** Sends (with the files attached); while a turn runs, queues a follow-up. */
+  onSend: (text: string, attachments: Attachment[]) => void;
   /** While a turn runs: hands the message to it at its next step. */
   onSteer?: (text: string) => void;
   onStop: () => void;
@@ -31,6 +32,8 @@ interface ComposerProps {
  */
 export function Composer({ streaming, disabled, skills, onSend, onSteer, onStop, queue = [], onRemoveQueued, restored, toolbar }: ComposerProps) {
   const [text, setText] = useState("");
+  const files = useAttachments();
+  const picker = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (restored) setText((current) => (current.trim() ? `${restored.text}\n\n${current}` : restored.text));
   }, [restored]);
@@ -44,10 +47,11 @@ export function Composer({ streaming, disabled, skills, onSend, onSteer, onStop,
   };
   const send = (steer = false) => {
     const message = text.trim();
-    if (!message || disabled) return;
+    if (!message || disabled || files.uploading) return;
     if (steer && onSteer) onSteer(message);
-    else onSend(message);
+    else onSend(message, files.attachments);
     setText("");
+    if (!steer) files.clear();
   };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (matches.length > 0) {
@@ -104,7 +108,53 @@ export function Composer({ streaming, disabled, skills, onSend, onSteer, onStop,
           ))}
         </div>
       )}
-      <div className="flex items-end gap-2 rounded-xl border border-zinc-200 bg-white p-2 shadow-sm focus-within:border-klein/50 focus-within:ring-2 focus-within:ring-klein/10">
+      {files.files.length > 0 && (
+        <ul data-testid="attachment-chips" className="mb-1.5 flex flex-wrap gap-1.5">
+          {files.files.map((f) => (
+            <li
+              key={f.key}
+              data-testid="attachment-chip"
+              data-state={f.error ? "failed" : f.attachment ? "ready" : "uploading"}
+              className={cn("flex max-w-[240px] items-center gap-1.5 rounded-lg border bg-white px-1.5 py-1 text-[12px]", f.error ? "border-red-300 text-red-700" : "border-zinc-200 text-zinc-700")}
+            >
+              {f.preview ? <img src={f.preview} alt="" className="size-8 shrink-0 rounded object-cover" /> : <Paperclip className="size-3.5 shrink-0 text-zinc-500" />}
+              <span className="min-w-0">
+                <span className="block truncate font-medium">{f.name}</span>
+                <span className="block text-[10.5px] text-zinc-500">
+                  {f.error ? f.error.slice(0, 120) : f.attachment ? formatBytes(f.size) : `${Math.round(f.progress * 100)}% of ${formatBytes(f.size)}`}
+                </span>
+                {!f.attachment && !f.error && (
+                  <span className="mt-0.5 block h-0.5 w-full overflow-hidden rounded bg-zinc-100" data-testid="attachment-progress">
+                    <span className="block h-full bg-klein" style={{ width: `${Math.round(f.progress * 100)}%` }} />
+                  </span>
+                )}
+              </span>
+              <button type="button" aria-label={`Remove ${f.name}`} data-testid="attachment-remove" className="rounded p-0.5 text-zinc-500 hover:bg-zinc-100" onClick={() => files.remove(f.key)}>
+                <X className="size-3" />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div
+        className="flex items-end gap-2 rounded-xl border border-zinc-200 bg-white p-2 shadow-sm focus-within:border-klein/50 focus-within:ring-2 focus-within:ring-klein/10"
+        data-testid="composer-box"
+        onDragOver={(e) => {
+          if (e.dataTransfer.types.includes("Files")) e.preventDefault();
+        }}
+        onDrop={(e) => {
+          if (e.dataTransfer.files.length === 0) return;
+          e.preventDefault();
+          files.add(e.dataTransfer.files);
+        }}
+      >
+        <input ref={picker} type="file" multiple hidden data-testid="attach-input" onChange={(e) => {
+          if (e.target.files) files.add(e.target.files);
+          e.target.value = "";
+        }} />
+        <Button variant="ghost" size="icon" aria-label="Attach files" data-testid="attach" data-tip="Attach files or images (or paste, or drop them here)" onClick={() => picker.current?.click()}>
+          <Paperclip />
+        </Button>
         <textarea
           data-testid="composer"
           aria-label="Message"
@@ -114,6 +164,12 @@ export function Composer({ streaming, disabled, skills, onSend, onSteer, onStop,
             setDismissed(false);
           }}
           onKeyDown={onKeyDown}
+          onPaste={(e) => {
+            // Images and files from the clipboard are attached; text pastes as text.
+            if (e.clipboardData.files.length === 0) return;
+            e.preventDefault();
+            files.add(e.clipboardData.files);
+          }}
           rows={Math.min(8, Math.max(1, text.split("\n").length))}
           placeholder={streaming ? "Queue a follow-up, or steer the turn…" : "Ask the agent… (Shift+Enter: new line, / for skills)"}
           className="max-h-48 min-h-[36px] flex-1 resize-none bg-transparent px-1.5 py-1.5 text-[14.5px] outline-none placeholder:text-zinc-400"
@@ -133,7 +189,7 @@ export function Composer({ streaming, disabled, skills, onSend, onSteer, onStop,
             <Square className="fill-current" />
           </Button>
         ) : (
-          <Button size="icon" onClick={() => send(false)} disabled={!text.trim() || disabled} aria-label="Send" data-testid="send">
+          <Button size="icon" onClick={() => send(false)} disabled={!text.trim() || disabled || files.uploading} aria-label="Send" data-testid="send">
             <ArrowUp />
           </Button>
         )}

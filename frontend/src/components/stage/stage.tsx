@@ -3,7 +3,7 @@ import { Layers, MessageSquare } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { Pane, PaneHeader } from "@/components/ui/pane";
-import type { QueueItem, SessionDetail, SkillInfo } from "@mini-openclaw/protocol";
+import type { Attachment, QueueItem, SessionDetail, SkillInfo } from "@mini-openclaw/protocol";
 import type { Turn } from "@/lib/turn-model";
 import { formatCost } from "@/lib/utils";
 import { Composer } from "./composer";
@@ -21,7 +21,7 @@ interface StageProps {
   streaming: boolean;
   loadError: string | null;
   skills: SkillInfo[];
-  onSend: (text: string) => void;
+  onSend: (text: string, attachments: Attachment[]) => void;
   onStop: () => void;
   /** While a turn runs: queue a steer into it. */
   onSteer?: (text: string) => void;
@@ -88,6 +88,7 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
   const hidden = Math.max(0, turns.length - shown);
   const lastBlock = turns[turns.length - 1]?.blocks.at(-1);
   const toolsRefused = !streaming && !toolsOff && lastBlock?.kind === "error" && lastBlock.code === "tools_unsupported";
+  const imagesRefused = !streaming && lastBlock?.kind === "error" && lastBlock.code === "vision_unsupported" ? turns[turns.length - 1] : null;
   const showMore = () => {
     heightBeforeMore.current = scroller.current?.scrollHeight ?? null;
     setShown((n) => n + PAGE);
@@ -165,6 +166,14 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
               last={hidden + i === turns.length - 1}
             />
           ))}
+          {imagesRefused && (
+            <div className="flex items-center justify-between gap-3 rounded-lg border border-zinc-200 bg-white px-3 py-2 text-sm text-zinc-700">
+              <span>This model profile takes no images. Send the message without them?</span>
+              <Button size="sm" data-testid="send-text-alone" onClick={() => onSend(imagesRefused.user, (imagesRefused.attachments ?? []).filter((a) => a.kind !== "image"))}>
+                Send the text alone
+              </Button>
+            </div>
+          )}
           {toolsRefused && (
             <div className="flex items-center justify-between gap-3 rounded-lg border border-zinc-200 bg-white px-3 py-2 text-sm text-zinc-700">
               <span>This model takes no tools. Chat without them in this session? (No files, commands or web pages.)</span>

@@ -3,6 +3,7 @@ import { User } from "lucide-react";
 import { memo, useState } from "react";
 import type { Turn } from "@/lib/turn-model";
 import { cn, formatCost, formatDuration } from "@/lib/utils";
+import { AttachmentChips } from "./attachment-chips";
 import { Button } from "@/components/ui/button";
 import { BlockList } from "./block-list";
 import { AnswerButtons, BranchSwitcher, EditButton, MessageEditor, type TurnActions } from "./turn-controls";
@@ -71,6 +72,7 @@ export const TurnView = memo(function TurnView({ turn, highlighted = false, acti
                 <div data-testid="user-message" className="whitespace-pre-wrap rounded-2xl rounded-tr-sm bg-klein px-3.5 py-2 text-[14.5px] text-white shadow-sm">
                   {turn.user}
                 </div>
+                {turn.attachments && <AttachmentChips attachments={turn.attachments} />}
                 {turn.edited && (
                   <span className="text-[10px] text-zinc-500" data-testid="message-edited" data-tip="Corrected after it ran; the answer below is to the first version">
                     edited

@@ -1,0 +1,64 @@
+"use client";
+import type { Attachment } from "@mini-openclaw/protocol";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { uploadAttachment } from "./upload";
+
+/** A file on its way into a message: uploading (with progress), stored, or refused with the server's words. */
+export interface PendingFile {
+  key: string;
+  name: string;
+  size: number;
+  progress: number;
+  attachment?: Attachment;
+  error?: string;
+  /** An object URL of an image, for its thumbnail while it uploads. */
+  preview?: string;
+}
+
+/** The composer's attachments: each file uploads as soon as it is added; removed ones are forgotten. */
+export function useAttachments() {
+  const [files, setFiles] = useState<PendingFile[]>([]);
+  const counter = useRef(0);
+  const update = (key: string, patch: Partial<PendingFile>) => setFiles((all) => all.map((f) => (f.key === key ? { ...f, ...patch } : f)));
+
+  const add = useCallback((list: Iterable<File>) => {
+    for (const file of list) {
+      const key = `f${++counter.current}`;
+      const preview = file.type.startsWith("image/") ? URL.createObjectURL(file) : undefined;
+      setFiles((all) => [...all, { key, name: file.name || "pasted", size: file.size, progress: 0, preview }]);
+      uploadAttachment(file, file.name || "pasted", (progress) => update(key, { progress })).then(
+        (attachment) => update(key, { attachment, progress: 1 }),
+        (err: Error) => update(key, { error: err.message }),
+      );
+    }
+  }, []);
+
+  const remove = useCallback((key: string) => {
+    setFiles((all) => {
+      const gone = all.find((f) => f.key === key);
+      if (gone?.preview) URL.revokeObjectURL(gone.preview);
+      return all.filter((f) => f.key !== key);
+    });
+  }, []);
+
+  const clear = useCallback(() => {
+    setFiles((all) => {
+      for (const f of all) if (f.preview) URL.revokeObjectURL(f.preview);
+      return [];
+    });
+  }, []);
+
+  // Object URLs are let go with the page's composer.
+  const latest = useRef(files);
+  latest.current = files;
+  useEffect(() => () => latest.current.forEach((f) => f.preview && URL.revokeObjectURL(f.preview)), []);
+
+  return {
+    files,
+    add,
+    remove,
+    clear,
+    uploading: files.some((f) => !f.attachment && !f.error),
+    attachments: files.flatMap((f) => (f.attachment ? [f.attachment] : [])),
+  };
+}
