@@ -67,7 +67,7 @@ describe("what the model gets", () => {
     expect(reply.status).toBe(200);
     const { session_id: id } = (await reply.json()) as { session_id: string };
     const parts = lastUserParts(wb!.model.requests[0].body);
-    expect(parts[0]).toMatchObject({ type: "text", text: "what is in this picture?" });
+    expect(parts[0].text).toMatch(/^what is in this picture\?\n\n\[Image holiday\.jpg is also a file the tools can read: attachments\/[\w-]+\/holiday\.jpg\]$/);
     const url = parts.find((p) => p.type === "image_url")!.image_url!.url;
     expect(url).toMatch(/^data:image\/jpeg;base64,/);
     const sent = await sharp(Buffer.from(url.split(",")[1], "base64")).metadata();
@@ -94,8 +94,31 @@ describe("what the model gets", () => {
     const long = await attach("long.txt", new TextEncoder().encode("x".repeat(50_000)));
     await send({ message: "sum the temps", attachments: [csv.id, long.id] });
     const text = lastUserParts(wb.model.requests[0].body)[0].text!;
-    expect(text).toContain("Attached file: data.csv\n```\ncity,temp\nParis,21\nLyon,24\n\n```");
-    expect(text).toContain("long.txt: only its first 20,000 characters are above; 30,000 more were not sent");
+    expect(text).toMatch(/Attached file: data\.csv \(the tools read it at attachments\/[\w-]+\/data\.csv\)\n```\ncity,temp\nParis,21\nLyon,24\n\n```/);
+    expect(text).toMatch(/long\.txt: only its first 20,000 characters are above; 30,000 more were not sent: read the whole file at attachments\/[\w-]+\/long\.txt/);
+  });
+
+  it("the tools read an attachment at its path: Python sums an attached CSV's column; nothing can write there", async () => {
+    wb = await startWorkbench({
+      script: (body) => {
+        const last = lastMessage(body);
+        if (last.role === "tool") return { content: `Python said: ${String(last.content)}` };
+        const path = /the tools read it at (\S+)\)/.exec(JSON.stringify(body.messages))?.[1];
+        return {
+          toolCalls: [
+            { id: "call_py", name: "python_repl", args: { code: `import csv\nrows = list(csv.DictReader(open("${path}")))\nprint("TOTAL", sum(int(r["temp"]) for r in rows))` } },
+            { id: "call_write", name: "terminal", args: { command: `echo changed > ${path}; cat ${path}` } },
+          ],
+        };
+      },
+    });
+    const csv = await attach("temps.csv", new TextEncoder().encode("city,temp\nParis,21\nLyon,24\nNice,25\n"));
+    const reply = (await (await send({ message: "add up the temps", attachments: [csv.id] })).json()) as { events: Array<{ type: string; id?: string; output?: string }> };
+    const results = reply.events.filter((e) => e.type === "tool_result");
+    expect(results.find((r) => r.id === "call_py")?.output).toContain("TOTAL 70");
+    // Read-only for the tools: the write fails and the file is as it was.
+    expect(results.find((r) => r.id === "call_write")?.output).toMatch(/Read-only file system|Permission denied/);
+    expect(results.find((r) => r.id === "call_write")?.output).toContain("Paris,21");
   });
 
   it("a PDF's text arrives with its page marks, a Word document's in order", async () => {

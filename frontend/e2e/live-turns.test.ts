@@ -13,7 +13,8 @@ import { chromiumAvailable, launch, openPage, type WatchedPage } from "./browser
 import { checkAndClosePage } from "./page-checks";
 
 const WORDS = Array.from({ length: 120 }, (_, i) => `word${i}`).join(" ");
-const slowAnswer = () => ({ content: WORDS, chunkDelayMs: 40 });
+// ~10 s of streaming: a window a second tab opens in, on a loaded CI machine too.
+const slowAnswer = () => ({ content: WORDS, chunkDelayMs: 80 });
 
 const answerText = (page: Page) => page.getByTestId("answer").last().innerText();
 const storedFinal = async (wb: Workbench, id: string) => {

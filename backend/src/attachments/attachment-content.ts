@@ -31,15 +31,19 @@ export function messageContent(text: string, inputs: ModelInput[], imagesSent = 
     if (input.kind === "image") {
       if (imagesSent) images.push({ type: "image_url", image_url: { url: input.dataUrl } });
       else body += `\n\n[Image ${name}: attached to this message earlier; not sent again.]`;
+      if (input.attachment.path) body += `\n\n[Image ${name} is also a file the tools can read: ${input.attachment.path}]`;
       continue;
     }
     const allowed = Math.max(0, Math.min(MAX_FILE_CHARS, budget));
     const shown = input.text.slice(0, allowed);
     budget -= shown.length;
     const fence = fenceFor(shown);
-    body += `\n\nAttached file: ${name}\n${fence}\n${shown}\n${fence}`;
+    body += `\n\nAttached file: ${name}${input.attachment.path ? ` (the tools read it at ${input.attachment.path})` : ""}\n${fence}\n${shown}\n${fence}`;
     const cut = input.text.length - shown.length;
-    if (cut > 0) body += `\n[${name}: only its first ${shown.length.toLocaleString("en")} characters are above; ${cut.toLocaleString("en")} more were not sent. Ask the user for the part you need.]`;
+    if (cut > 0) {
+      const whole = input.attachment.path ? `read the whole file at ${input.attachment.path}` : "ask the user for the part you need";
+      body += `\n[${name}: only its first ${shown.length.toLocaleString("en")} characters are above; ${cut.toLocaleString("en")} more were not sent: ${whole}.]`;
+    }
   }
   return images.length > 0 ? [{ type: "text", text: body }, ...images] : body;
 }

@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Attachment } from "@mini-openclaw/protocol";
 import { MAX_ATTACHMENT_BYTES } from "@mini-openclaw/protocol";
-import { STORAGE_DIR } from "../config/data-root-layout.js";
+import { ATTACHMENTS_DIR, STORAGE_DIR } from "../config/data-root-layout.js";
 import { decodeText } from "../knowledge/text-encoding.js";
 import { UserError } from "../lib/user-error.js";
 import { writeConfinedAtomic } from "../paths/confined-path.js";
@@ -105,13 +105,40 @@ export class AttachmentStore {
 
   /**
    * The attachments a message names, made the session's: one not yet used by any message becomes
-   * this session's; one of another session, or unknown, is a 404 (nothing is changed then).
+   * this session's, with a readable copy under `attachments/<session>/` for the tools; one of another
+   * session, or unknown, is a 404 (nothing is changed then).
    */
   async claim(ids: string[], sessionId: string): Promise<Attachment[]> {
     const records = await Promise.all(ids.map((id) => this.record(id)));
     for (const record of records) if (record.session !== null && record.session !== sessionId) throw new UserError(404, `No such attachment in this session: ${record.id}`);
-    for (const record of records) if (record.session === null) await writeConfinedAtomic(this.dataRoot, metaPath(record.id), JSON.stringify({ ...record, session: sessionId }));
-    return records.map(({ session: _s, model_type: _m, ext: _e, ...attachment }) => attachment);
+    const claimed: Record[] = [];
+    for (const record of records) {
+      if (record.session !== null) {
+        claimed.push(record);
+        continue;
+      }
+      const path = await this.readableCopy(record, sessionId);
+      const owned = { ...record, session: sessionId, path };
+      await writeConfinedAtomic(this.dataRoot, metaPath(record.id), JSON.stringify(owned));
+      claimed.push(owned);
+    }
+    return claimed.map(({ session: _s, model_type: _m, ext: _e, ...attachment }) => attachment);
+  }
+
+  /** The file under its own name in `attachments/<session>/` (a name taken by other bytes gets a number). */
+  private async readableCopy(record: Record, sessionId: string): Promise<string> {
+    const { data } = await readConfinedFile(this.dataRoot, blobPath(record.sha256, record.ext), { maxBytes: MAX_ATTACHMENT_BYTES, timeoutMs: READ_MS });
+    const dot = record.name.lastIndexOf(".");
+    const [stem, ext] = dot > 0 ? [record.name.slice(0, dot), record.name.slice(dot)] : [record.name, ""];
+    for (let n = 1; n < 1000; n++) {
+      const path = `${ATTACHMENTS_DIR}/${sessionId}/${n === 1 ? record.name : `${stem} (${n})${ext}`}`;
+      const existing = await readConfinedFile(this.dataRoot, path, { maxBytes: MAX_ATTACHMENT_BYTES, timeoutMs: READ_MS }).catch(() => null);
+      if (existing?.data.equals(data)) return path;
+      if (existing) continue;
+      await writeConfinedAtomic(this.dataRoot, path, data, { mode: 0o644 });
+      return path;
+    }
+    throw new UserError(409, `Too many attachments named ${record.name} in this session.`);
   }
 
   /** An attachment's bytes as uploaded, and its media type. */

@@ -23,4 +23,6 @@ export const CHECKPOINTS_DIR = ".checkpoints";
 export const DATA_DIRS = ["memory/logs", "sessions", "skills", "agents", "workspace", "knowledge", "storage"] as const;
 
 /** Written by the workbench itself; the files API refuses to write here. */
-export const RUNTIME_DIRS = ["sessions", "storage"] as const;
+export const RUNTIME_DIRS = ["sessions", "storage", "attachments"] as const;
+/** A readable copy of each session's attachments, by name: `read_file`, the terminal and Python read them here (never write). */
+export const ATTACHMENTS_DIR = "attachments";

@@ -16,7 +16,7 @@ import { pathUnder } from "../lib/path-under.js";
 
 /** Data folders the agent may change, and the ones it may only read. */
 export const WRITABLE_DATA_DIRS = ["memory", "skills", "workspace", "knowledge", "agents"] as const;
-export const READONLY_DATA_DIRS = ["sessions"] as const;
+export const READONLY_DATA_DIRS = ["sessions", "attachments"] as const;
 const READONLY_DATA_FILES = ["SKILLS_SNAPSHOT.md"] as const;
 
 const ETC_FILES = [

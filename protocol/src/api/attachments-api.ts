@@ -22,6 +22,8 @@ export const attachmentSchema = z
     /** How the model gets it: an image part, the text inline, or a document's text (pages marked). */
     kind: z.enum(["image", "text", "document"]),
     sha256: z.string(),
+    /** Where tools read it (data-root relative, read-only to them): `attachments/<session>/<name>`, once a message names it. */
+    path: z.string().optional(),
   })
   .meta({ id: "Attachment" });
 export type Attachment = z.infer<typeof attachmentSchema>;

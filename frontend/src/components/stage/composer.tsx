@@ -148,13 +148,7 @@ export function Composer({ streaming, disabled, skills, onSend, onSteer, onStop,
           files.add(e.dataTransfer.files);
         }}
       >
-        <input ref={picker} type="file" multiple hidden data-testid="attach-input" onChange={(e) => {
-          if (e.target.files) files.add(e.target.files);
-          e.target.value = "";
-        }} />
-        <Button variant="ghost" size="icon" aria-label="Attach files" data-testid="attach" data-tip="Attach files or images (or paste, or drop them here)" onClick={() => picker.current?.click()}>
-          <Paperclip />
-        </Button>
+
         <textarea
           data-testid="composer"
           aria-label="Message"
@@ -194,7 +188,30 @@ export function Composer({ streaming, disabled, skills, onSend, onSteer, onStop,
           </Button>
         )}
       </div>
-      {toolbar && <div className="mt-1.5 px-1">{toolbar}</div>}
+      <div className="mt-1.5 flex items-center gap-2 px-1">
+        <input
+          ref={picker}
+          type="file"
+          multiple
+          hidden
+          data-testid="attach-input"
+          onChange={(e) => {
+            if (e.target.files) files.add(e.target.files);
+            e.target.value = "";
+          }}
+        />
+        <button
+          type="button"
+          aria-label="Attach files"
+          data-testid="attach"
+          data-tip="Attach files or images (or paste, or drop them on the box)"
+          className="flex items-center gap-1 rounded px-1 py-0.5 text-[11.5px] text-zinc-500 hover:bg-zinc-100 hover:text-zinc-700"
+          onClick={() => picker.current?.click()}
+        >
+          <Paperclip className="size-3.5" /> Attach
+        </button>
+        {toolbar}
+      </div>
       {queue.length > 0 && (
         <ul data-testid="queue" aria-label="Queued messages" className="mt-2 space-y-1">
           {queue.map((item) => (
