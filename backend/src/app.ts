@@ -116,6 +116,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await models.start();
   // Files and images sent with messages; documents are read by the knowledge base's loaders, off this thread.
   const attachments = new AttachmentStore(config.dataRoot, (path, name) => knowledge.extract(path, name));
+  // What no session needs any more (uploads never sent, sessions gone) is deleted once, in the background.
+  void attachments
+    .sweep({ live: (id) => sessions.exists(id), trashed: () => sessions.trashedIds() })
+    .then((removed) => removed.records + removed.bytes + removed.folders > 0 && app.log.info(removed, "attachments swept"))
+    .catch((err: Error) => app.log.warn({ err: err.message }, "attachment sweep failed"));
   const reviewer = new Reviewer({ config, sessions, ui, runtime, models, log: app.log });
   await ensurePolicyFile(config.dataRoot);
   const approvals = new ApprovalGate(() => ui.publish({ type: "refresh", target: "approvals" }));
@@ -154,12 +159,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(uiEventRoutes, { watcher, bus: ui });
   await app.register(chatRoutes, { ...chatDeps, chat });
   await app.register(fileRoutes, { config });
-  await app.register(sessionRoutes, { sessions, turns, config, changes, ui, models });
+  await app.register(sessionRoutes, { sessions, turns, config, changes, ui, models, attachments });
   await app.register(workspaceRoutes, { config, prompts });
   await app.register(skillRoutes, { config });
   await app.register(approvalRoutes, { config, gate: approvals });
   await app.register(agentRoutes, { config, delegations, reviewer, ui });
-  await app.register(modelRoutes, { config, ui, knowledge });
+  await app.register(modelRoutes, { config, ui, knowledge, models });
   await app.register(modelsRoutes, { config, models, sessions, ui });
   await app.register(attachmentsRoutes, { attachments });
   // The contract as OpenAPI 3.1, made once, when first asked for.

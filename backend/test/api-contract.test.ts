@@ -111,7 +111,7 @@ describe("the API contract", () => {
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
-    expect(operations.length).toBe(51);
+    expect(operations.length).toBe(52);
     for (const { path, method, op } of operations) {
       const statuses = Object.keys(op.responses);
       expect(statuses.some((s) => s.startsWith("2")), `${method} ${path}`).toBe(true);
@@ -187,6 +187,8 @@ describe("the API contract", () => {
     expect((await call("POST", "/api/attachments?filename=a.zip", { raw: zipSync({ "a.txt": strToU8("x") }) })).status).toBe(415);
     expect((await call("GET", `/api/attachments/${(attached.body as { id: string }).id}`)).status).toBe(200);
     expect((await call("GET", "/api/attachments/att_000000000000000000000000")).status).toBe(404);
+    expect((await call("GET", `/api/attachments/${(attached.body as { id: string }).id}/text`)).status).toBe(200);
+    expect((await call("GET", "/api/attachments/att_000000000000000000000000/text")).status).toBe(404);
     expect((await call("GET", "/api/usage?from=2026-13-01")).status).toBe(400);
 
     // A turn that writes a file, not streamed; then its session's every view.

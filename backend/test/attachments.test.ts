@@ -4,10 +4,14 @@
  * (scaled, metadata gone), text and documents inline. A scripted OpenAI-compatible server over real
  * HTTP records what the model was sent.
  */
+import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { unzipSync, zipSync } from "fflate";
 import sharp from "sharp";
 import type { Attachment, SessionDetail } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
+import { solidPng } from "../test-support/images.js";
 import { pagedPdf } from "../test-support/minimal-pdf.js";
 import { docx } from "../test-support/office-fixtures.js";
 import { type ChatRequestBody, lastMessage } from "../test-support/scripted-model-server.js";
@@ -195,5 +199,128 @@ describe("bad attachments: a clear error naming the file, nothing else lost", ()
     const back = await fetch(`${wb.url}/api/attachments/${page.id}`);
     expect(back.headers.get("content-type")).toBe("application/octet-stream");
     expect(back.headers.get("content-disposition")).toMatch(/^attachment/);
+  });
+});
+
+describe("an attachment's life with its session", () => {
+  const exists = (path: string) => stat(path).then(() => true, () => false);
+
+  it("the Inspector reads a document's text; an image has none", async () => {
+    wb = await startWorkbench({ script: () => ({ content: "ok" }) });
+    const pdf = await attach("report.pdf", pagedPdf([["Intro page"], ["Second page PAGE-TWO"]]));
+    const reply = await fetch(`${wb.url}/api/attachments/${pdf.id}/text`);
+    expect(reply.status).toBe(200);
+    const body = (await reply.json()) as { attachment: Attachment; text: string };
+    expect(body.attachment).toMatchObject({ id: pdf.id, name: "report.pdf" });
+    expect(body.text).toMatch(/── page 2 ──\nSecond page PAGE-TWO/);
+    const image = await attach("dot.png", await solidPng(8, 8));
+    expect((await fetch(`${wb.url}/api/attachments/${image.id}/text`)).status).toBe(400);
+  });
+
+  it("deleting the session takes its readable copies from the tools; restoring brings them back", async () => {
+    wb = await startWorkbench({ script: () => ({ content: "ok" }) });
+    const csv = await attach("keep.csv", new TextEncoder().encode("a,b\n1,2\n"));
+    const { session_id: id } = (await (await send({ message: "hold this", attachments: [csv.id] })).json()) as { session_id: string };
+    const copy = join(wb.dataRoot, "attachments", id, "keep.csv");
+    expect(await readFile(copy, "utf8")).toBe("a,b\n1,2\n");
+
+    const deleted = (await (await fetch(`${wb.url}/api/sessions/${id}`, { method: "DELETE" })).json()) as { trash: string };
+    expect(await exists(join(wb.dataRoot, "attachments", id))).toBe(false);
+    const restored = await postJson(`${wb.url}/api/sessions/${id}/restore`, { trash: deleted.trash });
+    expect(restored.status).toBe(200);
+    expect(await readFile(copy, "utf8")).toBe("a,b\n1,2\n");
+    // Its bytes were kept all along: the model still gets it on the next turn.
+    await send({ message: "again", session_id: id });
+    expect(JSON.stringify(wb.model.requests.at(-1)!.body.messages)).toContain("a,b\\n1,2");
+  });
+
+  it("an export carries the attachments' bytes; importing it elsewhere gives a session whose model and tools have them", async () => {
+    wb = await startWorkbench({ script: () => ({ content: "ok" }) });
+    const csv = await attach("travel.csv", new TextEncoder().encode("city,days\nRome,3\n"));
+    const { session_id: id } = (await (await send({ message: "plan", attachments: [csv.id] })).json()) as { session_id: string };
+    const exported = (await (await fetch(`${wb.url}/api/sessions/${id}/export?format=json`)).json()) as { attachments: Array<{ id: string; data: string }> };
+    expect(exported.attachments).toHaveLength(1);
+    expect(Buffer.from(exported.attachments[0].data, "base64").toString()).toBe("city,days\nRome,3\n");
+    await wb.close();
+
+    // Another workbench, another data root.
+    wb = await startWorkbench({ script: () => ({ content: "ok" }) });
+    const imported = await postJson(`${wb.url}/api/sessions/import`, exported);
+    expect(imported.status).toBe(201);
+    const newId = ((await imported.json()) as { id: string }).id;
+    const user = (await fetchSession(wb.url, newId)).entries.find((e) => e.type === "user") as { attachments: Attachment[] };
+    expect(user.attachments[0]).toMatchObject({ name: "travel.csv", path: `attachments/${newId}/travel.csv` });
+    expect(await readFile(join(wb.dataRoot, user.attachments[0].path!), "utf8")).toBe("city,days\nRome,3\n");
+    await send({ message: "go on", session_id: newId });
+    expect(JSON.stringify(wb.model.requests.at(-1)!.body.messages)).toContain("Rome,3");
+
+    // An export whose attachment is not what it says is refused whole, naming it; no session is made.
+    const before = ((await (await fetch(`${wb.url}/api/sessions`)).json()) as { sessions: unknown[] }).sessions.length;
+    const bad = { ...exported, attachments: [{ ...exported.attachments[0], name: "evil.zip", data: Buffer.from(zipSync({ "x.txt": new Uint8Array(4) })).toString("base64") }] };
+    const refused = await postJson(`${wb.url}/api/sessions/import`, bad);
+    expect(refused.status).toBe(415);
+    expect(((await refused.json()) as { error: string }).error).toContain("evil.zip");
+    expect(((await (await fetch(`${wb.url}/api/sessions`)).json()) as { sessions: unknown[] }).sessions).toHaveLength(before);
+  });
+
+  it("the sweep at start deletes uploads never sent and the bytes of sessions that are gone, and keeps the rest", async () => {
+    const dataRoot = await mkdtemp(join(tmpdir(), "moc-sweep-"));
+    try {
+      wb = await startWorkbench({ dataRoot, script: () => ({ content: "ok" }) });
+      const kept = await attach("kept.txt", new TextEncoder().encode("kept text"));
+      const { session_id: keptSession } = (await (await send({ message: "keep", attachments: [kept.id] })).json()) as { session_id: string };
+      const trashed = await attach("trashed.txt", new TextEncoder().encode("trashed text"));
+      const { session_id: trashedSession } = (await (await send({ message: "trash", attachments: [trashed.id] })).json()) as { session_id: string };
+      await fetch(`${wb.url}/api/sessions/${trashedSession}`, { method: "DELETE" });
+      const gone = await attach("gone.txt", new TextEncoder().encode("gone text"));
+      const { session_id: goneSession } = (await (await send({ message: "gone", attachments: [gone.id] })).json()) as { session_id: string };
+      const unsent = await attach("unsent.txt", new TextEncoder().encode("unsent text"));
+      await wb.close();
+      wb = undefined;
+
+      // The session vanishes for good (its file removed by hand), the unsent upload is two days old, and every byte an hour and more.
+      await rm(join(dataRoot, "sessions", `${goneSession}.jsonl`));
+      const unsentMeta = join(dataRoot, "storage/attachments/meta", `${unsent.id}.json`);
+      await writeFile(unsentMeta, JSON.stringify({ ...JSON.parse(await readFile(unsentMeta, "utf8")), created: Date.now() - 2 * 86_400_000 }));
+      const old = new Date(Date.now() - 2 * 3_600_000);
+      for (const folder of ["storage/attachments/blobs", "storage/attachments/model", "attachments"]) {
+        for (const name of await readdir(join(dataRoot, folder))) await utimes(join(dataRoot, folder, name), old, old);
+      }
+
+      wb = await startWorkbench({ dataRoot, script: () => ({ content: "ok" }) });
+      const status = async (id: string) => (await fetch(`${wb!.url}/api/attachments/${id}`)).status;
+      await expect.poll(() => status(unsent.id), { timeout: 10_000 }).toBe(404);
+      await expect.poll(() => status(gone.id), { timeout: 10_000 }).toBe(404);
+      await expect.poll(() => exists(join(dataRoot, "attachments", goneSession)), { timeout: 10_000 }).toBe(false);
+      expect(await status(kept.id)).toBe(200);
+      expect(await status(trashed.id)).toBe(200);
+      expect(await readFile(join(dataRoot, "attachments", keptSession, "kept.txt"), "utf8")).toBe("kept text");
+      const blobs = await readdir(join(dataRoot, "storage/attachments/blobs"));
+      expect(blobs.map((b) => b.split(".")[0]).sort()).toEqual([kept.sha256, trashed.sha256].sort());
+    } finally {
+      await wb?.close();
+      wb = undefined;
+      await rm(dataRoot, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the default profile's images, from the Model dialog", () => {
+  it("Test connection tries an image; saving what it found lets an image go to the default profile", async () => {
+    wb = await startWorkbench({ script: () => ({ content: "Red." }) });
+    const settings = { base_url: wb.model.baseUrl, model: "scripted" };
+    const tested = (await (await postJson(`${wb.url}/api/model/test`, settings)).json()) as { checks: Array<{ name: string; ok: boolean }> };
+    const vision = tested.checks.find((c) => c.name === "vision");
+    expect(vision?.ok).toBe(true);
+    expect(JSON.stringify(wb.model.requests.map((r) => r.body.messages))).toContain("data:image/png;base64,");
+
+    const image = await attach("dot.png", await solidPng(8, 8));
+    expect((await send({ message: "look", attachments: [image.id] })).status).toBe(422);
+    const saved = await fetch(`${wb.url}/api/model`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...settings, capabilities: { vision: true } }) });
+    expect(saved.status).toBe(200);
+    const models = JSON.parse(await readFile(join(wb.dataRoot, "MODELS.json"), "utf8")) as { profiles: Record<string, { capabilities?: { vision?: boolean } }> };
+    expect(models.profiles.default.capabilities?.vision).toBe(true);
+    const image2 = await attach("dot2.png", await solidPng(9, 9, "#f00"));
+    expect((await send({ message: "look again", attachments: [image2.id] })).status).toBe(200);
   });
 });

@@ -135,7 +135,7 @@ describe("Test connection", () => {
     });
     const reply = (await (await send("POST", `${wb.url}/api/model/test`, { base_url: wb.model.baseUrl, model: "scripted-model", api_key: "" })).json()) as ModelTestReply;
     expect(reply.models, JSON.stringify(reply.checks)).toEqual(["scripted-model"]);
-    expect(Object.fromEntries(reply.checks.map((c) => [c.name, c.ok]))).toEqual({ models: true, chat: true, streaming: true, reasoning: true, usage: true, tools: true });
+    expect(Object.fromEntries(reply.checks.map((c) => [c.name, c.ok]))).toEqual({ models: true, chat: true, streaming: true, reasoning: true, usage: true, tools: true, vision: true });
     // Nothing was saved by testing.
     expect(await (await fetch(`${wb.url}/api/model`)).json()).toMatchObject({ api_key_set: false, base_url: null });
   });

@@ -650,14 +650,16 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     await page.getByTestId("model-name").fill("scripted-model");
     await page.getByTestId("model-api-key").fill("sk-e2e-typed-key-41d2");
     await page.getByTestId("model-test").click();
-    await expect.poll(() => page.getByTestId("model-check").count(), { timeout: 15000 }).toBe(6);
-    for (const check of ["models", "chat", "streaming", "reasoning", "usage", "tools"]) {
+    await expect.poll(() => page.getByTestId("model-check").count(), { timeout: 15000 }).toBe(7);
+    for (const check of ["models", "chat", "streaming", "reasoning", "usage", "tools", "vision"]) {
       expect(await page.locator(`[data-testid="model-check"][data-check="${check}"]`).getAttribute("data-ok")).toBe("true");
     }
     await view.shot("model-dialog");
     await page.getByTestId("model-save").click();
     await expect.poll(() => page.getByTestId("model-button").innerText()).toContain("scripted-model");
     expect(await readFile(join(dir, "KEY.md"), "utf8")).toContain("OPENAI_API_KEY=sk-e2e-typed-key-41d2");
+    // What the test found is kept: the default profile takes images from now on.
+    expect(JSON.parse(await readFile(join(wb.dataRoot, "MODELS.json"), "utf8")).profiles.default.capabilities).toEqual({ tools: true, vision: true, reasoning: true });
     // The key never comes back to the page.
     await page.getByTestId("model-button").click();
     await expect.poll(() => page.getByTestId("model-name").inputValue()).toBe("scripted-model");

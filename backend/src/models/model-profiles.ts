@@ -12,6 +12,7 @@ import {
   type ModelsFile,
   type ModelsReply,
   modelsFileSchema,
+  type ProfileCapabilities,
   type ProfileFileEntry,
   profileKeySetting,
   type ProfileUpdate,
@@ -267,6 +268,11 @@ export class ModelProfiles {
       return this.write((file) => ({ ...file, profiles: { ...file.profiles, [name]: rest } }), { ...endpoint, ...keys });
     }
     return this.write((file) => ({ ...file, profiles: { ...file.profiles, [name]: { ...fields, base_url: fields.base_url?.trim() || null } } }), keys);
+  }
+
+  /** Sets what a profile's model takes (what Test connection found), leaving the rest of it as it is. */
+  async setCapabilities(name: string, capabilities: ProfileCapabilities): Promise<void> {
+    return this.write((file) => ({ ...file, profiles: { ...file.profiles, [name]: { ...file.profiles?.[name], capabilities } } }));
   }
 
   /** Deletes a profile and every mention of it (fallbacks, helpers, the default), and its key. */

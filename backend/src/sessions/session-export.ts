@@ -2,18 +2,44 @@
  * A session out of the workbench and back: JSON (the entries as stored, for an import) and Markdown
  * (for reading or sharing). An import is hostile input like any file: every entry is validated.
  */
-import { type SessionDetail, type SessionEntry, sessionEntrySchema, type SessionExport, type StoredEvent } from "@mini-openclaw/protocol";
+import { type Attachment, type ExportedAttachment, exportedAttachmentSchema, type SessionDetail, type SessionEntry, sessionEntrySchema, type SessionExport, type StoredEvent } from "@mini-openclaw/protocol";
 import { UserError } from "../lib/user-error.js";
 
 const MAX_IMPORT_ENTRIES = 200_000;
+const MAX_IMPORT_ATTACHMENTS = 1000;
 const TOOL_OUTPUT_CHARS = 2000;
 
-export function exportJson(session: SessionDetail): SessionExport {
-  return { format: "mini-openclaw-session", version: 2, id: session.id, title: session.title, exported_at: new Date().toISOString(), entries: session.entries };
+export function exportJson(session: SessionDetail, attachments: ExportedAttachment[] = []): SessionExport {
+  return {
+    format: "mini-openclaw-session",
+    version: 2,
+    id: session.id,
+    title: session.title,
+    exported_at: new Date().toISOString(),
+    entries: session.entries,
+    ...(attachments.length ? { attachments } : {}),
+  };
+}
+
+/** Every attachment the session's messages name, each once. */
+export function attachmentsOf(entries: SessionEntry[]): Attachment[] {
+  const byId = new Map<string, Attachment>();
+  for (const entry of entries) if (entry.type === "user") for (const a of entry.attachments ?? []) byId.set(a.id, a);
+  return [...byId.values()];
+}
+
+/** Imported entries naming the attachments as stored again; one the export did not carry is left out. */
+export function withAttachments(entries: SessionEntry[], stored: Map<string, Attachment>): SessionEntry[] {
+  return entries.map((entry) => {
+    if (entry.type !== "user" || !entry.attachments) return entry;
+    const attachments = entry.attachments.flatMap((a) => stored.get(a.id) ?? []);
+    const { attachments: _old, ...rest } = entry;
+    return attachments.length ? { ...rest, attachments } : rest;
+  });
 }
 
 /** Entries of an export, validated line by line; the reason names the first entry that is not one. */
-export function importedEntries(body: unknown, messageChars: number): { title: string; entries: SessionEntry[] } {
+export function importedEntries(body: unknown, messageChars: number): { title: string; entries: SessionEntry[]; attachments: ExportedAttachment[] } {
   const value = body as Partial<SessionExport> | null;
   if (typeof value !== "object" || value === null || value.format !== "mini-openclaw-session") {
     throw new UserError(400, 'Not a session export: expected a JSON object with "format": "mini-openclaw-session".');
@@ -30,7 +56,15 @@ export function importedEntries(body: unknown, messageChars: number): { title: s
     if (message > messageChars) throw new UserError(413, `Entry ${i + 1} is a message of ${message} characters, over the ${messageChars} that chat takes.`);
     if (parsed.data.type !== "header") entries.push(parsed.data as SessionEntry);
   });
-  return { title: typeof value.title === "string" ? value.title.slice(0, 200) : "", entries: renumbered(entries) };
+  const attachments = value.attachments ?? [];
+  if (!Array.isArray(attachments)) throw new UserError(400, '"attachments" must be an array of attachments with their bytes.');
+  if (attachments.length > MAX_IMPORT_ATTACHMENTS) throw new UserError(413, `The export holds more than ${MAX_IMPORT_ATTACHMENTS} attachments.`);
+  const carried = attachments.map((raw, i) => {
+    const parsed = exportedAttachmentSchema.safeParse(raw);
+    if (!parsed.success) throw new UserError(400, `Attachment ${i + 1} is not a valid exported attachment: ${parsed.error.issues[0]?.message ?? "invalid"}.`);
+    return parsed.data;
+  });
+  return { title: typeof value.title === "string" ? value.title.slice(0, 200) : "", entries: renumbered(entries), attachments: carried };
 }
 
 /**

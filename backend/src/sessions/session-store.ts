@@ -4,7 +4,7 @@
  * a torn last line is dropped on reading and fenced off with a newline before the next append. A
  * file from before format version 2 gets a `header` line before its first new entry.
  */
-import { appendFile, link, mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
+import { appendFile, link, mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { QueueItem, SessionDetail, SessionEntry, SessionSummary } from "@mini-openclaw/protocol";
 import { UserError } from "../lib/user-error.js";
@@ -189,6 +189,12 @@ export class SessionStore {
     this.checked.delete(id);
     this.index.touched(id);
     return name;
+  }
+
+  /** The ids of the sessions in the trash. */
+  async trashedIds(): Promise<Set<string>> {
+    const names = await readdir(join(this.dir, TRASH_DIR)).catch(() => [] as string[]);
+    return new Set(names.flatMap((name) => TRASH_NAME.exec(name)?.[1] ?? []));
   }
 
   /** Brings a trashed session back under its id; never over a session that took the id meanwhile. */

@@ -1,5 +1,5 @@
 "use client";
-import { uiEventSchema } from "@mini-openclaw/protocol";
+import { type Attachment, uiEventSchema } from "@mini-openclaw/protocol";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { api } from "@/lib/api";
@@ -17,6 +17,7 @@ import { Toaster, useToasts } from "./ui/toaster";
 import type { SessionActions } from "./sidebar/sessions-view";
 import { CitationContext } from "./stage/markdown";
 import { ChangeContext } from "./stage/changed-files";
+import { AttachmentContext } from "./stage/attachment-chips";
 import { RewindDialog } from "./stage/rewind-dialog";
 import { CommandPalette, type PaletteItem, ShortcutsDialog } from "./command-palette";
 import type { OpenChange } from "./inspector/change-diff";
@@ -113,7 +114,15 @@ export function Workbench() {
     return () => source.close();
   }, [queryClient, showToast, noticeTurn, setQueue]);
 
+  /** A message's attachment, open in the Inspector in place of a file. */
+  const [openAttachment, setOpenAttachment] = useState<Attachment | null>(null);
+  const showAttachment = useCallback((attachment: Attachment) => {
+    setOpenAttachment(attachment);
+    setTab("files");
+    wantInspector();
+  }, [wantInspector]);
   const openFile = (path: string) => {
+    setOpenAttachment(null);
     setOpenPath(path);
     setTab("files");
     wantInspector();
@@ -121,6 +130,7 @@ export function Workbench() {
   /** A line of a file, scrolled to and marked in the Inspector (a cited knowledge passage). */
   const [reveal, setReveal] = useState<{ path: string; line: number; nonce: number } | null>(null);
   const openAt = useCallback((path: string, line: number) => {
+    setOpenAttachment(null);
     setOpenPath(path);
     setTab("files");
     setReveal({ path, line, nonce: Date.now() });
@@ -286,7 +296,9 @@ export function Workbench() {
           <>
           <CitationContext.Provider value={openAt}>
           <ChangeContext.Provider value={showChange}>
+          <AttachmentContext.Provider value={showAttachment}>
           <Stage turnActions={turnActions} highlight={highlight} sessionKey={chat.sessionId ?? "new"} title={title} turns={chat.turns} streaming={chat.streaming} loadError={chat.loadError} skills={skills?.skills ?? []} onSend={(text, attachments) => void chat.send(text, undefined, attachments)} onStop={chat.stop} onSteer={(text) => void chat.queueMessage(text, "steer").catch(failed)} queue={chat.queue} onRemoveQueued={(id) => void chat.removeQueued(id)} restored={chat.restored} onCompact={chat.sessionId ? compact : undefined} toolsOff={chat.toolsOff} onChatWithoutTools={chat.chatWithoutTools} usage={chat.usage} composerToolbar={<ModelPicker session={chat.model} once={chat.onceModel} onChoose={(name, once) => void chat.chooseModel(name, once).catch(failed)} />} />
+          </AttachmentContext.Provider>
           </ChangeContext.Provider>
           </CitationContext.Provider>
           {chat.sessionId && (
@@ -315,6 +327,7 @@ export function Workbench() {
             onTab={setTab}
             files={files}
             openPath={openPath}
+            openAttachment={openAttachment}
             onOpenFile={openFile}
             onSaved={() => {
               void queryClient.invalidateQueries({ queryKey: ["prompt"] });

@@ -29,6 +29,7 @@ export const api = {
       body: { message, session_id: id, stream: true, queue: mode, ...(tools ? {} : { tools: false }), ...(model ? { model } : {}), ...(attachments.length ? { attachments } : {}) },
     }) as Promise<ChatQueuedReply>,
   attachmentUrl: (id: string) => urlOf(contract.attachments.read, { id }),
+  attachmentText: (id: string) => callApi(contract.attachments.text, { params: { id } }),
   dequeue: (id: string, qid: string) => callApi(chat.dequeue, { params: { id, qid } }),
   forkSession: (id: string, turn: number) => callApi(sessions.fork, { params: { id }, body: { turn } }),
   importSession: (exported: unknown) => callApi(sessions.import, { body: exported as never }),

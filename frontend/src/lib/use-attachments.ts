@@ -1,7 +1,8 @@
 "use client";
-import type { Attachment } from "@mini-openclaw/protocol";
+import { type Attachment, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from "@mini-openclaw/protocol";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { uploadAttachment } from "./upload";
+import { formatBytes } from "./utils";
 
 /** A file on its way into a message: uploading (with progress), stored, or refused with the server's words. */
 export interface PendingFile {
@@ -15,17 +16,37 @@ export interface PendingFile {
   preview?: string;
 }
 
+/** Why a file cannot go with the message (the server's limits), or null. */
+function limitProblem(file: File, already: number): string | null {
+  if (file.size === 0) return "Empty file: nothing to attach.";
+  if (file.size > MAX_ATTACHMENT_BYTES) return `Over the ${formatBytes(MAX_ATTACHMENT_BYTES)} limit for one file (${formatBytes(file.size)}).`;
+  if (already >= MAX_ATTACHMENTS) return `At most ${MAX_ATTACHMENTS} files on one message.`;
+  return null;
+}
+
 /** The composer's attachments: each file uploads as soon as it is added; removed ones are forgotten. */
 export function useAttachments() {
   const [files, setFiles] = useState<PendingFile[]>([]);
   const counter = useRef(0);
   const update = (key: string, patch: Partial<PendingFile>) => setFiles((all) => all.map((f) => (f.key === key ? { ...f, ...patch } : f)));
 
+  // The files a message already has (refused ones do not count), for the limit on one message.
+  const taken = useRef(0);
+  taken.current = files.filter((f) => !f.error).length;
+
   const add = useCallback((list: Iterable<File>) => {
     for (const file of list) {
       const key = `f${++counter.current}`;
+      const name = file.name || "pasted";
+      // What the server would refuse is refused here, before any byte is sent.
+      const refused = limitProblem(file, taken.current);
+      if (refused) {
+        setFiles((all) => [...all, { key, name, size: file.size, progress: 0, error: refused }]);
+        continue;
+      }
+      taken.current++;
       const preview = file.type.startsWith("image/") ? URL.createObjectURL(file) : undefined;
-      setFiles((all) => [...all, { key, name: file.name || "pasted", size: file.size, progress: 0, preview }]);
+      setFiles((all) => [...all, { key, name, size: file.size, progress: 0, preview }]);
       uploadAttachment(file, file.name || "pasted", (progress) => update(key, { progress })).then(
         (attachment) => update(key, { attachment, progress: 1 }),
         (err: Error) => update(key, { error: err.message }),
@@ -62,3 +83,5 @@ export function useAttachments() {
     attachments: files.flatMap((f) => (f.attachment ? [f.attachment] : [])),
   };
 }
+
+export type Attachments = ReturnType<typeof useAttachments>;

@@ -30,6 +30,14 @@ export type Attachment = z.infer<typeof attachmentSchema>;
 
 export const attachmentParams = z.object({ id: z.string().max(100) });
 
+/** An attachment with its bytes, as a session export carries it. */
+export const exportedAttachmentSchema = attachmentSchema.extend({ data: z.base64() }).meta({ id: "ExportedAttachment" });
+export type ExportedAttachment = z.infer<typeof exportedAttachmentSchema>;
+
+/** `GET /api/attachments/:id/text`: what the model reads of a text file or document (pages and slides marked). */
+export const attachmentTextSchema = z.object({ attachment: attachmentSchema, text: z.string() }).meta({ id: "AttachmentText" });
+export type AttachmentText = z.infer<typeof attachmentTextSchema>;
+
 export const attachmentsApi = {
   upload: operation({
     method: "POST",
@@ -45,5 +53,12 @@ export const attachmentsApi = {
     summary: "An attachment's bytes, with its media type (thumbnails, the Inspector)",
     params: attachmentParams,
     responses: { 200: { contentType: "application/octet-stream", description: "The bytes as uploaded." }, ...errorReplies(400, 404) },
+  }),
+  text: operation({
+    method: "GET",
+    path: "/api/attachments/:id/text",
+    summary: "The text the model reads of a text file or document (the Inspector shows it); an image has none (400)",
+    params: attachmentParams,
+    responses: { 200: attachmentTextSchema, ...errorReplies(400, 404) },
   }),
 };

@@ -26,6 +26,14 @@ export const printable = (max: number) => z.string().max(max).regex(/^\P{Cc}*$/u
 export const modelName = (min: number) => z.string().min(min).max(200).regex(/^[^\s\p{Cc}]*$/u, "no spaces or control characters");
 
 /** `PUT /api/model`: saved to KEY.md and used from the next request on, without a restart. */
+/** What the profile's model can do: found by Test connection, editable. Absent: not known. */
+export const profileCapabilitiesSchema = z.strictObject({
+  tools: z.boolean().optional(),
+  vision: z.boolean().optional(),
+  reasoning: z.boolean().optional(),
+});
+export type ProfileCapabilities = z.infer<typeof profileCapabilitiesSchema>;
+
 export const modelSettingsUpdateSchema = z
   .object({
     /** Null or "" for OpenAI's own endpoint. */
@@ -35,6 +43,8 @@ export const modelSettingsUpdateSchema = z
     api_key: printable(2000).optional(),
     /** Absent: leave the embeddings as they are. A null or "" model: the offline embedder. */
     embedding: z.object({ model: modelName(0).nullable().optional(), base_url: printable(500).nullable().optional(), api_key: printable(2000).optional() }).optional(),
+    /** What Test connection found the model takes, kept as the default profile's capabilities in MODELS.json (absent: left as they are). */
+    capabilities: profileCapabilitiesSchema.optional(),
   })
   .meta({ id: "ModelSettingsUpdate" });
 export type ModelSettingsUpdate = z.infer<typeof modelSettingsUpdateSchema>;

@@ -5,7 +5,7 @@
  * `default` is the `OPENAI_*` settings: its endpoint, model and key stay where they always were.
  */
 import { z } from "zod";
-import { modelName as modelNameOf, modelTestReplySchema, printable } from "./model-api.js";
+import { modelName as modelNameOf, modelTestReplySchema, printable, profileCapabilitiesSchema } from "./model-api.js";
 import { errorReplies, operation } from "./operation.js";
 
 /** The profile the `OPENAI_*` settings make, present whatever the file says. */
@@ -23,14 +23,6 @@ export function profileKeySetting(name: string): string {
 }
 
 const modelName = modelNameOf(1);
-
-/** What the profile's model can do: found by Test connection, editable. Absent: not known. */
-export const profileCapabilitiesSchema = z.strictObject({
-  tools: z.boolean().optional(),
-  vision: z.boolean().optional(),
-  reasoning: z.boolean().optional(),
-});
-export type ProfileCapabilities = z.infer<typeof profileCapabilitiesSchema>;
 
 /** Prices in US dollars per million tokens, as the provider lists them. */
 export const profilePricesSchema = z.strictObject({

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { queueItemSchema } from "../chat-events.js";
 import { sessionEntrySchema } from "../session-entries.js";
+import { exportedAttachmentSchema } from "./attachments-api.js";
 import { MAX_IMPORT_BYTES, MAX_SEARCH_CHARS, MAX_TITLE_CHARS } from "./limits.js";
 import { usageRowSchema, usageTotalsSchema } from "./models-api.js";
 import { errorReplies, operation, sessionParams } from "./operation.js";
@@ -70,6 +71,8 @@ export const sessionExportSchema = z
     title: z.string(),
     exported_at: z.string(),
     entries: z.array(sessionEntrySchema),
+    /** The bytes of the attachments its messages name (base64), stored again and checked like uploads on import. */
+    attachments: z.array(exportedAttachmentSchema).optional(),
   })
   .meta({ id: "SessionExport" });
 export type SessionExport = z.infer<typeof sessionExportSchema>;

@@ -36,4 +36,6 @@ export async function attachmentsRoutes(app: FastifyInstance, { attachments }: {
         .send(data as never);
     },
   });
+
+  typed(app).route({ ...routeOf(api.attachments.text), handler: async (request) => attachments.text(request.params.id) });
 }

@@ -1,10 +1,11 @@
-import { api, type ModelSettingsReply, type ModelSettingsUpdate } from "@mini-openclaw/protocol";
+import { api, DEFAULT_PROFILE, type ModelSettingsReply, type ModelSettingsUpdate } from "@mini-openclaw/protocol";
 import type { FastifyInstance } from "fastify";
 import { probeModel } from "../../agent/probe-model.js";
 import type { Config, ModelConfig } from "../../config/config.js";
 import { updateKeyFile } from "../../config/key-file.js";
 import { embedderFor } from "../../knowledge/embedders.js";
 import type { KnowledgeBase } from "../../knowledge/knowledge-base.js";
+import type { ModelProfiles } from "../../models/model-profiles.js";
 import { UserError } from "../../lib/user-error.js";
 import type { UiEventBus } from "../../ui-events/ui-event-bus.js";
 import { routeOf, typed } from "../api-route.js";
@@ -54,7 +55,10 @@ function settingsOf(config: Config, body: ModelSettingsUpdate): ModelConfig {
  * KEY.md, used from the next request on. Settings the environment sets win over KEY.md, so saving a
  * different value for one of them is refused rather than silently undone at the next start.
  */
-export async function modelRoutes(app: FastifyInstance, { config, ui, knowledge }: { config: Config; ui: UiEventBus; knowledge: Pick<KnowledgeBase, "useEmbedder"> }) {
+export async function modelRoutes(
+  app: FastifyInstance,
+  { config, ui, knowledge, models }: { config: Config; ui: UiEventBus; knowledge: Pick<KnowledgeBase, "useEmbedder">; models: Pick<ModelProfiles, "setCapabilities"> },
+) {
   typed(app).route({ ...routeOf(api.model.read), handler: async () => reply(config) });
 
   typed(app).route({ ...routeOf(api.model.test), handler: async (request, response) => {
@@ -63,7 +67,8 @@ export async function modelRoutes(app: FastifyInstance, { config, ui, knowledge 
     response.raw.on("close", () => {
       if (!response.raw.writableEnded) controller.abort("client gone");
     });
-    return probeModel(settingsOf(config, request.body), embeddingOf(config, request.body), controller.signal);
+    // Images too: whether the default profile may be sent attachments that are images.
+    return probeModel(settingsOf(config, request.body), embeddingOf(config, request.body), controller.signal, { vision: true });
   } });
 
   typed(app).route({ ...routeOf(api.model.save), handler: async (request) => {
@@ -93,6 +98,7 @@ export async function modelRoutes(app: FastifyInstance, { config, ui, knowledge 
     Object.assign(config.embedding, embedding);
     // The embedder may follow the chat endpoint (no base URL of its own): made again either way; a new one re-embeds.
     await knowledge.useEmbedder(embedderFor(config));
+    if (request.body.capabilities) await models.setCapabilities(DEFAULT_PROFILE, request.body.capabilities);
     ui.toast(`Model set: ${next.model}${next.baseUrl ? ` at ${next.baseUrl}` : ""}.`);
     ui.publish({ type: "refresh", target: "health" });
     return reply(config);

@@ -2,7 +2,8 @@ import { api, MAX_IMPORT_BYTES } from "@mini-openclaw/protocol";
 import type { FastifyInstance } from "fastify";
 import { UserError } from "../../lib/user-error.js";
 import { searchSessions, snippetFor } from "../../sessions/search-sessions.js";
-import { exportJson, exportMarkdown, importedEntries } from "../../sessions/session-export.js";
+import { attachmentsOf, exportJson, exportMarkdown, importedEntries, withAttachments } from "../../sessions/session-export.js";
+import type { AttachmentStore } from "../../attachments/attachment-store.js";
 import { assertSessionId, newSessionId } from "../../sessions/session-id.js";
 import type { ChangeTracker } from "../../checkpoints/change-tracker.js";
 import { forkEntries, hasTurn, newestContinuation, turnTree } from "../../sessions/session-branches.js";
@@ -22,7 +23,7 @@ import { routeOf, typed } from "../api-route.js";
  */
 export async function sessionRoutes(
   app: FastifyInstance,
-  { sessions, turns, config, changes, ui, models }: { sessions: SessionStore; turns: TurnRegistry; config: Config; changes: ChangeTracker; ui: UiEventBus; models: ModelProfiles },
+  { sessions, turns, config, changes, ui, models, attachments }: { sessions: SessionStore; turns: TurnRegistry; config: Config; changes: ChangeTracker; ui: UiEventBus; models: ModelProfiles; attachments: AttachmentStore },
 ) {
   /** Every open page's session list reads again (a rename, a pin, a new or deleted session). */
   const listChanged = () => ui.publish({ type: "refresh", target: "sessions" });
@@ -123,6 +124,8 @@ export async function sessionRoutes(
       const trash = await sessions.trash(id);
       // What its calls changed goes with it: the records, and the contents only they kept.
       await changes.forgetSession(id);
+      // Its attachments leave the tools' sight; their bytes stay while it can be restored.
+      await attachments.dropCopies(id);
       listChanged();
       return { id, trash };
     },
@@ -133,6 +136,7 @@ export async function sessionRoutes(
     handler: async (request) => {
       const id = assertSessionId(request.params.id);
       await sessions.restore(id, request.body.trash);
+      await attachments.restoreCopies(id, attachmentsOf(await sessions.entries(id)));
       listChanged();
       return { id, restored: true as const };
     },
@@ -148,15 +152,18 @@ export async function sessionRoutes(
       reply.header("content-disposition", `attachment; filename="${id}.${markdown ? "md" : "json"}"`);
       // Text, not JSON: Fastify sends a string of another type as it is (the contract's raw reply).
       if (markdown) return reply.type("text/markdown; charset=utf-8").send(exportMarkdown(session) as never);
-      return exportJson({ ...session, entries: await sessions.entries(id) });
+      const entries = await sessions.entries(id);
+      return exportJson({ ...session, entries }, await attachments.exported(attachmentsOf(entries)));
     },
   });
 
   // The body is checked entry by entry by the importer (a bad line is named, not the whole file refused).
   app.post("/api/sessions/import", { bodyLimit: MAX_IMPORT_BYTES, schema: { response: { 201: api.sessions.import.responses[201] } } }, async (request, reply) => {
-    const { entries } = importedEntries(request.body, config.limits.messageChars);
+    const { entries, attachments: carried } = importedEntries(request.body, config.limits.messageChars);
     const id = newSessionId();
-    await sessions.write(id, entries);
+    // The attachments first, checked like uploads: a bad one refuses the import before any session exists.
+    const stored = await attachments.imported(carried, id);
+    await sessions.write(id, withAttachments(entries, stored));
     listChanged();
     return reply.code(201).send(await sessions.summary(id));
   });

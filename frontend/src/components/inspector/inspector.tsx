@@ -1,11 +1,12 @@
 "use client";
-import type { WorkspaceFile } from "@mini-openclaw/protocol";
+import type { Attachment, WorkspaceFile } from "@mini-openclaw/protocol";
 import { FileCode2, FileDiff, ScrollText } from "lucide-react";
 import { useRef } from "react";
 import { Pane } from "@/components/ui/pane";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { cn } from "@/lib/utils";
 import { FileEditor } from "./file-editor";
+import { AttachmentView } from "./attachment-view";
 import { EXTRACTED_SOURCE, ExtractedSource } from "./extracted-source";
 import { PromptView } from "./prompt-view";
 import { ChangeDiff, type OpenChange } from "./change-diff";
@@ -18,6 +19,8 @@ interface InspectorProps {
   onTab: (tab: InspectorTab) => void;
   files: WorkspaceFile[];
   openPath: string | null;
+  /** A message's attachment, open instead of a file. */
+  openAttachment: Attachment | null;
   onOpenFile: (path: string) => void;
   onSaved: (path: string) => void;
   sessionId: string | null;
@@ -40,7 +43,7 @@ const GROUP_LABELS: Record<WorkspaceFile["group"], string> = {
   settings: "Settings",
 };
 
-export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, sessionId, diskChanges, reveal, openChange, onReverted, onCollapse }: InspectorProps) {
+export function Inspector({ tab, onTab, files, openPath, openAttachment, onOpenFile, onSaved, sessionId, diskChanges, reveal, openChange, onReverted, onCollapse }: InspectorProps) {
   const drafts = useRef(new Map<string, { saved: string; text: string }>()).current;
   const groups = new Map<WorkspaceFile["group"], WorkspaceFile[]>();
   for (const file of files) groups.set(file.group, [...(groups.get(file.group) ?? []), file]);
@@ -80,7 +83,7 @@ export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, se
                     onClick={() => onOpenFile(f.path)}
                     className={cn(
                       "block w-full truncate rounded px-1.5 py-0.5 text-left font-mono text-[12px]",
-                      openPath === f.path ? "bg-klein-50 text-klein" : "text-zinc-700 hover:bg-zinc-50",
+                      openPath === f.path && !openAttachment ? "bg-klein-50 text-klein" : "text-zinc-700 hover:bg-zinc-50",
                     )}
                   >
                     {/* Settings files sit at the top of the data root: their whole name (APPROVALS.json). */}
@@ -91,7 +94,9 @@ export function Inspector({ tab, onTab, files, openPath, onOpenFile, onSaved, se
             ))}
           </div>
           <div className="min-h-0 flex-1">
-            {openPath && EXTRACTED_SOURCE.test(openPath) ? (
+            {openAttachment ? (
+              <AttachmentView key={openAttachment.id} attachment={openAttachment} />
+            ) : openPath && EXTRACTED_SOURCE.test(openPath) ? (
               <ExtractedSource key={openPath} path={openPath} reveal={reveal?.path === openPath ? reveal : null} />
             ) : openPath ? (
               <FileEditor

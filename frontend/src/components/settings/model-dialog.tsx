@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
 import { MODEL_PRESETS } from "./model-presets";
-import { field, KeyField, TestChecks } from "./model-fields";
+import { capabilitiesFound, field, KeyField, TestChecks } from "./model-fields";
 import { ProfilesSection } from "./profiles-section";
 
 /**
@@ -25,6 +25,8 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
   const [embeddingUrl, setEmbeddingUrl] = useState("");
   const [embeddingKey, setEmbeddingKey] = useState<string | undefined>();
   const [test, setTest] = useState<ModelTestReply | null>(null);
+  /** The settings the test was run with. */
+  const [testedFor, setTestedFor] = useState<string | null>(null);
   const [busy, setBusy] = useState<"test" | "save" | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -57,9 +59,14 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
     setBusy(what);
     setError(null);
     try {
-      if (what === "test") setTest(await api.testModel(settings()));
-      else {
-        await api.saveModel(settings());
+      if (what === "test") {
+        const tried = settings();
+        setTest(await api.testModel(tried));
+        setTestedFor(JSON.stringify(tried));
+      } else {
+        // What a test of these very settings found the model takes (images, tools, reasoning) is kept with them.
+        const found = test && testedFor === JSON.stringify(settings()) ? capabilitiesFound(test) : null;
+        await api.saveModel({ ...settings(), ...(found ? { capabilities: found } : {}) });
         onSaved(current?.key_file ?? "KEY.md");
         onClose();
       }

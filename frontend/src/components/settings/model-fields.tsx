@@ -1,6 +1,6 @@
 "use client";
 /** The fields the Model dialog and its profiles share: the input style, a key field that never shows a saved key, Test connection's findings. */
-import type { ModelTestReply } from "@mini-openclaw/protocol";
+import type { ModelTestReply, ProfileCapabilities } from "@mini-openclaw/protocol";
 import { Check, X } from "lucide-react";
 import { cn } from "@/lib/utils";
 
@@ -18,6 +18,13 @@ export function KeyField(props: { testId: string; saved: boolean; unsetHint: str
 }
 
 /** What Test connection found, one line per check. */
+/** What a test found the model takes; null when its chat failed (then nothing was learnt). */
+export function capabilitiesFound(test: ModelTestReply): ProfileCapabilities | null {
+  const ok = (name: string) => test.checks.find((c) => c.name === name)?.ok;
+  if (ok("chat") !== true) return null;
+  return { tools: ok("tools") === true, vision: ok("vision") === true, reasoning: ok("reasoning") === true };
+}
+
 export function TestChecks({ test }: { test: ModelTestReply }) {
   return (
     <ul className="space-y-1 rounded-md bg-zinc-50 p-2.5 text-xs" data-testid="model-test-result">

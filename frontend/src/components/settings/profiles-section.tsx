@@ -6,7 +6,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
 import { keys, useModels } from "@/lib/server-state";
-import { field, KeyField, TestChecks } from "./model-fields";
+import { capabilitiesFound, field, KeyField, TestChecks } from "./model-fields";
 import { MODEL_PRESETS } from "./model-presets";
 
 interface Draft {
@@ -195,9 +195,8 @@ export function ProfilesSection() {
                   const found = await api.testProfile({ ...updateOf(draft, saved), ...(draft.saved ? { name: draft.name } : {}) });
                   setTest(found);
                   // What the test found fills the capabilities (still editable); a check that could not run changes nothing.
-                  const ok = (name: string) => found.checks.find((c) => c.name === name)?.ok;
-                  const chatWorked = ok("chat") === true;
-                  if (chatWorked) set({ caps: { tools: ok("tools") === true, vision: ok("vision") === true, reasoning: ok("reasoning") === true } });
+                  const caps = capabilitiesFound(found);
+                  if (caps) set({ caps: { tools: caps.tools === true, vision: caps.vision === true, reasoning: caps.reasoning === true } });
                 })
               }
             >

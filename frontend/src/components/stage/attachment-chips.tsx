@@ -1,15 +1,19 @@
 "use client";
 import type { Attachment } from "@mini-openclaw/protocol";
 import { BookPlus, Check, Paperclip } from "lucide-react";
-import { useState } from "react";
+import { createContext, useContext, useState } from "react";
 import { api } from "@/lib/api";
 import { uploadKnowledgeFile } from "@/lib/upload";
 import { formatBytes } from "@/lib/utils";
+
+/** Opens an attachment in the Inspector (the workbench provides it). */
+export const AttachmentContext = createContext<((attachment: Attachment) => void) | null>(null);
 
 /** One attachment of a sent message: a thumbnail or a chip that opens it, and "Add to knowledge". */
 function AttachmentChip({ attachment }: { attachment: Attachment }) {
   const [added, setAdded] = useState<"adding" | "added" | string | null>(null);
   const url = api.attachmentUrl(attachment.id);
+  const openAttachment = useContext(AttachmentContext);
   const addToKnowledge = async () => {
     setAdded("adding");
     try {
@@ -22,7 +26,13 @@ function AttachmentChip({ attachment }: { attachment: Attachment }) {
   };
   return (
     <li data-testid="sent-attachment" data-kind={attachment.kind} className="flex items-center gap-1.5 rounded-lg border border-zinc-200 bg-white px-1.5 py-1 text-[12px] text-zinc-700">
-      <a href={url} target="_blank" rel="noreferrer" className="flex min-w-0 items-center gap-1.5" data-tip="Open the file">
+      <button
+        type="button"
+        data-testid="open-attachment"
+        className="flex min-w-0 items-center gap-1.5 text-left"
+        data-tip="Open it in the Inspector"
+        onClick={() => openAttachment?.(attachment)}
+      >
         {attachment.kind === "image" ? (
           <img src={url} alt={attachment.name} data-testid="attachment-thumbnail" className="size-12 shrink-0 rounded object-cover" />
         ) : (
@@ -32,7 +42,7 @@ function AttachmentChip({ attachment }: { attachment: Attachment }) {
           <span className="block max-w-[160px] truncate font-medium">{attachment.name}</span>
           <span className="block text-[10.5px] text-zinc-500">{formatBytes(attachment.size)}</span>
         </span>
-      </a>
+      </button>
       {attachment.kind !== "image" && (
         <button
           type="button"

@@ -3,10 +3,12 @@ import type { Attachment, QueueItem, SkillInfo } from "@mini-openclaw/protocol";
 import { ArrowUp, CornerDownRight, ListPlus, Paperclip, Pencil, Sparkles, Square, X } from "lucide-react";
 import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { useAttachments } from "@/lib/use-attachments";
+import type { Attachments } from "@/lib/use-attachments";
 import { cn, formatBytes } from "@/lib/utils";
 
 interface ComposerProps {
+  /** The files going with the message (the Stage holds them: a drop anywhere on it adds one). */
+  files: Attachments;
   streaming: boolean;
   disabled?: boolean;
   skills: SkillInfo[];
@@ -30,9 +32,8 @@ interface ComposerProps {
  * puts a message back here, x removes it); Stop ends the turn and gives the queue back. Typing `/`
  * lists the skills: arrows move, Tab or Enter picks, Escape closes.
  */
-export function Composer({ streaming, disabled, skills, onSend, onSteer, onStop, queue = [], onRemoveQueued, restored, toolbar }: ComposerProps) {
+export function Composer({ files, streaming, disabled, skills, onSend, onSteer, onStop, queue = [], onRemoveQueued, restored, toolbar }: ComposerProps) {
   const [text, setText] = useState("");
-  const files = useAttachments();
   const picker = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (restored) setText((current) => (current.trim() ? `${restored.text}\n\n${current}` : restored.text));
@@ -139,16 +140,7 @@ export function Composer({ streaming, disabled, skills, onSend, onSteer, onStop,
       <div
         className="flex items-end gap-2 rounded-xl border border-zinc-200 bg-white p-2 shadow-sm focus-within:border-klein/50 focus-within:ring-2 focus-within:ring-klein/10"
         data-testid="composer-box"
-        onDragOver={(e) => {
-          if (e.dataTransfer.types.includes("Files")) e.preventDefault();
-        }}
-        onDrop={(e) => {
-          if (e.dataTransfer.files.length === 0) return;
-          e.preventDefault();
-          files.add(e.dataTransfer.files);
-        }}
       >
-
         <textarea
           data-testid="composer"
           aria-label="Message"
@@ -204,7 +196,7 @@ export function Composer({ streaming, disabled, skills, onSend, onSteer, onStop,
           type="button"
           aria-label="Attach files"
           data-testid="attach"
-          data-tip="Attach files or images (or paste, or drop them on the box)"
+          data-tip="Attach files or images, up to 10 of 20 MB each (or paste them, or drop them here)"
           className="flex items-center gap-1 rounded px-1 py-0.5 text-[11.5px] text-zinc-500 hover:bg-zinc-100 hover:text-zinc-700"
           onClick={() => picker.current?.click()}
         >

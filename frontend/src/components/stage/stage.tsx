@@ -5,6 +5,7 @@ import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from "re
 import { Pane, PaneHeader } from "@/components/ui/pane";
 import type { Attachment, QueueItem, SessionDetail, SkillInfo } from "@mini-openclaw/protocol";
 import type { Turn } from "@/lib/turn-model";
+import { useAttachments } from "@/lib/use-attachments";
 import { formatCost } from "@/lib/utils";
 import { Composer } from "./composer";
 import type { TurnActions } from "./turn-controls";
@@ -48,6 +49,8 @@ interface StageProps {
 /** The conversation, streamed: it follows the newest output unless the reader scrolled up. */
 export function Stage({ sessionKey, title, turns, streaming, loadError, skills, onSend, onStop, onSteer, queue, onRemoveQueued, restored, onCompact, toolsOff, onChatWithoutTools, highlight, turnActions, usage, composerToolbar }: StageProps) {
   const scroller = useRef<HTMLDivElement>(null);
+  const files = useAttachments();
+  const [dragging, setDragging] = useState(false);
   const sentinel = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const [shown, setShown] = useState(PAGE);
@@ -101,7 +104,30 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
     return () => observer.disconnect();
   }, [hidden]);
   return (
-    <Pane data-testid="stage" className="bg-canvas">
+    <Pane
+      data-testid="stage"
+      className="relative bg-canvas"
+      // Files dropped anywhere on the Stage are attached to the message being written.
+      onDragOver={(e) => {
+        if (!e.dataTransfer.types.includes("Files")) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={(e) => {
+        setDragging(false);
+        if (e.dataTransfer.files.length === 0) return;
+        e.preventDefault();
+        files.add(e.dataTransfer.files);
+      }}
+    >
+      {dragging && (
+        <div data-testid="drop-overlay" className="pointer-events-none absolute inset-2 z-20 flex items-center justify-center rounded-xl border-2 border-dashed border-klein/60 bg-klein-50/70 text-sm font-medium text-klein">
+          Drop files to attach them to your message
+        </div>
+      )}
       <PaneHeader title={title} className="bg-white/70">
         {usage && usage.total.requests > 0 && (
           <span
@@ -184,7 +210,7 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
           )}
         </div>
       </div>
-      <Composer streaming={streaming} skills={skills} onSend={onSend} onStop={onStop} onSteer={onSteer} queue={queue} onRemoveQueued={onRemoveQueued} restored={restored} toolbar={composerToolbar} />
+      <Composer files={files} streaming={streaming} skills={skills} onSend={onSend} onStop={onStop} onSteer={onSteer} queue={queue} onRemoveQueued={onRemoveQueued} restored={restored} toolbar={composerToolbar} />
     </Pane>
   );
 }
