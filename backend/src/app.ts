@@ -32,6 +32,10 @@ import { Reviewer } from "./review/reviewer.js";
 import { agentRoutes } from "./http/routes/agent-routes.js";
 import { attachmentsRoutes } from "./http/routes/attachments-routes.js";
 import { AttachmentStore } from "./attachments/attachment-store.js";
+import { taskRoutes } from "./http/routes/task-routes.js";
+import { TaskRunLog } from "./tasks/task-run-log.js";
+import { TaskScheduler } from "./tasks/task-scheduler.js";
+import { TasksFileStore } from "./tasks/tasks-file.js";
 import { modelsRoutes } from "./http/routes/models-routes.js";
 import { ModelProfiles } from "./models/model-profiles.js";
 import { modelRoutes } from "./http/routes/model-routes.js";
@@ -133,10 +137,28 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const turns = new TurnRegistry({ onQueueChange: (sessionId, items) => ui.publish({ type: "queue", session_id: sessionId, items }) });
   // Traces only when a collector is configured (the OpenTelemetry modules are not even loaded otherwise).
   const tracing = await startTracing(config.telemetry);
-  const chatDeps: ChatDeps = { config, sessions, prompts, turns, runtime, log: app.log, ui, delegations, reviewer, approvals, mcp, changes, tracing, models, attachments };
+  // Scheduled tasks and the heartbeat (TASKS.json): each run is a turn, started as the chat route starts one.
+  const tasksFile = new TasksFileStore({ dataRoot: config.dataRoot, log: app.log, onChange: () => scheduler.changed() });
+  const scheduler: TaskScheduler = new TaskScheduler({
+    config,
+    file: tasksFile,
+    runs: new TaskRunLog(config.dataRoot),
+    sessions,
+    models,
+    turns,
+    ui,
+    startTurn: (request) => chat.start(request),
+    log: app.log,
+  });
+  const chatDeps: ChatDeps = { config, sessions, prompts, turns, runtime, log: app.log, ui, delegations, reviewer, approvals, mcp, changes, tracing, models, attachments, tasks: scheduler };
   const chat = new ChatTurns(chatDeps);
+  await tasksFile.start();
+  await scheduler.start();
   const watcher = new WorkspaceWatcher(config.dataRoot);
   app.addHook("onClose", async () => {
+    tasksFile.close();
+    // Before the rest: its running runs are stopped and recorded as aborted.
+    await scheduler.close();
     reviewer.close();
     watcher.close();
     models.close();
@@ -152,7 +174,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   if (!sandbox.isolated) app.log.warn(`tools run without an OS sandbox: ${sandbox.status.detail}`);
 
-  await app.register(healthRoutes, { config, version, sandbox: sandbox.status, pythonPath: python.pythonPath, knowledge, mcp, tracing, models });
+  await app.register(healthRoutes, { config, version, sandbox: sandbox.status, pythonPath: python.pythonPath, knowledge, mcp, tracing, models, tasks: tasksFile });
   await app.register(mcpRoutes, { mcp });
   await app.register(changeRoutes, { config, sessions, turns, changes, ui });
   await app.register(knowledgeRoutes, { knowledge, config });
@@ -167,6 +189,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(modelRoutes, { config, ui, knowledge, models });
   await app.register(modelsRoutes, { config, models, sessions, ui });
   await app.register(attachmentsRoutes, { attachments });
+  await app.register(taskRoutes, { scheduler });
   // The contract as OpenAPI 3.1, made once, when first asked for.
   let document: ReturnType<typeof openApiDocument> | undefined;
   app.get("/api/openapi.json", async () => (document ??= openApiDocument(apiOperations(), { title: "Mini-OpenClaw", version, description: "The workbench's HTTP API (README, \"API\"). Errors are `{ error }` with a fitting status; chat streams are SSE." })));

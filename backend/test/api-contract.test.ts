@@ -111,7 +111,7 @@ describe("the API contract", () => {
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
-    expect(operations.length).toBe(52);
+    expect(operations.length).toBe(61);
     for (const { path, method, op } of operations) {
       const statuses = Object.keys(op.responses);
       expect(statuses.some((s) => s.startsWith("2")), `${method} ${path}`).toBe(true);
@@ -190,6 +190,27 @@ describe("the API contract", () => {
     expect((await call("GET", `/api/attachments/${(attached.body as { id: string }).id}/text`)).status).toBe(200);
     expect((await call("GET", "/api/attachments/att_000000000000000000000000/text")).status).toBe(404);
     expect((await call("GET", "/api/usage?from=2026-13-01")).status).toBe(400);
+
+    // Tasks: one made, read, previewed, changed, run, its runs, deleted; the heartbeat; bad schedules.
+    const taskBody = { name: "Contract", prompt: "hello", schedule: { kind: "once", at: new Date(Date.now() + 3_600_000).toISOString() } };
+    const task = await call("POST", "/api/tasks", { body: taskBody });
+    expect(task.status).toBe(201);
+    const taskId = (task.body as { id: string }).id;
+    expect((await call("POST", "/api/tasks", { body: { ...taskBody, schedule: { kind: "cron", expr: "nope" } } })).status).toBe(400);
+    expect((await call("GET", "/api/tasks")).status).toBe(200);
+    expect((await call("GET", `/api/tasks/${taskId}`)).status).toBe(200);
+    expect((await call("GET", "/api/tasks/task_000000")).status).toBe(404);
+    expect((await call("POST", "/api/tasks/preview", { body: { schedule: { kind: "every", seconds: 60 } } })).status).toBe(200);
+    expect((await call("POST", "/api/tasks/preview", { body: { schedule: { kind: "cron", expr: "* *" } } })).status).toBe(400);
+    expect((await call("PUT", `/api/tasks/${taskId}`, { body: { ...taskBody, enabled: false } })).status).toBe(200);
+    expect((await call("PUT", "/api/tasks/heartbeat", { body: { enabled: false, every_minutes: 30 } })).status).toBe(200);
+    expect((await call("POST", `/api/tasks/${taskId}/run`)).status).toBe(202);
+    expect((await call("POST", "/api/tasks/task_000000/run")).status).toBe(404);
+    expect((await call("GET", `/api/tasks/${taskId}/runs`)).status).toBe(200);
+    expect((await call("GET", "/api/tasks/task_000000/runs")).status).toBe(404);
+    await expect.poll(async () => ((await call("GET", `/api/tasks/${taskId}`)).body as { running: boolean }).running).toBe(false);
+    expect((await call("DELETE", `/api/tasks/${taskId}`)).status).toBe(200);
+    expect((await call("DELETE", `/api/tasks/${taskId}`)).status).toBe(404);
 
     // A turn that writes a file, not streamed; then its session's every view.
     const turn = await call("POST", "/api/chat", { body: { message: "write the file", stream: false } });

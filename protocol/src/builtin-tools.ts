@@ -12,6 +12,7 @@ export const builtinTools = {
   search_knowledge_base: { gated: false, writes: false },
   memory_search: { gated: false, writes: false },
   delegate: { gated: true, writes: true },
+  schedule: { gated: true, writes: false },
 } as const satisfies Record<string, { gated: boolean; writes: boolean }>;
 
 export type BuiltinToolName = keyof typeof builtinTools;

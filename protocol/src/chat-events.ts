@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { gatedToolNames } from "./builtin-tools.js";
+import { taskRunSchema } from "./task-runs.js";
 
 /** First event of every turn: which session and which turn it belongs to. */
 export const sessionEventSchema = z.object({
@@ -408,7 +409,7 @@ export type QueueItem = z.infer<typeof queueItemSchema>;
  */
 export const uiEventSchema = z.discriminatedUnion("type", [
   /** What the server holds of `target` changed: pages showing it read it again (nothing polls). */
-  z.object({ type: z.literal("refresh"), target: z.enum(["skills", "files", "agents", "sessions", "mcp", "approvals", "knowledge", "health"]) }),
+  z.object({ type: z.literal("refresh"), target: z.enum(["skills", "files", "agents", "sessions", "mcp", "approvals", "knowledge", "health", "tasks"]) }),
   z.object({ type: z.literal("file_changed"), path: z.string() }),
   /** The reviewer left a review in this session. */
   z.object({ type: z.literal("review"), session_id: z.string() }),
@@ -417,5 +418,10 @@ export const uiEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("turn"), session_id: z.string(), running: z.boolean(), turn: z.number().int().positive().optional() }),
   /** The session's queue as it is now. */
   z.object({ type: z.literal("queue"), session_id: z.string(), items: z.array(queueItemSchema) }),
+  /**
+   * A scheduled task's run ended, or waits for an approval: pages toast it (and notify, if allowed)
+   * when `notify` is true (a heartbeat's `HEARTBEAT_OK` is not).
+   */
+  z.object({ type: z.literal("task_run"), task_name: z.string(), run: taskRunSchema, waiting_approval: z.boolean(), notify: z.boolean() }),
 ]);
 export type UiEvent = z.infer<typeof uiEventSchema>;

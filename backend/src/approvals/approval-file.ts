@@ -28,6 +28,7 @@ export const FAIL_CLOSED: ApprovalPolicy = {
     python_repl: asks(DEFAULT_POLICY.tools.python_repl),
     fetch_url: asks(DEFAULT_POLICY.tools.fetch_url),
     delegate: asks(DEFAULT_POLICY.tools.delegate),
+    schedule: asks(DEFAULT_POLICY.tools.schedule),
   },
   mcp: asks(DEFAULT_POLICY.mcp),
 };

@@ -9,6 +9,7 @@ import { commandAdmittedBy, globRegExp, isGlob } from "../shell/command-rules.js
 import { plainCommands } from "../shell/plain-commands.js";
 import { runsCodeOrCommands, unsafeForm } from "../shell/unsafe-forms.js";
 import { mcpRuleMatches } from "../tool-names/mcp-tool-names.js";
+import { describeRequest, type ScheduleRequest } from "../schedules/schedule-request.js";
 
 export const GATED_TOOLS: readonly GatedTool[] = gatedToolSchema.options;
 
@@ -34,7 +35,14 @@ export const policySchema = z.object({
   version: z.literal(1),
   /** How long a request waits for the user before it is denied. */
   timeout_seconds: z.number().int().min(1).max(86_400).default(600),
-  tools: z.object({ terminal: toolPolicy, python_repl: toolPolicy, fetch_url: toolPolicy, delegate: toolPolicy }),
+  tools: z.object({
+    terminal: toolPolicy,
+    python_repl: toolPolicy,
+    fetch_url: toolPolicy,
+    delegate: toolPolicy,
+    // Added after the file's first version: a file without it asks, as the default does.
+    schedule: toolPolicy.default({ mode: "ask", allow: [], deny: [] }),
+  }),
   mcp: toolPolicy.default(DEFAULT_MCP),
 });
 export type ApprovalPolicy = z.infer<typeof policySchema>;
@@ -63,6 +71,8 @@ export const DEFAULT_POLICY: ApprovalPolicy = {
     python_repl: { mode: "ask-unlisted", allow: [], deny: ["shutil.rmtree", "os.system("] },
     fetch_url: { mode: "off", allow: [], deny: [] },
     delegate: { mode: "off", allow: [], deny: [] },
+    // A task runs later with nobody watching: the user sees each one the agent sets.
+    schedule: { mode: "ask", allow: [], deny: [] },
   },
   mcp: DEFAULT_MCP,
 };
@@ -78,6 +88,8 @@ export function subjectOf(tool: GatedTool, input: Record<string, unknown>): stri
       return String(input.url ?? "");
     case "delegate":
       return `${String(input.agent ?? "")}: ${String(input.task ?? "")}`;
+    case "schedule":
+      return describeRequest(input as ScheduleRequest);
   }
 }
 
@@ -169,6 +181,8 @@ export function proposeRule(tool: GatedTool, input: Record<string, unknown>): st
       return hostOf(subject) ?? subject;
     case "delegate":
       return `${String(input.agent ?? "")}:*`;
+    case "schedule":
+      return `${String(input.name ?? "")}*`;
     case "python_repl":
       // The code itself; a `*` or `?` in it stands for itself as one any-character (never a newline).
       return subject.trim().replace(/[*?]/g, "?");

@@ -35,12 +35,15 @@ export interface ApproverDeps {
   /** Where terminal and python_repl run, in words (the sandbox's status). */
   sandbox: string;
   log: { warn(obj: object, msg: string): void };
+  /** Nobody watches the turn (a scheduled run): deny at once, or wait this long instead of the policy's timeout. */
+  unattended?: { deny: boolean; timeoutSeconds: number };
 }
 
 function whereItRuns(tool: ApprovalTool, sandbox: string, mcp?: ApprovalRequest["mcp"]): string {
   if (mcp) return `the MCP server "${mcp.server}" (tool ${mcp.tool}), outside the sandbox, with the server's own access`;
   if (tool === "fetch_url") return "the workbench's guarded fetch (public addresses only)";
   if (tool === "delegate") return "a sub-agent, whose own commands ask again";
+  if (tool === "schedule") return "the workbench's scheduler: each run is a turn with nobody watching (the Tasks view lists it)";
   return sandbox;
 }
 
@@ -71,6 +74,11 @@ export function createApprover(deps: ApproverDeps, sessionId: string): Approver 
       return { run: false, output: refusal(tool, `${verdict.why} (${APPROVALS_FILE})`) };
     }
 
+    if (deps.unattended?.deny) {
+      record("denied", "rule", `rule:${callId}`, { rule: "unattended: deny" });
+      return { run: false, output: refusal(tool, "it needs approval, and this scheduled run is set to deny what nobody is there to approve") };
+    }
+    const waitSeconds = deps.unattended?.timeoutSeconds ?? policy.timeout_seconds;
     const request = {
       type: "approval_request" as const,
       id: randomUUID(),
@@ -80,7 +88,7 @@ export function createApprover(deps: ApproverDeps, sessionId: string): Approver 
       ...(skill ? { skill } : {}),
       sandbox: whereItRuns(tool, deps.sandbox, mcp),
       proposal: gated ? proposeRule(name, args) : name,
-      expires_at: Date.now() + policy.timeout_seconds * 1000,
+      expires_at: Date.now() + waitSeconds * 1000,
     };
     emit(request);
     const outcome = await deps.gate.wait({ ...request, session_id: sessionId }, signal);
@@ -99,7 +107,7 @@ export function createApprover(deps: ApproverDeps, sessionId: string): Approver 
         return { run: false, output: refusal(tool, `the user denied it${outcome.reason ? `. Their reason: ${outcome.reason}` : ""}`) };
       case "timeout":
         record("denied", "timeout", request.id);
-        return { run: false, output: refusal(tool, `nobody approved it within ${policy.timeout_seconds} s`) };
+        return { run: false, output: refusal(tool, `nobody approved it within ${waitSeconds} s`) };
       case "stop":
         record("denied", "stop", request.id);
         return { run: false, output: refusal(tool, "the turn was stopped while it waited for approval") };

@@ -14,6 +14,7 @@ import type { ToolRuntime } from "../tools/core-tool.js";
 import type { TurnRegistry } from "../turns/turn-registry.js";
 import type { Tracing } from "../telemetry/tracing.js";
 import type { UiEventBus } from "../ui-events/ui-event-bus.js";
+import type { TaskCreator } from "../tools/schedule.js";
 
 /** What running a turn takes: built once at start-up (app.ts), shared by every turn. */
 export interface ChatDeps {
@@ -40,6 +41,8 @@ export interface ChatDeps {
   models: ModelProfiles;
   /** Files and images sent with messages. */
   attachments: AttachmentStore;
+  /** The scheduler, for the agent's `schedule` tool. */
+  tasks: TaskCreator;
 }
 
 export function modelNotConfiguredMessage(config: Config, profile = "default"): string {

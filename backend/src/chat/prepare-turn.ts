@@ -21,6 +21,16 @@ export interface TurnRequest {
   session_model?: string;
   /** Attachment ids (POST /api/attachments). */
   attachments?: string[];
+  /** The only tools the turn offers (a scheduled task's `tools`); absent: all. Not taken from HTTP. */
+  allowed_tools?: string[];
+  /** Nobody watches the turn (a scheduled run): approvals are denied at once, or after this wait. Not taken from HTTP. */
+  unattended?: Unattended;
+}
+
+/** How a turn nobody watches treats a call that asks for approval. */
+export interface Unattended {
+  deny: boolean;
+  timeoutSeconds: number;
 }
 
 /** A turn that passed its checks and holds its session, ready to run. */
@@ -38,6 +48,8 @@ export interface PreparedTurn {
   sessionModel: string | undefined;
   /** The files and images sent with the message, made the session's. */
   attachments: Attachment[];
+  allowedTools: string[] | undefined;
+  unattended: Unattended | undefined;
 }
 
 /** The model profiles a request names must exist: a 400 naming the one that does not (nothing is stored). */
@@ -90,5 +102,6 @@ export async function prepareTurn(deps: Pick<ChatDeps, "config" | "sessions" | "
   const attachments = request.attachments?.length ? await deps.attachments.claim(request.attachments, sessionId) : [];
   turns.claim(sessionId, busyConflict(sessionId));
   return {
-    attachments, sessionId, created, message: request.message, loaded, tools: request.tools !== false, parentTurn, model: request.model, sessionModel: request.session_model };
+    attachments, sessionId, created, message: request.message, loaded, tools: request.tools !== false, parentTurn, model: request.model, sessionModel: request.session_model,
+    allowedTools: request.allowed_tools, unattended: request.unattended };
 }

@@ -26,6 +26,7 @@ import { MCP_FILE } from "../settings/settings-files.js";
 import { refreshSkillsSnapshot } from "../skills/skills-snapshot.js";
 import type { CoreTool } from "../tools/core-tool.js";
 import { coreTools } from "../tools/core-tools.js";
+import { scheduleTool } from "../tools/schedule.js";
 import type { LiveTurn } from "../turns/live-turn.js";
 import type { Steering } from "../turns/turn-registry.js";
 import { SNAPSHOT_FILE } from "../config/data-root-layout.js";
@@ -85,9 +86,16 @@ export async function runTurn(deps: ChatDeps, turn: PreparedTurn, live: LiveTurn
   const attached = await Promise.all(turn.attachments.map((a) => deps.attachments.modelInput(a)));
   const request = new HumanMessage({ content: messageContent(requestText, attached) });
   const agent = { sessionId: turn.sessionId, depth: 0, roles: [] };
-  const approve = createApprover({ dataRoot: config.dataRoot, gate: deps.approvals, off: config.approvalsOff, sandbox: deps.runtime.sandbox.status.detail, log }, turn.sessionId);
+  const approve = createApprover(
+    { dataRoot: config.dataRoot, gate: deps.approvals, off: config.approvalsOff, sandbox: deps.runtime.sandbox.status.detail, log, ...(turn.unattended ? { unattended: turn.unattended } : {}) },
+    turn.sessionId,
+  );
   const delegation = { ...delegationRuntime(config, context.roles, deps.delegations, log, { turn: chain, profiles: (name) => deps.models.chain(name) }), approve };
-  const tools: CoreTool[] = turn.tools ? [...coreTools(deps.runtime, agent), createDelegateTool({ delegation, runtime: deps.runtime, agent, catalog: context.rolesCatalog }), ...mcp] : [];
+  const all: CoreTool[] = turn.tools
+    ? [...coreTools(deps.runtime, agent), createDelegateTool({ delegation, runtime: deps.runtime, agent, catalog: context.rolesCatalog }), scheduleTool({ tasks: deps.tasks, sessionId: turn.sessionId }), ...mcp]
+    : [];
+  // A scheduled task may offer only some tools.
+  const tools = turn.allowedTools ? all.filter((tool) => turn.allowedTools!.includes(tool.name)) : all;
   const outcome = await runAgentTurn({
     profiles: chain,
     messages: [request],

@@ -9,6 +9,8 @@ export const APPROVALS_FILE = "APPROVALS.json";
 export const MCP_FILE = "MCP.json";
 /** The model profiles (models/model-profiles.ts): never a key, those are in KEY.md. */
 export const MODELS_FILE = "MODELS.json";
+/** Scheduled tasks and the heartbeat (tasks/tasks-file.ts). */
+export const TASKS_FILE = "TASKS.json";
 
 /** A JSON path pattern: `*` matches any one key. */
 export type JsonPathPattern = readonly string[];
@@ -22,6 +24,7 @@ export interface SettingsFile {
 export const SETTINGS_FILES: readonly SettingsFile[] = [
   { path: APPROVALS_FILE, secrets: [] },
   { path: MODELS_FILE, secrets: [] },
+  { path: TASKS_FILE, secrets: [] },
   {
     path: MCP_FILE,
     // Claude Code / Cursor (`mcpServers`) and VS Code (`servers`): a server's environment, its HTTP

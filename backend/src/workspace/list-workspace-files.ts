@@ -1,7 +1,7 @@
 import type { WorkspaceFile } from "@mini-openclaw/protocol";
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
-import { APPROVALS_FILE, MCP_FILE } from "../settings/settings-files.js";
+import { SETTINGS_FILES } from "../settings/settings-files.js";
 import { walkConfinedDir } from "../paths/walk-confined-dir.js";
 
 const TEXT_FILE = /\.(md|markdown|txt|json|ya?ml|toml|csv|py|sh|js|ts)$/i;
@@ -37,11 +37,11 @@ export async function scanWorkspaceFiles(dataRoot: string): Promise<{ files: Sca
     for (const file of walked.files) files.push({ path: file.path, group: dir, bytes: file.size, mtimeMs: file.mtimeMs });
     dirs.push(...walked.dirs);
   }
-  // The approval policy, at the top: listed only as the regular file it must be (never a link).
-  const policy = await lstat(join(dataRoot, APPROVALS_FILE)).catch(() => null);
-  if (policy?.isFile()) files.push({ path: APPROVALS_FILE, group: "settings", bytes: policy.size, mtimeMs: policy.mtimeMs });
-  const servers = await lstat(join(dataRoot, MCP_FILE)).catch(() => null);
-  if (servers?.isFile()) files.push({ path: MCP_FILE, group: "settings", bytes: servers.size, mtimeMs: servers.mtimeMs });
+  // The settings files, at the top: each listed only as the regular file it must be (never a link).
+  for (const { path } of SETTINGS_FILES) {
+    const info = await lstat(join(dataRoot, path)).catch(() => null);
+    if (info?.isFile()) files.push({ path, group: "settings", bytes: info.size, mtimeMs: info.mtimeMs });
+  }
   return { files, dirs };
 }
 

@@ -1,5 +1,6 @@
 "use client";
-import { type Attachment, uiEventSchema } from "@mini-openclaw/protocol";
+import { type Attachment, type UiEvent, uiEventSchema } from "@mini-openclaw/protocol";
+import { notify } from "@/lib/notifications";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { api } from "@/lib/api";
@@ -71,6 +72,23 @@ export function Workbench() {
   const { noticeTurn, setQueue } = chat;
   const toasts = useToasts();
   const showToast = toasts.show;
+  /** Runs that notified since the Tasks view was last open (its badge). */
+  const [unseenRuns, setUnseenRuns] = useState(0);
+  const viewRef = useRef(view);
+  viewRef.current = view;
+  /** A scheduled run ended or waits for approval: a toast in this tab, a browser notification if allowed, the badge. */
+  const taskRunRef = useRef((_event: Extract<UiEvent, { type: "task_run" }>) => {});
+  taskRunRef.current = ({ task_name: name, run, waiting_approval: waiting }) => {
+    const text = waiting
+      ? `Task "${name}" waits for your approval.`
+      : run.outcome === "failed"
+        ? `Task "${name}" failed: ${run.detail ?? "see its session"}`
+        : `Task "${name}" finished: ${(run.detail ?? "").slice(0, 120)}`;
+    const open = run.session_id ? () => void openSession(run.session_id!) : undefined;
+    showToast(text, waiting || run.outcome === "failed" ? "warning" : "info", open ? { label: "Open", run: open } : undefined);
+    notify(`Mini-OpenClaw: ${name}`, text, `${run.id}${waiting ? ":approval" : ""}`, open);
+    if (viewRef.current !== "tasks") setUnseenRuns((n) => n + 1);
+  };
   const compact = useCallback(async () => {
     try {
       const reply = await compactSession();
@@ -110,6 +128,7 @@ export function Workbench() {
       else if (event.type === "review") setReviewed({ sessionId: event.session_id, at: Date.now() });
       else if (event.type === "file_changed") setDiskChanges((d) => ({ ...d, [event.path]: (d[event.path] ?? 0) + 1 }));
       else if (event.type === "toast") showToast(event.message, event.level);
+      else if (event.type === "task_run" && event.notify) taskRunRef.current(event);
     };
     return () => source.close();
   }, [queryClient, showToast, noticeTurn, setQueue]);
@@ -169,6 +188,7 @@ export function Workbench() {
   const [rewindTurn, setRewindTurn] = useState<number | null>(null);
   const onView = (next: SidebarView) => {
     setView(next);
+    if (next === "tasks") setUnseenRuns(0);
     if (next === "memory") openFile("memory/MEMORY.md");
   };
 
@@ -253,7 +273,7 @@ export function Workbench() {
     { id: "theme-light", label: "Theme: light", group: "Actions", run: () => theme.setPreference("light") },
     { id: "theme-dark", label: "Theme: dark", group: "Actions", run: () => theme.setPreference("dark") },
     { id: "theme-system", label: "Theme: follow the system", group: "Actions", run: () => theme.setPreference("system") },
-    ...(["chat", "memory", "skills", "knowledge", "agents", "approvals", "mcp"] as SidebarView[]).map((v) => ({
+    ...(["chat", "tasks", "memory", "skills", "knowledge", "agents", "approvals", "mcp"] as SidebarView[]).map((v) => ({
       id: `view-${v}`,
       label: `Go to ${v === "mcp" ? "MCP" : v[0].toUpperCase() + v.slice(1)}`,
       group: "Views" as const,
@@ -290,6 +310,7 @@ export function Workbench() {
             onOpenAt={openAt}
             onToast={showToast}
             onCollapse={panes.collapse}
+            unseenRuns={unseenRuns}
           />
         )}
         stage={

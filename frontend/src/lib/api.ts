@@ -7,12 +7,15 @@ import {
   type ProfileUpdate,
   type QueueItem,
   type SessionUpdate,
+  type HeartbeatSettings,
+  type TaskFields,
+  type TaskSchedule,
 } from "@mini-openclaw/protocol";
 import { callApi, urlOf } from "./api-client";
 
 export { ApiError } from "./api-client";
 
-const { sessions, chat, changes, skills, knowledge, files, agents, approvals, mcp, model, models, prompt, health } = contract;
+const { sessions, chat, changes, skills, knowledge, files, agents, approvals, mcp, model, models, prompt, health, tasks } = contract;
 
 export const api = {
   health: () => callApi(health.health),
@@ -58,6 +61,14 @@ export const api = {
   setReviewer: (enabled: boolean) => callApi(agents.reviewer, { body: { enabled } }),
   compact: (id: string) => callApi(chat.compact, { params: { id }, body: {} }),
   model: () => callApi(model.read),
+  tasks: () => callApi(tasks.list),
+  createTask: (fields: TaskFields) => callApi(tasks.create, { body: fields }),
+  updateTask: (id: string, fields: TaskFields) => callApi(tasks.update, { params: { id }, body: fields }),
+  deleteTask: (id: string) => callApi(tasks.remove, { params: { id } }),
+  runTask: (id: string) => callApi(tasks.run, { params: { id } }),
+  taskRuns: (id: string) => callApi(tasks.runs, { params: { id } }).then((r) => r.runs),
+  previewSchedule: (schedule: TaskSchedule, signal?: AbortSignal) => callApi(tasks.preview, { body: { schedule }, signal }),
+  setHeartbeat: (settings: HeartbeatSettings) => callApi(tasks.heartbeat, { body: settings }),
   testModel: (settings: ModelSettingsUpdate) => callApi(model.test, { body: settings }),
   saveModel: (settings: ModelSettingsUpdate) => callApi(model.save, { body: settings }),
   models: () => callApi(models.list),

@@ -29,6 +29,7 @@ export const keys = {
   knowledge: ["knowledge"] as const,
   knowledgeStatus: ["knowledge", "status"] as const,
   knowledgeDocuments: ["knowledge", "documents"] as const,
+  tasks: ["tasks"] as const,
   prompt: (sessionId: string | null) => ["prompt", sessionId] as const,
 };
 
@@ -42,6 +43,7 @@ export const useMcp = () => useQuery({ queryKey: keys.mcp, queryFn: api.mcp });
 export const useApprovals = () => useQuery({ queryKey: keys.approvals, queryFn: api.approvals });
 export const useKnowledgeStatus = () => useQuery({ queryKey: keys.knowledgeStatus, queryFn: api.knowledgeStatus });
 export const useKnowledgeDocuments = () => useQuery({ queryKey: keys.knowledgeDocuments, queryFn: api.knowledgeDocuments });
+export const useTasks = () => useQuery({ queryKey: keys.tasks, queryFn: api.tasks });
 
 /** The keys an event from the server makes stale. */
 export function staleKeys(event: UiEvent): ReadonlyArray<readonly unknown[]> {
@@ -65,6 +67,8 @@ export function staleKeys(event: UiEvent): ReadonlyArray<readonly unknown[]> {
         case "health":
           // Model settings and profiles change with the health they show.
           return [keys.health, keys.models];
+        case "tasks":
+          return [keys.tasks, ["task-runs"]];
       }
       return [];
     case "turn":
@@ -72,6 +76,8 @@ export function staleKeys(event: UiEvent): ReadonlyArray<readonly unknown[]> {
       return event.running ? [keys.sessions] : [keys.sessions, keys.prompt(event.session_id)];
     case "review":
       return [keys.agents];
+    case "task_run":
+      return [keys.tasks, ["task-runs", event.run.task_id]];
     case "file_changed":
     case "toast":
     case "queue":

@@ -18,6 +18,8 @@ export const healthReplySchema = z
     approvals: z.object({ problem: z.string().nullable() }),
     /** The model profiles: the default's name, how many, and why MODELS.json is not in use (the last good profiles are). */
     models: z.object({ default: z.string(), count: z.number().int(), problem: z.string().nullable() }),
+    /** Scheduled tasks (TASKS.json): how many, whether the heartbeat is on, and why the file is not used as written. */
+    tasks: z.object({ count: z.number().int(), heartbeat: z.boolean(), problem: z.string().nullable() }),
     /** MCP servers from MCP.json: how many are up, how many failed, and what is wrong in words (the file's own problem included). */
     mcp: z.object({ configured: z.number().int(), connected: z.number().int(), failed: z.number().int(), problems: z.array(z.string()) }),
     /** Traces (OTEL_EXPORTER_OTLP_ENDPOINT): spans sent, and spans dropped (the queue full, an export failed or timed out). */

@@ -13,6 +13,7 @@ import type { Operation } from "./operation.js";
 import { promptApi } from "./prompt-api.js";
 import { sessionsApi } from "./sessions-api.js";
 import { skillsApi } from "./skills-api.js";
+import { tasksApi } from "./tasks-api.js";
 import { uiEventsApi } from "./ui-events-api.js";
 
 export * from "./agents-api.js";
@@ -31,6 +32,7 @@ export * from "./operation.js";
 export * from "./prompt-api.js";
 export * from "./sessions-api.js";
 export * from "./skills-api.js";
+export * from "./tasks-api.js";
 export * from "./ui-events-api.js";
 export { openApiDocument } from "./openapi-document.js";
 
@@ -49,6 +51,7 @@ export const api = {
   model: modelApi,
   models: modelsApi,
   mcp: mcpApi,
+  tasks: tasksApi,
   health: healthApi,
   uiEvents: uiEventsApi,
 } satisfies Record<string, Record<string, Operation>>;

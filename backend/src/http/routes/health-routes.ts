@@ -7,6 +7,7 @@ import type { SandboxStatus } from "../../sandbox/sandbox.js";
 import { loadPolicy } from "../../approvals/approval-file.js";
 import type { McpHub } from "../../mcp/mcp-hub.js";
 import type { ModelProfiles } from "../../models/model-profiles.js";
+import type { TasksFileStore } from "../../tasks/tasks-file.js";
 import { routeOf, typed } from "../api-route.js";
 import { NO_TRACING, type Tracing } from "../../telemetry/tracing.js";
 
@@ -21,9 +22,10 @@ interface HealthDeps {
   mcp: McpHub;
   tracing: Tracing | null;
   models: ModelProfiles;
+  tasks: Pick<TasksFileStore, "problem" | "file">;
 }
 
-export async function healthRoutes(app: FastifyInstance, { config, version, sandbox, pythonPath, knowledge, mcp, tracing, models }: HealthDeps) {
+export async function healthRoutes(app: FastifyInstance, { config, version, sandbox, pythonPath, knowledge, mcp, tracing, models, tasks }: HealthDeps) {
   typed(app).route({
     ...routeOf(api.health.health),
     handler: async () => {
@@ -52,6 +54,7 @@ export async function healthRoutes(app: FastifyInstance, { config, version, sand
       python: pythonPath ? { available: true } : { available: false, hint: "Install python3 (apt-get install python3) for python_repl." },
       approvals: { problem: (await loadPolicy(config.dataRoot)).problem },
       models: { default: models.defaultName(), count: models.names().length, problem: models.problem },
+      tasks: { count: tasks.file.tasks.length, heartbeat: tasks.file.heartbeat?.enabled === true, problem: tasks.problem },
       mcp: mcp.health(),
       tracing: tracing?.status() ?? NO_TRACING,
       uptime_s: Math.round((Date.now() - started) / 1000),

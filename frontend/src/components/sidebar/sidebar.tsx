@@ -1,7 +1,7 @@
 "use client";
 import type { SessionSummary, SkillsReply, WorkspaceFile } from "@mini-openclaw/protocol";
 import type { ToastAction } from "@/components/ui/toaster";
-import { Bot, Brain, Library, MessageSquare, Plug, ShieldCheck, Sparkles } from "lucide-react";
+import { Bot, Brain, CalendarClock, Library, MessageSquare, Plug, ShieldCheck, Sparkles } from "lucide-react";
 import { cn } from "@/lib/utils";
 import { CollapseButton } from "../workbench-panes";
 
@@ -12,8 +12,9 @@ import { McpView } from "./mcp-view";
 import { FileButton } from "./file-button";
 import { type SessionActions, SessionsView } from "./sessions-view";
 import { SkillsView } from "./skills-view";
+import { TasksView } from "./tasks-view";
 
-export type SidebarView = "chat" | "memory" | "skills" | "knowledge" | "agents" | "approvals" | "mcp";
+export type SidebarView = "chat" | "tasks" | "memory" | "skills" | "knowledge" | "agents" | "approvals" | "mcp";
 
 interface SidebarProps {
   view: SidebarView;
@@ -32,10 +33,13 @@ interface SidebarProps {
   onToast: (message: string, level?: "info" | "warning", action?: ToastAction) => void;
   /** Collapse the Sidebar to its rail (or close the drawer). */
   onCollapse: () => void;
+  /** Scheduled runs that notified since the Tasks view was last open. */
+  unseenRuns: number;
 }
 
 const NAV: Array<{ id: SidebarView; label: string; icon: typeof Brain }> = [
   { id: "chat", label: "Chat", icon: MessageSquare },
+  { id: "tasks", label: "Tasks", icon: CalendarClock },
   { id: "memory", label: "Memory", icon: Brain },
   { id: "skills", label: "Skills", icon: Sparkles },
   { id: "knowledge", label: "Knowledge", icon: Library },
@@ -54,7 +58,7 @@ export function Sidebar(props: SidebarProps) {
   const { view, onView } = props;
   return (
     <aside data-testid="sidebar" className="flex h-full min-h-0 flex-col bg-white">
-      <nav aria-label="Views" className="grid grid-cols-4 gap-1 border-b border-zinc-200/80 p-2">
+      <nav aria-label="Views" className="grid grid-cols-3 gap-1 border-b border-zinc-200/80 p-2">
         {NAV.map(({ id, label, icon: Icon }) => (
           <button
             key={id}
@@ -62,21 +66,27 @@ export function Sidebar(props: SidebarProps) {
             data-testid={`nav-${id}`}
             onClick={() => onView(id)}
             className={cn(
-              "flex flex-col items-center gap-0.5 rounded-md py-1.5 text-[11px] font-medium transition-colors",
+              "relative flex flex-col items-center gap-0.5 rounded-md py-1.5 text-[11px] font-medium transition-colors",
               view === id ? "bg-klein-50 text-klein" : "text-zinc-500 hover:bg-zinc-50 hover:text-zinc-800",
             )}
           >
             <Icon className="size-4" />
             {label}
+            {id === "tasks" && props.unseenRuns > 0 && (
+              <span data-testid="tasks-badge" aria-label={`${props.unseenRuns} new`} className="absolute right-2 top-1 min-w-4 rounded-full bg-klein px-1 text-[10px] leading-4 text-white">
+                {props.unseenRuns}
+              </span>
+            )}
           </button>
         ))}
-        {/* The eighth cell of the grid: hiding the Sidebar costs no row of its own. */}
+        {/* The ninth cell of the grid: hiding the Sidebar costs no row of its own. */}
         <div className="flex items-center justify-center">
           <CollapseButton side="left" onClick={props.onCollapse} />
         </div>
       </nav>
       <div className="min-h-0 flex-1 overflow-y-auto p-2">
         {view === "chat" && <SessionsView sessions={props.sessions} current={props.currentSession} {...props.sessionActions} />}
+        {view === "tasks" && <TasksView sessions={props.sessions} onOpenSession={(id) => props.sessionActions.onOpen(id)} onOpenFile={props.onOpenFile} />}
         {view === "memory" && <MemoryList {...props} />}
         {view === "skills" && (
           <SkillsView

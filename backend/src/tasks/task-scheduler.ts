@@ -1,0 +1,357 @@
+/**
+ * Runs the tasks of `TASKS.json` and the heartbeat on their schedules. Each run is a turn like any
+ * other (ChatTurns), into a new session or the task's own; the scheduler follows its event stream to
+ * record the outcome and tell every open page. A run that would overlap the task's previous one is
+ * skipped (recorded); a time missed while the workbench was down runs once at start if it is within
+ * MISSED_GRACE_MS, and is recorded as skipped otherwise.
+ */
+import { randomBytes } from "node:crypto";
+import {
+  type Heartbeat,
+  HEARTBEAT_TASK_ID,
+  type HeartbeatSettings,
+  isBuiltinTool,
+  MAX_TASKS,
+  type Task,
+  type TaskFields,
+  type TaskFileEntry,
+  type TaskRun,
+  type TaskSchedule,
+  type TasksReply,
+} from "@mini-openclaw/protocol";
+import type { Config } from "../config/config.js";
+import { UserError } from "../lib/user-error.js";
+import type { SessionStore } from "../sessions/session-store.js";
+import { assertSessionId } from "../sessions/session-id.js";
+import { TASKS_FILE } from "../settings/settings-files.js";
+import type { LiveTurn } from "../turns/live-turn.js";
+import type { TurnRegistry } from "../turns/turn-registry.js";
+import type { UiEventBus } from "../ui-events/ui-event-bus.js";
+import type { TurnRequest } from "../chat/prepare-turn.js";
+import { HEARTBEAT_FILE, HEARTBEAT_MINUTES, heartbeatPrompt, inQuietHours, isHeartbeatOk } from "./heartbeat.js";
+import type { TaskRunLog } from "./task-run-log.js";
+import { checkSchedule, lastMissed, nextTime, serverTimeZone } from "../schedules/task-schedule.js";
+import type { TasksFileStore } from "./tasks-file.js";
+
+/** How long after a missed time a workbench that was down still runs it at start (once). */
+export const MISSED_GRACE_MS = 60 * 60 * 1000;
+/** An approval in an unattended run waits this long by default, then is denied. */
+export const APPROVAL_WAIT_SECONDS = 600;
+/** setTimeout's longest delay; a later time is reached in steps. */
+const MAX_DELAY_MS = 2 ** 30;
+
+/** What the scheduler runs: a task of the file, or the heartbeat (made from its settings). */
+interface Runnable {
+  id: string;
+  name: string;
+  schedule: TaskSchedule;
+  anchor: number;
+  entry: TaskFileEntry | null;
+}
+
+export interface TaskSchedulerDeps {
+  config: Config;
+  file: TasksFileStore;
+  runs: TaskRunLog;
+  sessions: Pick<SessionStore, "exists" | "append">;
+  models: { has(name: string): boolean; names(): string[] };
+  turns: Pick<TurnRegistry, "shutdown" | "shuttingDown">;
+  ui: UiEventBus;
+  /** Starts a turn as the chat route does (a plain HTTP error for what cannot run). */
+  startTurn: (request: TurnRequest) => Promise<LiveTurn>;
+  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+const newId = (prefix: string) => `${prefix}_${randomBytes(6).toString("hex")}`;
+const iso = (ms: number) => new Date(ms).toISOString();
+const titleTime = (ms: number) => {
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+};
+
+export class TaskScheduler {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Runs going now, by task: a run is held here from the moment it is decided, so none overlaps. */
+  private readonly active = new Map<string, TaskRun>();
+  private closed = false;
+  /** Where the heartbeat's interval counts from (its last run, or when it was switched on). */
+  private heartbeatAnchor = Date.now();
+
+  constructor(private readonly deps: TaskSchedulerDeps) {}
+
+  /** At start: runs a crash cut are recorded as aborted, missed times are caught up (once each task), timers are set. */
+  async start(): Promise<void> {
+    await this.deps.runs.load();
+    this.heartbeatAnchor = this.deps.runs.lastScheduled(HEARTBEAT_TASK_ID) ?? Date.now();
+    const now = Date.now();
+    for (const task of this.runnables()) {
+      const after = Math.max(this.deps.runs.lastScheduled(task.id) ?? task.anchor, task.anchor);
+      const missed = lastMissed(task.schedule, after, now, task.anchor);
+      if (missed === null) continue;
+      if (now - missed <= MISSED_GRACE_MS) void this.run(task, "catch_up", missed);
+      else await this.skip(task, "catch_up", missed, `Missed while the workbench was down, more than ${MISSED_GRACE_MS / 60_000} minutes before it started again.`);
+    }
+    this.armAll();
+  }
+
+  /** The file changed (by hand or through the API): every timer is set again from it. */
+  changed(): void {
+    if (!this.closed) this.armAll();
+    this.deps.ui.publish({ type: "refresh", target: "tasks" });
+  }
+
+  /** Timers stop; running runs are stopped and recorded as aborted. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    await this.deps.turns.shutdown();
+  }
+
+  private heartbeatSettings(): HeartbeatSettings {
+    return this.deps.file.file.heartbeat ?? { enabled: false };
+  }
+
+  private heartbeatRunnable(): Runnable {
+    const settings = this.heartbeatSettings();
+    return { id: HEARTBEAT_TASK_ID, name: "Heartbeat", schedule: { kind: "every", seconds: (settings.every_minutes ?? HEARTBEAT_MINUTES) * 60 }, anchor: this.heartbeatAnchor, entry: null };
+  }
+
+  private runnableOf(entry: TaskFileEntry): Runnable {
+    return { id: entry.id, name: entry.name, schedule: entry.schedule, anchor: Date.parse(entry.updated_at ?? entry.created_at), entry };
+  }
+
+  /** What runs on a schedule now: the enabled tasks, and the heartbeat when it is on. */
+  private runnables(): Runnable[] {
+    const tasks = this.deps.file.file.tasks.filter((t) => t.enabled !== false).map((t) => this.runnableOf(t));
+    return this.heartbeatSettings().enabled ? [...tasks, this.heartbeatRunnable()] : tasks;
+  }
+
+  private nextRun(task: Runnable, now = Date.now()): number | null {
+    try {
+      const after = Math.max(now, this.deps.runs.lastScheduled(task.id) ?? Number.NEGATIVE_INFINITY);
+      return nextTime(task.schedule, after, task.anchor);
+    } catch {
+      return null; // a schedule edited by hand into something croner refuses: it does not run
+    }
+  }
+
+  private armAll(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    for (const task of this.runnables()) this.arm(task, Date.now());
+  }
+
+  private arm(task: Runnable, after: number): void {
+    let at: number | null;
+    try {
+      at = nextTime(task.schedule, after, task.anchor);
+    } catch (err) {
+      this.deps.log.warn({ task: task.id, err: (err as Error).message }, "task schedule not usable");
+      return;
+    }
+    if (at === null) return;
+    const fire = () => {
+      if (this.closed) return;
+      const wait = at! - Date.now();
+      if (wait > 0) {
+        this.timers.set(task.id, setTimeout(fire, Math.min(wait, MAX_DELAY_MS)));
+        return;
+      }
+      this.timers.delete(task.id);
+      // The task as the file holds it now (it may have changed since the timer was set).
+      const current = task.id === HEARTBEAT_TASK_ID ? (this.heartbeatSettings().enabled ? this.heartbeatRunnable() : null) : this.runnables().find((t) => t.id === task.id);
+      if (!current) return;
+      if (current.id === HEARTBEAT_TASK_ID && inQuietHours(this.heartbeatSettings(), new Date())) {
+        this.arm(current, at!);
+        return;
+      }
+      void this.run(current, "schedule", at!);
+      this.arm(current, at!);
+    };
+    this.timers.set(task.id, setTimeout(fire, Math.min(Math.max(0, at - Date.now()), MAX_DELAY_MS)));
+  }
+
+  private async record(run: TaskRun, taskName: string, notify: boolean, waitingApproval = false): Promise<void> {
+    await this.deps.runs.put(run).catch((err) => this.deps.log.warn({ err: (err as Error).message }, "task run not recorded"));
+    this.deps.ui.publish({ type: "task_run", task_name: taskName, run, waiting_approval: waitingApproval, notify });
+    this.deps.ui.publish({ type: "refresh", target: "tasks" });
+  }
+
+  private async skip(task: Runnable, trigger: TaskRun["trigger"], scheduledFor: number | null, detail: string): Promise<TaskRun> {
+    const now = iso(Date.now());
+    const run: TaskRun = { id: newId("run"), task_id: task.id, trigger, scheduled_for: scheduledFor === null ? null : iso(scheduledFor), started_at: now, ended_at: now, outcome: "skipped", detail };
+    await this.record(run, task.name, false);
+    return run;
+  }
+
+  /** The session a run goes to: the task's own, the heartbeat's last, or null for a new one. */
+  private async sessionFor(task: Runnable): Promise<string | null> {
+    if (task.id === HEARTBEAT_TASK_ID) {
+      const last = this.deps.runs.runs(HEARTBEAT_TASK_ID).find((r) => r.session_id)?.session_id;
+      return last && (await this.deps.sessions.exists(last)) ? last : null;
+    }
+    const session = task.entry?.session;
+    if (!session) return null;
+    if (!(await this.deps.sessions.exists(session))) throw new UserError(400, `The task's session ${session} no longer exists.`);
+    return session;
+  }
+
+  /** Starts one run of a task (or records it skipped when its previous run still goes). */
+  private async run(task: Runnable, trigger: TaskRun["trigger"], scheduledFor: number | null): Promise<TaskRun> {
+    if (this.active.has(task.id)) return this.skip(task, trigger, scheduledFor, "Its previous run was still going.");
+    const run: TaskRun = { id: newId("run"), task_id: task.id, trigger, scheduled_for: scheduledFor === null ? null : iso(scheduledFor), started_at: iso(Date.now()), outcome: "running" };
+    this.active.set(task.id, run);
+    const entry = task.entry;
+    const heartbeat = task.id === HEARTBEAT_TASK_ID;
+    let live: LiveTurn;
+    try {
+      const profile = heartbeat ? this.heartbeatSettings().profile : entry?.profile;
+      live = await this.deps.startTurn({
+        message: heartbeat ? await heartbeatPrompt(this.deps.config.dataRoot) : entry!.prompt,
+        session_id: await this.sessionFor(task),
+        ...(profile ? { model: profile } : {}),
+        ...(entry?.tools ? { allowed_tools: entry.tools } : {}),
+        unattended: { deny: entry?.unattended_approvals === "deny", timeoutSeconds: entry?.approval_timeout_seconds ?? APPROVAL_WAIT_SECONDS },
+      });
+    } catch (err) {
+      this.active.delete(task.id);
+      const busy = err instanceof UserError && err.status === 409;
+      const ended: TaskRun = { ...run, ended_at: iso(Date.now()), outcome: busy ? "skipped" : "failed", detail: (err as Error).message };
+      await this.record(ended, task.name, !busy);
+      return ended;
+    }
+    const started: TaskRun = { ...run, session_id: live.sessionId };
+    this.active.set(task.id, started);
+    await this.record(started, task.name, false);
+    live.subscribe({
+      event: ({ event }) => {
+        if (event.type === "session" && event.created) {
+          const title = `${task.name} · ${titleTime(scheduledFor ?? Date.now())}`;
+          void this.deps.sessions.append(live.sessionId, { type: "meta", ts: iso(Date.now()), title }).catch(() => {});
+        } else if (event.type === "approval_request") {
+          this.deps.ui.publish({ type: "task_run", task_name: task.name, run: started, waiting_approval: true, notify: true });
+        }
+      },
+      end: () => void this.finish(task, started, live),
+    });
+    return started;
+  }
+
+  /** The run's turn ended: its outcome from its last event, recorded and told. */
+  private async finish(task: Runnable, run: TaskRun, live: LiveTurn): Promise<void> {
+    const last = live.events.findLast((e) => e.event.type === "final" || e.event.type === "error")?.event;
+    let outcome: TaskRun["outcome"] = "done";
+    let detail: string | undefined;
+    if (last?.type === "final") {
+      detail = last.content.slice(0, 300);
+      if (task.id === HEARTBEAT_TASK_ID && isHeartbeatOk(last.content)) outcome = "quiet";
+    } else if (last?.type === "error") {
+      detail = last.message.slice(0, 300);
+      outcome = last.code !== "aborted" ? "failed" : this.closed || this.deps.turns.shuttingDown ? "aborted" : "stopped";
+    }
+    this.active.delete(task.id);
+    await this.record({ ...run, ended_at: iso(Date.now()), outcome, ...(detail ? { detail } : {}) }, task.name, outcome === "done" || outcome === "failed");
+  }
+
+  // ---- what the API asks ----
+
+  private entry(id: string): TaskFileEntry {
+    const entry = this.deps.file.file.tasks.find((t) => t.id === id);
+    if (!entry) throw new UserError(404, `No such task: ${id.slice(0, 64)}`);
+    return entry;
+  }
+
+  private shown(entry: TaskFileEntry): Task {
+    const enabled = entry.enabled !== false;
+    const next = enabled ? this.nextRun(this.runnableOf(entry)) : null;
+    return { ...entry, enabled, next_run: next === null ? null : iso(next), last_run: this.deps.runs.last(entry.id), running: this.active.has(entry.id) };
+  }
+
+  task(id: string): Task {
+    return this.shown(this.entry(id));
+  }
+
+  heartbeat(): Heartbeat {
+    const settings = this.heartbeatSettings();
+    const next = settings.enabled ? this.nextRun(this.heartbeatRunnable()) : null;
+    const last = this.deps.runs.last(HEARTBEAT_TASK_ID);
+    return {
+      enabled: settings.enabled,
+      every_minutes: settings.every_minutes ?? HEARTBEAT_MINUTES,
+      quiet_hours: settings.quiet_hours ?? null,
+      ...(settings.profile ? { profile: settings.profile } : {}),
+      checklist: HEARTBEAT_FILE,
+      session_id: this.deps.runs.runs(HEARTBEAT_TASK_ID).find((r) => r.session_id)?.session_id ?? null,
+      next_run: next === null ? null : iso(next),
+      last_run: last,
+      running: this.active.has(HEARTBEAT_TASK_ID),
+    };
+  }
+
+  reply(): TasksReply {
+    return { tasks: this.deps.file.file.tasks.map((t) => this.shown(t)), heartbeat: this.heartbeat(), file: TASKS_FILE, problem: this.deps.file.problem, time_zone: serverTimeZone() };
+  }
+
+  runs(id: string): TaskRun[] {
+    if (id !== HEARTBEAT_TASK_ID) this.entry(id);
+    return this.deps.runs.runs(id);
+  }
+
+  /** Checks a task's fields as the API takes them: 400 naming what is wrong, 413 for the prompt. */
+  private async check(fields: TaskFields): Promise<void> {
+    const { config, models, sessions } = this.deps;
+    if (fields.prompt.length > config.limits.messageChars) throw new UserError(413, `The prompt is ${fields.prompt.length} characters, over the ${config.limits.messageChars} that chat takes.`);
+    checkSchedule(fields.schedule);
+    if (fields.profile !== undefined && !models.has(fields.profile)) throw new UserError(400, `Unknown model profile: "${fields.profile.slice(0, 64)}". The profiles are: ${models.names().join(", ")}.`);
+    if (fields.session) {
+      const id = assertSessionId(fields.session);
+      if (!(await sessions.exists(id))) throw new UserError(400, `Unknown session: "${id}".`);
+    }
+    const unknown = (fields.tools ?? []).find((tool) => !isBuiltinTool(tool) && !tool.startsWith("mcp__"));
+    if (unknown !== undefined) throw new UserError(400, `Unknown tool in 'tools': "${unknown.slice(0, 100)}".`);
+  }
+
+  async create(fields: TaskFields, by: { agent: boolean; session?: string } = { agent: false }): Promise<Task> {
+    await this.check(fields);
+    const now = iso(Date.now());
+    const entry: TaskFileEntry = { id: newId("task"), ...fields, name: fields.name.trim(), created_at: now, ...(by.agent ? { created_by: "agent" as const, ...(by.session ? { created_in: by.session } : {}) } : {}) };
+    await this.deps.file.write((file) => {
+      if (file.tasks.length >= MAX_TASKS) throw new UserError(429, `There are ${file.tasks.length} tasks, the most one workbench keeps (${MAX_TASKS}); delete some first.`);
+      return { ...file, tasks: [...file.tasks, entry] };
+    });
+    this.deps.log.info({ task: entry.id, name: entry.name, by: by.agent ? "agent" : "user" }, "task created");
+    return this.task(entry.id);
+  }
+
+  async update(id: string, fields: TaskFields): Promise<Task> {
+    const old = this.entry(id);
+    await this.check(fields);
+    // A new schedule, or switching it on again, starts afresh: nothing before now is caught up.
+    const restarted = JSON.stringify(old.schedule) !== JSON.stringify(fields.schedule) || (old.enabled === false && fields.enabled !== false);
+    const { created_at, created_by, created_in } = old;
+    const entry: TaskFileEntry = { id, ...fields, name: fields.name.trim(), created_at, ...(created_by ? { created_by } : {}), ...(created_in ? { created_in } : {}), ...(restarted ? { updated_at: iso(Date.now()) } : old.updated_at ? { updated_at: old.updated_at } : {}) };
+    await this.deps.file.write((file) => ({ ...file, tasks: file.tasks.map((t) => (t.id === id ? entry : t)) }));
+    return this.task(id);
+  }
+
+  async remove(id: string): Promise<void> {
+    this.entry(id);
+    await this.deps.file.write((file) => ({ ...file, tasks: file.tasks.filter((t) => t.id !== id) }));
+    this.deps.runs.forget(id);
+  }
+
+  async setHeartbeat(settings: HeartbeatSettings): Promise<Heartbeat> {
+    if (settings.profile !== undefined && !this.deps.models.has(settings.profile)) throw new UserError(400, `Unknown model profile: "${settings.profile.slice(0, 64)}".`);
+    if (settings.enabled && !this.heartbeatSettings().enabled) this.heartbeatAnchor = Date.now();
+    await this.deps.file.write((file) => ({ ...file, heartbeat: settings }));
+    return this.heartbeat();
+  }
+
+  /** Run now: a task (enabled or not) or the heartbeat. */
+  runNow(id: string): Promise<TaskRun> {
+    const task = id === HEARTBEAT_TASK_ID ? this.heartbeatRunnable() : this.runnableOf(this.entry(id));
+    return this.run(task, "manual", null);
+  }
+}

@@ -1,0 +1,233 @@
+"use client";
+import type { Heartbeat, SessionSummary, Task, TaskRun } from "@mini-openclaw/protocol";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Bot, ChevronDown, ChevronRight, FileCog, HeartPulse, Pencil, Play, Plus, Trash2 } from "lucide-react";
+import { useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { api } from "@/lib/api";
+import { askNotificationPermission } from "@/lib/notifications";
+import { hasSeconds, localTime, scheduleInWords } from "@/lib/schedule-words";
+import { keys, useTasks } from "@/lib/server-state";
+import { WarningLine } from "./problem-card";
+import { TaskForm } from "./task-form";
+
+const OUTCOME_BADGE: Record<TaskRun["outcome"], "success" | "warning" | "danger" | "muted" | "default"> = {
+  running: "default",
+  done: "success",
+  quiet: "muted",
+  failed: "danger",
+  stopped: "warning",
+  skipped: "muted",
+  aborted: "warning",
+};
+
+function Outcome({ run }: { run: TaskRun }) {
+  return (
+    <Badge variant={OUTCOME_BADGE[run.outcome]} data-testid="task-outcome" data-outcome={run.outcome} data-tip={run.detail}>
+      {run.outcome}
+    </Badge>
+  );
+}
+
+/** A task's (or the heartbeat's) runs, newest first, each opening its session. */
+function RunHistory({ taskId, onOpenSession }: { taskId: string; onOpenSession: (id: string) => void }) {
+  const { data: runs, error } = useQuery({ queryKey: ["task-runs", taskId], queryFn: () => api.taskRuns(taskId) });
+  if (error) return <p className="text-red-700">{error.message}</p>;
+  if (!runs) return <p className="text-zinc-500">Loading…</p>;
+  if (runs.length === 0) return <p className="text-zinc-500" data-testid="task-no-runs">No runs yet.</p>;
+  return (
+    <ul className="space-y-0.5" data-testid="task-runs">
+      {runs.slice(0, 20).map((run) => (
+        <li key={run.id} className="flex items-center gap-1.5" data-testid="task-run">
+          <Outcome run={run} />
+          {run.session_id ? (
+            <button type="button" className="min-w-0 truncate text-klein hover:underline" onClick={() => onOpenSession(run.session_id!)} data-testid="task-run-session">
+              {localTime(run.started_at, true)}
+            </button>
+          ) : (
+            <span className="min-w-0 truncate text-zinc-600">{localTime(run.started_at, true)}</span>
+          )}
+          {run.trigger !== "schedule" && <span className="text-[10.5px] text-zinc-500">{run.trigger === "manual" ? "run now" : "caught up"}</span>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function TaskCard({ task, zone, onEdit, onOpenSession, act }: { task: Task; zone: string; onEdit: () => void; onOpenSession: (id: string) => void; act: (what: () => Promise<unknown>) => void }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <section className="rounded-lg border border-zinc-200 px-2.5 py-2 text-xs" data-testid="task-card" data-task={task.id} data-enabled={task.enabled}>
+      <div className="flex items-center gap-1.5">
+        <input
+          type="checkbox"
+          role="switch"
+          aria-label={`Enable ${task.name}`}
+          data-testid="task-switch"
+          checked={task.enabled}
+          onChange={(e) => {
+            const enabled = e.target.checked;
+            if (enabled) askNotificationPermission();
+            const { id: _i, created_at: _c, updated_at: _u, created_by: _b, created_in: _n, next_run: _x, last_run: _l, running: _r, ...fields } = task;
+            act(() => api.updateTask(task.id, { ...fields, enabled }));
+          }}
+        />
+        <span className="min-w-0 flex-1 truncate text-[13px] font-semibold text-zinc-800" data-testid="task-title">
+          {task.name}
+        </span>
+        {task.created_by === "agent" && (
+          <span data-tip="Set by the agent (its schedule tool)" data-testid="task-by-agent">
+            <Bot className="size-3.5 text-zinc-500" />
+          </span>
+        )}
+        {task.running && <Badge variant="default">running</Badge>}
+        {!task.running && task.last_run && <Outcome run={task.last_run} />}
+      </div>
+      <div className="mt-0.5 text-zinc-600" data-testid="task-schedule">
+        {scheduleInWords(task.schedule, zone)}
+      </div>
+      <div className="text-zinc-500" data-testid="task-next">
+        {task.next_run ? `Next: ${localTime(task.next_run, hasSeconds(task.schedule))}` : task.enabled ? "No more runs" : "Disabled"}
+      </div>
+      <div className="mt-1 flex flex-wrap items-center gap-0.5">
+        <Button variant="ghost" size="sm" onClick={() => act(() => api.runTask(task.id))} data-testid="task-run-now">
+          <Play /> Run now
+        </Button>
+        <Button variant="ghost" size="sm" onClick={onEdit} data-testid="task-edit">
+          <Pencil /> Edit
+        </Button>
+        <Button variant="ghost" size="sm" onClick={() => window.confirm(`Delete the task "${task.name}" and its run history?`) && act(() => api.deleteTask(task.id))} data-testid="task-delete" aria-label={`Delete ${task.name}`}>
+          <Trash2 />
+        </Button>
+        <button type="button" className="ml-auto flex items-center gap-0.5 text-zinc-500 hover:text-zinc-700" onClick={() => setOpen(!open)} data-testid="task-history-toggle" aria-expanded={open}>
+          {open ? <ChevronDown className="size-3.5" /> : <ChevronRight className="size-3.5" />} Runs
+        </button>
+      </div>
+      {open && (
+        <div className="mt-1 border-t border-zinc-100 pt-1">
+          <RunHistory taskId={task.id} onOpenSession={onOpenSession} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+function HeartbeatCard({ heartbeat, onOpenFile, onOpenSession, act }: { heartbeat: Heartbeat; onOpenFile: (path: string) => void; onOpenSession: (id: string) => void; act: (what: () => Promise<unknown>) => void }) {
+  const [open, setOpen] = useState(false);
+  const [minutes, setMinutes] = useState(String(heartbeat.every_minutes));
+  const settings = (enabled: boolean, every = Number(minutes) || heartbeat.every_minutes) => ({
+    enabled,
+    every_minutes: every,
+    ...(heartbeat.quiet_hours ? { quiet_hours: heartbeat.quiet_hours } : {}),
+    ...(heartbeat.profile ? { profile: heartbeat.profile } : {}),
+  });
+  return (
+    <section className="rounded-lg border border-zinc-200 bg-zinc-50/60 px-2.5 py-2 text-xs" data-testid="heartbeat-card" data-enabled={heartbeat.enabled}>
+      <div className="flex items-center gap-1.5">
+        <input
+          type="checkbox"
+          role="switch"
+          aria-label="Heartbeat"
+          data-testid="heartbeat-switch"
+          checked={heartbeat.enabled}
+          onChange={(e) => {
+            if (e.target.checked) askNotificationPermission();
+            act(() => api.setHeartbeat(settings(e.target.checked)));
+          }}
+        />
+        <HeartPulse className="size-3.5 text-klein" />
+        <span className="flex-1 text-[13px] font-semibold text-zinc-800">Heartbeat</span>
+        {heartbeat.last_run && <Outcome run={heartbeat.last_run} />}
+      </div>
+      <div className="mt-1 flex items-center gap-1 text-zinc-600">
+        every
+        <input
+          aria-label="Heartbeat interval in minutes"
+          data-testid="heartbeat-minutes"
+          type="number"
+          min={1}
+          max={1440}
+          className="w-14 rounded border border-zinc-200 px-1 py-0.5"
+          value={minutes}
+          onChange={(e) => setMinutes(e.target.value)}
+          onBlur={() => Number(minutes) !== heartbeat.every_minutes && Number(minutes) >= 1 && act(() => api.setHeartbeat(settings(heartbeat.enabled)))}
+        />
+        minutes{heartbeat.quiet_hours ? `, quiet ${heartbeat.quiet_hours.from}–${heartbeat.quiet_hours.to}` : ""}
+      </div>
+      <div className="text-zinc-500">{heartbeat.next_run ? `Next: ${localTime(heartbeat.next_run)}` : "Off: it checks in with you when switched on, quiet when nothing needs you."}</div>
+      <div className="mt-1 flex flex-wrap items-center gap-0.5">
+        <Button variant="ghost" size="sm" onClick={() => act(() => api.runTask("heartbeat"))} data-testid="heartbeat-run-now">
+          <Play /> Run now
+        </Button>
+        <Button variant="ghost" size="sm" onClick={() => onOpenFile(heartbeat.checklist)} data-testid="heartbeat-checklist">
+          <Pencil /> Checklist
+        </Button>
+        <button type="button" className="ml-auto flex items-center gap-0.5 text-zinc-500 hover:text-zinc-700" onClick={() => setOpen(!open)} aria-expanded={open}>
+          {open ? <ChevronDown className="size-3.5" /> : <ChevronRight className="size-3.5" />} Runs
+        </button>
+      </div>
+      {open && (
+        <div className="mt-1 border-t border-zinc-100 pt-1">
+          <RunHistory taskId="heartbeat" onOpenSession={onOpenSession} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+/**
+ * Work that runs on its own: the heartbeat, and each task with its schedule in words, its next run in
+ * the reader's time, its last outcome, a switch, Run now, Edit, Delete and its runs.
+ */
+export function TasksView({ sessions, onOpenSession, onOpenFile }: { sessions: SessionSummary[]; onOpenSession: (id: string) => void; onOpenFile: (path: string) => void }) {
+  const { data: reply, error: loadError } = useTasks();
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState<Task | "new" | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const act = (what: () => Promise<unknown>) => {
+    setError(null);
+    what().then(
+      () => void queryClient.invalidateQueries({ queryKey: keys.tasks }),
+      (err: Error) => setError(err.message),
+    );
+  };
+  if (loadError) return <div className="p-2 text-xs text-red-700">{loadError.message}</div>;
+  if (!reply) return <div className="p-2 text-xs text-zinc-500">Loading tasks…</div>;
+  const saved = (task: Task) => {
+    if (task.enabled) askNotificationPermission();
+    setEditing(null);
+    void queryClient.invalidateQueries({ queryKey: keys.tasks });
+  };
+  return (
+    <div className="space-y-2" data-testid="tasks-view">
+      <div className="flex items-center justify-between px-1">
+        <h3 className="text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">Tasks ({reply.tasks.length})</h3>
+        <div className="flex">
+          <Button variant="ghost" size="sm" onClick={() => onOpenFile(reply.file)} aria-label={`Edit ${reply.file}`} data-tip={`Edit ${reply.file}`}>
+            <FileCog />
+          </Button>
+          <Button variant="ghost" size="sm" onClick={() => setEditing("new")} data-testid="task-new">
+            <Plus /> New task
+          </Button>
+        </div>
+      </div>
+      {reply.problem && <WarningLine text={reply.problem} testId="tasks-problem" />}
+      {error && <p className="px-1 text-xs text-red-700" data-testid="tasks-error">{error}</p>}
+      {editing === "new" && <TaskForm task={null} sessions={sessions} serverZone={reply.time_zone} onSaved={saved} onCancel={() => setEditing(null)} />}
+      <HeartbeatCard heartbeat={reply.heartbeat} onOpenFile={onOpenFile} onOpenSession={onOpenSession} act={act} />
+      {reply.tasks.length === 0 && editing !== "new" && (
+        <p className="px-1 text-xs leading-relaxed text-zinc-500" data-testid="tasks-empty">
+          No tasks yet. A task sends a prompt on a schedule (a cron expression, an interval, or once), each run a turn you can open; ask the agent to remind you of something and it sets one.
+        </p>
+      )}
+      {reply.tasks.map((task) =>
+        editing !== "new" && editing?.id === task.id ? (
+          <TaskForm key={task.id} task={task} sessions={sessions} serverZone={reply.time_zone} onSaved={saved} onCancel={() => setEditing(null)} />
+        ) : (
+          <TaskCard key={task.id} task={task} zone={reply.time_zone} onEdit={() => setEditing(task)} onOpenSession={onOpenSession} act={act} />
+        ),
+      )}
+    </div>
+  );
+}
