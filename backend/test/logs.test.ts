@@ -3,6 +3,7 @@
  * finished turn with its session, tokens and duration, and, piped, one JSON object per line.
  */
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -58,5 +59,26 @@ describe("the log", () => {
     await new Promise((r) => setTimeout(r, 200));
     const requests = parsed(s).slice(before).filter((l) => l.msg === "request");
     expect(requests).toEqual([expect.objectContaining({ method: "GET", url: "/api/sessions", status: 200, ms: expect.any(Number) })]);
+  });
+});
+
+describe("a failed turn in the log", () => {
+  it("is one warn line with the outcome, the endpoint and the network's reason, and never the key", async () => {
+    root = await mkdtemp(join(tmpdir(), "moc-logs-"));
+    // A port nothing listens on any more.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((resolve) => closed.close(resolve));
+    server = await startServerProcess({ WORKBENCH_ROOT: root, KEY_FILE: join(root, "none.md"), OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_API_KEY: "sk-log-secret-5521", OPENAI_MODEL: "m", MODEL_MAX_RETRIES: "0" });
+    await new Promise((r) => setTimeout(r, 300));
+    const before = lines(server).length;
+    const reply = (await (await postJson(`${server.url}/api/chat`, { message: "hi", stream: false })).json()) as { session_id?: string };
+    await new Promise((r) => setTimeout(r, 300));
+    const failed = parsed(server).slice(before).filter((l) => l.msg === "turn failed");
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ level: 40, outcome: "model_unreachable", session_id: reply.session_id });
+    expect(failed[0].error).toBe(`Cannot reach the model endpoint http://127.0.0.1:${port}/v1 (connect ECONNREFUSED 127.0.0.1:${port}): is the server running? Check the base URL in the Model dialog (OPENAI_BASE_URL).`);
+    expect(server.stdout.join("")).not.toContain("sk-log-secret-5521");
   });
 });

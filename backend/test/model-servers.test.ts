@@ -230,6 +230,6 @@ describe("tool schemas", () => {
     const tools = JSON.stringify(wb.model.requests[0].body.tools);
     expect(tools).not.toContain("$schema");
     expect(tools).not.toContain(String(Number.MAX_SAFE_INTEGER));
-    expect(wb.model.requests[0].body.tools?.map((t) => t.function.name)).toEqual(["read_file", "terminal", "python_repl", "fetch_url", "search_knowledge_base", "memory_search", "delegate"]);
+    expect(wb.model.requests[0].body.tools?.map((t) => t.function.name)).toEqual(["read_file", "terminal", "python_repl", "fetch_url", "search_knowledge_base", "memory_search", "delegate", "schedule"]);
   });
 });

@@ -122,7 +122,12 @@ describe("export and import", () => {
 
     const md = await fetch(`${wb.url}/api/sessions/${id}/export?format=md`);
     expect(md.headers.get("content-type")).toMatch(/^text\/markdown/);
-    expect(md.headers.get("content-disposition")).toBe(`attachment; filename="${id}.md"`);
+    // Named after its title (an ASCII fallback, and the title itself for browsers that read filename*).
+    expect(md.headers.get("content-disposition")).toBe(`attachment; filename="Memory check.md"; filename*=UTF-8''Memory%20check.md`);
+    await patch(wb, id, { title: "Café: «plans» / 2026?" });
+    const named = await fetch(`${wb.url}/api/sessions/${id}/export?format=json`);
+    expect(named.headers.get("content-disposition")).toBe(`attachment; filename="Caf_ _plans_ - 2026.json"; filename*=UTF-8''Caf%C3%A9%20%C2%ABplans%C2%BB%20-%202026.json`);
+    await patch(wb, id, { title: "Memory check" });
     const text = await md.text();
     expect(text).toMatch(/^# Memory check\n/);
     expect(text).toContain("### You\n\nWhat is in my memory?");

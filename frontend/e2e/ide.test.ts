@@ -646,9 +646,17 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     await page.getByTestId("model-dialog").waitFor();
     await page.getByTestId("model-presets").getByText("Ollama").click();
     expect(await page.getByTestId("model-base-url").inputValue()).toBe("http://localhost:11434/v1");
+    // A preset without a model name (vLLM serves what it was started with); the chosen one is marked.
+    await page.getByTestId("model-presets").getByText("vLLM").click();
+    expect(await page.getByTestId("model-presets").getByText("vLLM").getAttribute("aria-pressed")).toBe("true");
+    expect(await page.getByTestId("model-presets").getByText("Ollama").getAttribute("aria-pressed")).toBe("false");
     await page.getByTestId("model-base-url").fill(wb.model.baseUrl);
-    await page.getByTestId("model-name").fill("scripted-model");
     await page.getByTestId("model-api-key").fill("sk-e2e-typed-key-41d2");
+    // No model named yet (a local server's preset names none): the test lists the server's models to pick from.
+    expect(await page.getByTestId("model-name").inputValue()).toBe("");
+    await page.getByTestId("model-test").click();
+    await page.getByTestId("model-choice").filter({ hasText: "scripted-model" }).click();
+    expect(await page.getByTestId("model-name").inputValue()).toBe("scripted-model");
     await page.getByTestId("model-test").click();
     await expect.poll(() => page.getByTestId("model-check").count(), { timeout: 15000 }).toBe(7);
     for (const check of ["models", "chat", "streaming", "reasoning", "usage", "tools", "vision"]) {
@@ -714,6 +722,22 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     await expect.poll(() => page.getByTestId("skill-activation").innerText()).toContain("Skill active: get_weather");
     expect(messageText(lastMessage(wb.model.requests[0].body).content)).toContain("the place asked for is: Paris");
     await view.shot("slash-command");
+
+    // The built-in commands come first and run in the page; nothing is sent.
+    const sent = wb.model.requests.length;
+    await page.getByTestId("composer").fill("/");
+    await page.getByTestId("slash-menu").waitFor();
+    expect((await page.locator('[data-testid="slash-option"][data-kind="command"]').allInnerTexts()).map((t) => t.split("\n")[0])).toEqual(["/new", "/compact", "/model", "/help"]);
+    await page.getByTestId("composer").fill("/he");
+    await page.keyboard.press("Enter");
+    await page.getByTestId("shortcuts").waitFor({ state: "visible" });
+    expect(await page.getByTestId("composer").inputValue()).toBe("");
+    await page.keyboard.press("Escape");
+    await page.getByTestId("composer").fill("/new");
+    await page.getByTestId("slash-menu").waitFor();
+    await page.getByTestId("send").click();
+    await expect.poll(() => page.getByTestId("pane-title").first().innerText()).toBe("New session");
+    expect(wb.model.requests.length).toBe(sent);
   });
 
   it("a SKILL.md created on disk appears in the Skills pane within 2 s, without a reload", async () => {
@@ -820,7 +844,14 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     await page.keyboard.press("Enter");
     await expect.poll(() => page.locator('[data-testid="turn"][data-status="done"]').count()).toBe(2);
 
+    // Asked first: Cancel changes nothing, Compact runs it.
+    const requests = wb.model.requests.length;
     await page.getByTestId("compact-session").click();
+    await page.getByTestId("compact-cancel").click();
+    expect(wb.model.requests.length).toBe(requests);
+    expect(await page.getByTestId("compaction").count()).toBe(0);
+    await page.getByTestId("compact-session").click();
+    await page.getByTestId("compact-confirm").click();
     await page.getByTestId("compaction").waitFor();
     await expect.poll(() => page.locator('[data-testid="turn"][data-compacted="true"]').count()).toBe(2);
     await expect.poll(() => page.getByTestId("compaction").innerText()).toContain("summary of the first 2 turns, plus the skills loaded in them (get_weather)");

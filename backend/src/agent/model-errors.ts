@@ -35,6 +35,17 @@ function providerMessage(err: unknown): string {
  * Turns whatever the model client threw into one readable message for the user.
  * `abortReason` is why we aborted the turn ourselves, if we did.
  */
+/** The network's own reason under a connection error (" (connect ECONNREFUSED 127.0.0.1:1)"), or "". */
+function causeOf(err: unknown): string {
+  let deepest = "";
+  for (let at = (err as { cause?: unknown })?.cause, depth = 0; at && depth < 5; at = (at as { cause?: unknown }).cause, depth++) {
+    const { code, message } = at as { code?: unknown; message?: unknown };
+    if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return ` (${typeof message === "string" && message.includes(code) ? message.slice(0, 200) : code})`;
+    if (typeof message === "string" && message !== "fetch failed") deepest = message.slice(0, 200);
+  }
+  return deepest ? ` (${deepest})` : "";
+}
+
 export function classifyModelError(
   err: unknown,
   ctx: {
@@ -96,7 +107,10 @@ export function classifyModelError(
   if (name === "APIConnectionError" || /ECONNREFUSED|ENOTFOUND|fetch failed|socket|terminated/i.test(providerMessage(err))) {
     return ctx.receivedAnyChunk
       ? { code: "model_bad_response", message: `The model's stream from ${endpoint} broke off mid-answer (connection closed).` }
-      : { code: "model_unreachable", message: `Cannot reach the model endpoint ${endpoint}${which}: is the server running? Check ${which ? "the profile's base URL" : "OPENAI_BASE_URL in KEY.md"}.` };
+      : {
+          code: "model_unreachable",
+          message: `Cannot reach the model endpoint ${endpoint}${which}${causeOf(err)}: is the server running? Check ${which ? "the profile's base URL" : "the base URL in the Model dialog (OPENAI_BASE_URL)"}.`,
+        };
   }
   if (err instanceof SyntaxError) {
     return { code: "model_bad_response", message: `The model endpoint ${endpoint} sent a response that is not valid JSON.` };

@@ -72,6 +72,11 @@ export async function probeModel(settings: ModelConfig, embedding: Config["embed
   });
   const { models, check: modelsCheck } = await listModels(model, timeout());
   const checks: ModelCheck[] = [modelsCheck];
+  if (!model.model.trim()) {
+    // Nothing to chat with yet: the list is what the user picks from.
+    const detail = models?.length ? `no model named yet: pick one of the ${models.length} the server lists, then test again` : "no model named yet: type the model's name";
+    return { models, checks: [...checks, { name: "chat", ok: false, detail }] };
+  }
 
   const chatSignal = timeout();
   try {

@@ -42,8 +42,10 @@ export class ChatTurns {
       .finally(() => {
         announce();
         turns.close(live);
-        // One line per turn at info level (requests are at debug): what a person reading the log wants to see.
-        log.info(summarizeTurn(sessionId, live.events.map((e) => e.event), performance.now() - startedAt), "turn finished");
+        // One line per turn (requests are at debug): what a person reading the log wants to see; a failure at warn, with its cause.
+        const summary = summarizeTurn(sessionId, live.events.map((e) => e.event), performance.now() - startedAt);
+        if (summary.error !== undefined && summary.outcome !== "aborted") log.warn(summary, "turn failed");
+        else log.info(summary, "turn finished");
         turns.release(sessionId);
         ui.publish({ type: "turn", session_id: sessionId, running: false });
         ui.publish({ type: "refresh", target: "sessions" });

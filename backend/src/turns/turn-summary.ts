@@ -9,6 +9,8 @@ export interface TurnSummary {
   output_tokens: number;
   tool_calls: number;
   duration_ms: number;
+  /** A failed turn's error, as the user was told it (the endpoint and the cause; never a key). */
+  error?: string;
 }
 
 /** The summary of a turn from the events it sent (the main agent's own: a sub-agent's are inside its delegate events). */
@@ -21,7 +23,10 @@ export function summarizeTurn(sessionId: string, events: ChatEvent[], durationMs
       summary.output_tokens += event.output_tokens;
     } else if (event.type === "tool_call") summary.tool_calls++;
     else if (event.type === "final") summary.outcome = "answered";
-    else if (event.type === "error") summary.outcome = event.code;
+    else if (event.type === "error") {
+      summary.outcome = event.code;
+      summary.error = event.message;
+    }
   }
   return summary;
 }

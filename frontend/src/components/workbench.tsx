@@ -140,9 +140,11 @@ export function Workbench() {
     setTab("files");
     wantInspector();
   }, [wantInspector]);
+  const [openCount, setOpenCount] = useState(0);
   const openFile = (path: string) => {
     setOpenAttachment(null);
     setOpenPath(path);
+    setOpenCount((n) => n + 1);
     setTab("files");
     wantInspector();
   };
@@ -281,6 +283,13 @@ export function Workbench() {
     })),
     ...sessions.map((session) => ({ id: `session-${session.id}`, label: session.title, group: "Sessions" as const, run: () => sessionActions.onOpen(session.id) })),
   ];
+  /** The `/` menu's built-ins: what the palette does, from the box. */
+  const slashCommands = [
+    { name: "new", description: "Start a new session", run: () => sessionActions.onNew() },
+    { name: "compact", description: "Summarize this session's turns for the model now", run: () => (chat.sessionId ? void compact() : showToast("Nothing to compact yet: this session has no turns.")) },
+    { name: "model", description: "Set up the model and its profiles", run: () => setModelDialog(true) },
+    { name: "help", description: "Keyboard shortcuts and commands", run: () => setShortcuts(true) },
+  ];
   const title = chat.sessionId ? (sessions.find((s) => s.id === chat.sessionId)?.title ?? "Session") : "New session";
 
   return (
@@ -318,7 +327,7 @@ export function Workbench() {
           <CitationContext.Provider value={openAt}>
           <ChangeContext.Provider value={showChange}>
           <AttachmentContext.Provider value={showAttachment}>
-          <Stage turnActions={turnActions} highlight={highlight} sessionKey={chat.sessionId ?? "new"} title={title} turns={chat.turns} streaming={chat.streaming} loadError={chat.loadError} skills={skills?.skills ?? []} onSend={(text, attachments) => void chat.send(text, undefined, attachments)} onStop={chat.stop} onSteer={(text) => void chat.queueMessage(text, "steer").catch(failed)} queue={chat.queue} onRemoveQueued={(id) => void chat.removeQueued(id)} restored={chat.restored} onCompact={chat.sessionId ? compact : undefined} toolsOff={chat.toolsOff} onChatWithoutTools={chat.chatWithoutTools} usage={chat.usage} composerToolbar={<ModelPicker session={chat.model} once={chat.onceModel} onChoose={(name, once) => void chat.chooseModel(name, once).catch(failed)} />} />
+          <Stage turnActions={turnActions} highlight={highlight} sessionKey={chat.sessionId ?? "new"} title={title} turns={chat.turns} streaming={chat.streaming} loadError={chat.loadError} skills={skills?.skills ?? []} onSend={(text, attachments) => void chat.send(text, undefined, attachments)} onStop={chat.stop} onSteer={(text) => void chat.queueMessage(text, "steer").catch(failed)} queue={chat.queue} onRemoveQueued={(id) => void chat.removeQueued(id)} restored={chat.restored} onCompact={chat.sessionId ? compact : undefined} toolsOff={chat.toolsOff} onChatWithoutTools={chat.chatWithoutTools} usage={chat.usage} composerToolbar={<ModelPicker session={chat.model} once={chat.onceModel} onChoose={(name, once) => void chat.chooseModel(name, once).catch(failed)} />} commands={slashCommands} />
           </AttachmentContext.Provider>
           </ChangeContext.Provider>
           </CitationContext.Provider>
@@ -348,6 +357,7 @@ export function Workbench() {
             onTab={setTab}
             files={files}
             openPath={openPath}
+            openCount={openCount}
             openAttachment={openAttachment}
             onOpenFile={openFile}
             onSaved={() => {

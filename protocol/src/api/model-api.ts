@@ -49,8 +49,12 @@ export const modelSettingsUpdateSchema = z
   .meta({ id: "ModelSettingsUpdate" });
 export type ModelSettingsUpdate = z.infer<typeof modelSettingsUpdateSchema>;
 
-/** `POST /api/model/test`: tries settings before they are saved (an absent `api_key` uses the saved one). */
-export type ModelTestRequest = ModelSettingsUpdate;
+/**
+ * `POST /api/model/test`: tries settings before they are saved (an absent `api_key` uses the saved one).
+ * The model may be left empty: the test then lists the server's models to pick from.
+ */
+export const modelTestRequestSchema = modelSettingsUpdateSchema.extend({ model: modelName(0) }).meta({ id: "ModelTestRequest" });
+export type ModelTestRequest = z.infer<typeof modelTestRequestSchema>;
 
 export const modelCheckSchema = z.object({
   name: z.enum(["models", "chat", "streaming", "tools", "reasoning", "usage", "vision", "embeddings"]),
@@ -80,8 +84,8 @@ export const modelApi = {
   test: operation({
     method: "POST",
     path: "/api/model/test",
-    summary: "Tries settings before they are saved: models, chat, streaming, tools, reasoning, usage, embeddings",
-    body: modelSettingsUpdateSchema,
+    summary: "Tries settings before they are saved: models, chat, streaming, tools, reasoning, usage, images, embeddings (no model: the server's models only)",
+    body: modelTestRequestSchema,
     responses: { 200: modelTestReplySchema, ...errorReplies(400) },
   }),
 };

@@ -18,6 +18,16 @@ import type { UiEventBus } from "../../ui-events/ui-event-bus.js";
 import { routeOf, typed } from "../api-route.js";
 
 /**
+ * An export's file name, from the session's title: characters no file system takes become "-" (a path
+ * separator) or go, an ASCII form for old clients, and the title itself (RFC 6266 `filename*`).
+ */
+export function exportDisposition(title: string, ext: string): string {
+  const name = [...title.replace(/[/\\]/g, "-")].filter((c) => c.charCodeAt(0) >= 0x20 && !':*?"<>|'.includes(c)).join("").replace(/\s+/g, " ").trim().slice(0, 100) || "session";
+  const ascii = [...name].map((c) => (c.charCodeAt(0) < 0x7f ? c : "_")).join("");
+  return `attachment; filename="${ascii}.${ext}"; filename*=UTF-8''${encodeURIComponent(`${name}.${ext}`)}`;
+}
+
+/**
  * Sessions: list, read, search, rename, pin, delete (to the trash) and restore, export and import.
  * `turns`: the running turns; nothing changes or leaves a session until its turn ends.
  */
@@ -149,7 +159,7 @@ export async function sessionRoutes(
       // Markdown: the branch being read; JSON: the whole tree, to import elsewhere.
       const session = await sessions.read(id);
       const markdown = request.query.format === "md";
-      reply.header("content-disposition", `attachment; filename="${id}.${markdown ? "md" : "json"}"`);
+      reply.header("content-disposition", exportDisposition(session.title || id, markdown ? "md" : "json"));
       // Text, not JSON: Fastify sends a string of another type as it is (the contract's raw reply).
       if (markdown) return reply.type("text/markdown; charset=utf-8").send(exportMarkdown(session) as never);
       const entries = await sessions.entries(id);

@@ -19,6 +19,8 @@ interface InspectorProps {
   onTab: (tab: InspectorTab) => void;
   files: WorkspaceFile[];
   openPath: string | null;
+  /** Bumped each time a file is opened: opening the open file again reads it again (it may have been made meanwhile). */
+  openCount: number;
   /** A message's attachment, open instead of a file. */
   openAttachment: Attachment | null;
   onOpenFile: (path: string) => void;
@@ -43,7 +45,7 @@ const GROUP_LABELS: Record<WorkspaceFile["group"], string> = {
   settings: "Settings",
 };
 
-export function Inspector({ tab, onTab, files, openPath, openAttachment, onOpenFile, onSaved, sessionId, diskChanges, reveal, openChange, onReverted, onCollapse }: InspectorProps) {
+export function Inspector({ tab, onTab, files, openPath, openCount, openAttachment, onOpenFile, onSaved, sessionId, diskChanges, reveal, openChange, onReverted, onCollapse }: InspectorProps) {
   const drafts = useRef(new Map<string, { saved: string; text: string }>()).current;
   const groups = new Map<WorkspaceFile["group"], WorkspaceFile[]>();
   for (const file of files) groups.set(file.group, [...(groups.get(file.group) ?? []), file]);
@@ -100,7 +102,7 @@ export function Inspector({ tab, onTab, files, openPath, openAttachment, onOpenF
               <ExtractedSource key={openPath} path={openPath} reveal={reveal?.path === openPath ? reveal : null} />
             ) : openPath ? (
               <FileEditor
-                key={openPath}
+                key={`${openPath}#${openCount}`}
                 path={openPath}
                 drafts={drafts}
                 onSaved={onSaved}

@@ -15,8 +15,13 @@ declare global {
   }
 }
 
+// Each language service runs in its own worker: JSON's validates and completes the settings files as they are
+// typed (without it, Monaco asks the plain editor worker and logs "Missing requestHandler" on every change).
 window.MonacoEnvironment = {
-  getWorker: () => new Worker(new URL("monaco-editor/editor/editor.worker.js", import.meta.url), { type: "module" }),
+  getWorker: (_id, label) =>
+    label === "json"
+      ? new Worker(new URL("monaco-editor/language/json/json.worker.js", import.meta.url), { type: "module" })
+      : new Worker(new URL("monaco-editor/editor/editor.worker.js", import.meta.url), { type: "module" }),
 };
 loader.config({ monaco });
 

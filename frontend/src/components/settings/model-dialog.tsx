@@ -106,6 +106,8 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
               type="button"
               variant="outline"
               size="sm"
+              aria-pressed={baseUrl === preset.baseUrl}
+              className={baseUrl === preset.baseUrl ? "border-klein bg-klein-50 text-klein" : undefined}
               onClick={() => {
                 setBaseUrl(preset.baseUrl);
                 // A preset without a model name (a local server: its own models) leaves no other provider's name behind.
@@ -145,6 +147,18 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
           <p className="text-xs text-amber-700">Set in the environment (wins over what is saved here): {current.from_environment.join(", ")}.</p>
         )}
         {test && <TestChecks test={test} />}
+        {test?.models && test.models.length > 0 && !model.trim() && (
+          <div className="space-y-1 text-xs text-zinc-600" data-testid="model-choices">
+            <p>Pick the model to use:</p>
+            <div className="flex max-h-28 flex-wrap gap-1 overflow-y-auto">
+              {test.models.map((id) => (
+                <button key={id} type="button" data-testid="model-choice" className="rounded border border-zinc-200 px-1.5 py-0.5 font-mono hover:border-klein/50 hover:bg-klein-50" onClick={() => setModel(id)}>
+                  {id}
+                </button>
+              ))}
+            </div>
+          </div>
+        )}
         {error && (
           <p className="text-xs text-red-700" data-testid="model-error">
             {error}
@@ -154,7 +168,7 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
           Save writes {current?.key_file ?? "KEY.md"} (git ignores it); the next message uses it.
         </p>
         <div className="flex justify-end gap-2">
-          <Button type="button" variant="outline" data-testid="model-test" disabled={busy !== null || !model.trim()} onClick={() => void run("test")}>
+          <Button type="button" variant="outline" data-testid="model-test" disabled={busy !== null} onClick={() => void run("test")}>
             {busy === "test" && <Loader2 className="animate-spin" />}
             Test connection
           </Button>

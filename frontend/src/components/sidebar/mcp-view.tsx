@@ -17,6 +17,9 @@ const STATE_BADGE: Record<McpServerStatus["state"], "success" | "warning" | "dan
   disabled: "muted",
 };
 
+/** A new MCP.json: Claude Code's and Cursor's shape, with no servers yet. */
+const EMPTY_MCP_FILE = `${JSON.stringify({ mcpServers: {} }, null, 2)}\n`;
+
 /** The MCP servers of MCP.json: each one's state, tools, prompts and what went wrong, with Restart. */
 export function McpView({ onOpenFile }: { onOpenFile: (path: string) => void }) {
   // A server's state moves on its own (start-up, restarts): the server says so, and this reads again.
@@ -44,7 +47,18 @@ export function McpView({ onOpenFile }: { onOpenFile: (path: string) => void }) 
     <div className="space-y-3" data-testid="mcp-view">
       <div className="flex items-center justify-between px-1">
         <h3 className="text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">MCP servers ({reply.servers.length})</h3>
-        <Button variant="ghost" size="sm" onClick={() => onOpenFile(reply.file.path)} data-testid="edit-mcp">
+        <Button
+          variant="ghost"
+          size="sm"
+          onClick={() =>
+            // Create makes the file first (an empty server list), so the Inspector opens a file that is there.
+            void (reply.file.exists ? Promise.resolve() : api.saveFile(reply.file.path, EMPTY_MCP_FILE)).then(
+              () => onOpenFile(reply.file.path),
+              (err: Error) => setActionError(err.message),
+            )
+          }
+          data-testid="edit-mcp"
+        >
           <FileCog /> {reply.file.exists ? "Edit MCP.json" : "Create MCP.json"}
         </Button>
       </div>

@@ -1,4 +1,5 @@
 "use client";
+import { CopyButton } from "@/components/ui/copy-button";
 import { CornerDownRight, Sparkles, TriangleAlert } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import type { Block } from "@/lib/turn-model";
@@ -58,6 +59,7 @@ export function BlockList({ blocks, streaming }: { blocks: Block[]; streaming: b
             return (
               <div key={index} data-testid="answer" data-partial={block.partial ? "true" : undefined}>
                 <AnswerText text={block.text} />
+                {!block.partial && <CopyButton text={() => block.text} label="Copy the answer (Markdown)" testId="copy-answer" className="-ml-1 mt-0.5" />}
                 {block.cutByLimit && (
                   <div data-testid="answer-cut" className="mt-1 text-[11px] text-amber-700">
                     Cut: the model reached its output token limit here.

@@ -1,6 +1,6 @@
 "use client";
 import type { Attachment, QueueItem, SkillInfo } from "@mini-openclaw/protocol";
-import { ArrowUp, CornerDownRight, ListPlus, Paperclip, Pencil, Sparkles, Square, X } from "lucide-react";
+import { ArrowUp, CornerDownRight, ListPlus, Paperclip, Pencil, Sparkles, Square, SquareSlash, X } from "lucide-react";
 import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import type { Attachments } from "@/lib/use-attachments";
@@ -24,6 +24,15 @@ interface ComposerProps {
   restored?: { text: string } | null;
   /** Controls under the box (the model picker). */
   toolbar?: ReactNode;
+  /** The built-in commands the `/` menu lists before the skills (/new, /compact, /model, /help). */
+  commands?: SlashCommand[];
+}
+
+/** A built-in command of the `/` menu: run in the page, never sent to the model. */
+export interface SlashCommand {
+  name: string;
+  description: string;
+  run: () => void;
 }
 
 /**
@@ -32,7 +41,7 @@ interface ComposerProps {
  * puts a message back here, x removes it); Stop ends the turn and gives the queue back. Typing `/`
  * lists the skills: arrows move, Tab or Enter picks, Escape closes.
  */
-export function Composer({ files, streaming, disabled, skills, onSend, onSteer, onStop, queue = [], onRemoveQueued, restored, toolbar }: ComposerProps) {
+export function Composer({ files, streaming, disabled, skills, onSend, onSteer, onStop, queue = [], onRemoveQueued, restored, toolbar, commands = [] }: ComposerProps) {
   const [text, setText] = useState("");
   const picker = useRef<HTMLInputElement>(null);
   useEffect(() => {
@@ -41,13 +50,29 @@ export function Composer({ files, streaming, disabled, skills, onSend, onSteer, 
   const [highlight, setHighlight] = useState(0);
   const [dismissed, setDismissed] = useState(false);
   const slash = /^\/([A-Za-z0-9_.-]*)$/.exec(text);
-  const matches = slash && !dismissed ? skills.filter((s) => s.name.startsWith(slash[1])) : [];
-  const pick = (skill: SkillInfo) => {
-    setText(`/${skill.name} `);
+  // Built-in commands first, then the skills (a skill of a built-in's name is reached by the rest of its name).
+  const matches: Array<{ kind: "command"; command: SlashCommand } | { kind: "skill"; skill: SkillInfo }> =
+    slash && !dismissed
+      ? [
+          ...commands.filter((c) => c.name.startsWith(slash[1])).map((command) => ({ kind: "command" as const, command })),
+          ...skills.filter((s) => s.name.startsWith(slash[1]) && !commands.some((c) => c.name === s.name)).map((skill) => ({ kind: "skill" as const, skill })),
+        ]
+      : [];
+  const runCommand = (command: SlashCommand) => {
+    setText("");
+    setHighlight(0);
+    command.run();
+  };
+  const pick = (match: (typeof matches)[number]) => {
+    if (match.kind === "command") return runCommand(match.command);
+    setText(`/${match.skill.name} `);
     setHighlight(0);
   };
   const send = (steer = false) => {
     const message = text.trim();
+    // A built-in typed whole runs here; it is never sent.
+    const command = commands.find((c) => `/${c.name}` === message);
+    if (command) return runCommand(command);
     if (!message || disabled || files.uploading) return;
     if (steer && onSteer) onSteer(message);
     else onSend(message, files.attachments);
@@ -86,27 +111,31 @@ export function Composer({ files, streaming, disabled, skills, onSend, onSteer, 
     <div className="relative border-t border-zinc-200/80 bg-white p-3">
       {matches.length > 0 && (
         <div role="listbox" data-testid="slash-menu" className="absolute bottom-full left-3 right-3 mb-1 overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-lg">
-          <div className="border-b border-zinc-100 px-3 py-1.5 text-[11px] font-medium uppercase tracking-wide text-zinc-500">Skills</div>
-          {matches.slice(0, 8).map((skill, i) => (
-            <button
-              key={skill.name}
-              type="button"
-              role="option"
-              aria-selected={i === highlight}
-              data-testid="slash-option"
-              onMouseDown={(e) => {
-                e.preventDefault();
-                pick(skill);
-              }}
-              className={cn("flex w-full items-start gap-2 px-3 py-2 text-left", i === highlight ? "bg-klein-50" : "hover:bg-zinc-50")}
-            >
-              <Sparkles className="mt-0.5 size-3.5 shrink-0 text-klein" />
-              <span className="min-w-0">
-                <span className="font-mono text-[13px] font-semibold text-zinc-800">/{skill.name}</span>
-                <span className="block truncate text-xs text-zinc-500">{skill.description}</span>
-              </span>
-            </button>
-          ))}
+          <div className="border-b border-zinc-100 px-3 py-1.5 text-[11px] font-medium uppercase tracking-wide text-zinc-500">Commands and skills</div>
+          {matches.slice(0, 10).map((match, i) => {
+            const [name, description] = match.kind === "command" ? [match.command.name, match.command.description] : [match.skill.name, match.skill.description];
+            return (
+              <button
+                key={`${match.kind}:${name}`}
+                type="button"
+                role="option"
+                aria-selected={i === highlight}
+                data-testid="slash-option"
+                data-kind={match.kind}
+                onMouseDown={(e) => {
+                  e.preventDefault();
+                  pick(match);
+                }}
+                className={cn("flex w-full items-start gap-2 px-3 py-2 text-left", i === highlight ? "bg-klein-50" : "hover:bg-zinc-50")}
+              >
+                {match.kind === "command" ? <SquareSlash className="mt-0.5 size-3.5 shrink-0 text-zinc-500" /> : <Sparkles className="mt-0.5 size-3.5 shrink-0 text-klein" />}
+                <span className="min-w-0">
+                  <span className="font-mono text-[13px] font-semibold text-zinc-800">/{name}</span>
+                  <span className="block truncate text-xs text-zinc-500">{description}</span>
+                </span>
+              </button>
+            );
+          })}
         </div>
       )}
       {files.files.length > 0 && (
@@ -157,7 +186,7 @@ export function Composer({ files, streaming, disabled, skills, onSend, onSteer, 
             files.add(e.clipboardData.files);
           }}
           rows={Math.min(8, Math.max(1, text.split("\n").length))}
-          placeholder={streaming ? "Queue a follow-up, or steer the turn…" : "Ask the agent… (Shift+Enter: new line, / for skills)"}
+          placeholder={streaming ? "Queue a follow-up, or steer the turn…" : "Ask the agent… (Shift+Enter: new line, / commands)"}
           className="max-h-48 min-h-[36px] flex-1 resize-none bg-transparent px-1.5 py-1.5 text-[14.5px] outline-none placeholder:text-zinc-400"
         />
         {streaming && onSteer && (

@@ -1,9 +1,10 @@
 "use client";
 import { ImageOff } from "lucide-react";
-import { type ComponentProps, createContext, memo, useContext } from "react";
+import { type ComponentProps, createContext, memo, useContext, useRef } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import rehypeHighlight from "rehype-highlight";
 import remarkGfm from "remark-gfm";
+import { CopyButton } from "@/components/ui/copy-button";
 import { linkCitations, parseCiteHref } from "@/lib/citations";
 import { urlHost, urlPlace } from "@/lib/url-origin";
 
@@ -60,7 +61,20 @@ function SafeLink({ href, children, node: _node, ...rest }: ComponentProps<"a"> 
   );
 }
 
-const components: Components = { img: SafeImage, a: SafeLink };
+/** A code block with a Copy button (its text as shown, without the highlighting). */
+function CodeBlock({ children, node: _node, ...rest }: ComponentProps<"pre"> & { node?: unknown }) {
+  const pre = useRef<HTMLPreElement>(null);
+  return (
+    <div className="group/code relative">
+      <pre ref={pre} {...rest}>
+        {children}
+      </pre>
+      <CopyButton text={() => pre.current?.innerText ?? ""} label="Copy the code" testId="copy-code" className="absolute right-1 top-1 bg-white/80 opacity-70 group-hover/code:opacity-100" />
+    </div>
+  );
+}
+
+const components: Components = { img: SafeImage, a: SafeLink, pre: CodeBlock };
 
 /**
  * The answer as Markdown, with GitHub tables and highlighted code. Raw HTML in the text is not

@@ -7,7 +7,7 @@ import type { Attachment, QueueItem, SessionDetail, SkillInfo } from "@mini-open
 import type { Turn } from "@/lib/turn-model";
 import { useAttachments } from "@/lib/use-attachments";
 import { formatCost } from "@/lib/utils";
-import { Composer } from "./composer";
+import { Composer, type SlashCommand } from "./composer";
 import type { TurnActions } from "./turn-controls";
 import { TurnView } from "./turn-view";
 
@@ -44,13 +44,16 @@ interface StageProps {
   usage?: SessionDetail["usage"] | null;
   /** Controls under the composer (the model picker). */
   composerToolbar?: ReactNode;
+  /** The `/` menu's built-in commands. */
+  commands?: SlashCommand[];
 }
 
 /** The conversation, streamed: it follows the newest output unless the reader scrolled up. */
-export function Stage({ sessionKey, title, turns, streaming, loadError, skills, onSend, onStop, onSteer, queue, onRemoveQueued, restored, onCompact, toolsOff, onChatWithoutTools, highlight, turnActions, usage, composerToolbar }: StageProps) {
+export function Stage({ sessionKey, title, turns, streaming, loadError, skills, onSend, onStop, onSteer, queue, onRemoveQueued, restored, onCompact, toolsOff, onChatWithoutTools, highlight, turnActions, usage, composerToolbar, commands }: StageProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const files = useAttachments();
   const [dragging, setDragging] = useState(false);
+  const [confirmCompact, setConfirmCompact] = useState(false);
   const sentinel = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const [shown, setShown] = useState(PAGE);
@@ -144,17 +147,37 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
             tools off
           </span>
         )}
-        {onCompact && turns.length > 0 && (
+        {onCompact && turns.length > 0 && !confirmCompact && (
           <Button
             variant="ghost"
             size="sm"
             disabled={streaming}
-            onClick={onCompact}
+            onClick={() => setConfirmCompact(true)}
             data-testid="compact-session"
             data-tip="Summarize the turns so far for the model: it gets the summary and the loaded skills instead. The session file keeps everything."
           >
             <Layers /> Compact
           </Button>
+        )}
+        {onCompact && confirmCompact && (
+          // Compacting calls the model and changes what it is sent from now on: asked first.
+          <span className="flex items-center gap-1 text-[12px] text-zinc-600" role="group" aria-label="Confirm compaction">
+            Summarize the turns so far?
+            <Button
+              size="sm"
+              data-testid="compact-confirm"
+              disabled={streaming}
+              onClick={() => {
+                setConfirmCompact(false);
+                onCompact();
+              }}
+            >
+              Compact
+            </Button>
+            <Button size="sm" variant="ghost" data-testid="compact-cancel" onClick={() => setConfirmCompact(false)}>
+              Cancel
+            </Button>
+          </span>
         )}
       </PaneHeader>
       <div
@@ -210,7 +233,7 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
           )}
         </div>
       </div>
-      <Composer files={files} streaming={streaming} skills={skills} onSend={onSend} onStop={onStop} onSteer={onSteer} queue={queue} onRemoveQueued={onRemoveQueued} restored={restored} toolbar={composerToolbar} />
+      <Composer files={files} streaming={streaming} skills={skills} onSend={onSend} onStop={onStop} onSteer={onSteer} queue={queue} onRemoveQueued={onRemoveQueued} restored={restored} toolbar={composerToolbar} commands={commands} />
     </Pane>
   );
 }
