@@ -111,7 +111,7 @@ describe("the API contract", () => {
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
-    expect(operations.length).toBe(61);
+    expect(operations.length).toBe(62);
     for (const { path, method, op } of operations) {
       const statuses = Object.keys(op.responses);
       expect(statuses.some((s) => s.startsWith("2")), `${method} ${path}`).toBe(true);
@@ -190,6 +190,9 @@ describe("the API contract", () => {
     expect((await call("GET", `/api/attachments/${(attached.body as { id: string }).id}/text`)).status).toBe(200);
     expect((await call("GET", "/api/attachments/att_000000000000000000000000/text")).status).toBe(404);
     expect((await call("GET", "/api/usage?from=2026-13-01")).status).toBe(400);
+
+    expect((await call("GET", "/api/files/schema?path=MCP.json")).status).toBe(200);
+    expect((await call("GET", "/api/files/schema?path=workspace/SOUL.md")).status).toBe(404);
 
     // Tasks: one made, read, previewed, changed, run, its runs, deleted; the heartbeat; bad schedules.
     const taskBody = { name: "Contract", prompt: "hello", schedule: { kind: "once", at: new Date(Date.now() + 3_600_000).toISOString() } };

@@ -33,8 +33,15 @@ export interface WatchedPage {
   shot(name: string): Promise<void>;
 }
 
-export async function openPage(browser: Browser, url: string, viewport = { width: 1440, height: 900 }, colorScheme: "light" | "dark" = "light"): Promise<WatchedPage> {
-  const context = await browser.newContext({ viewport, colorScheme });
+export async function openPage(
+  browser: Browser,
+  url: string,
+  viewport = { width: 1440, height: 900 },
+  colorScheme: "light" | "dark" = "light",
+  /** A touch screen (a coarse pointer, no hover). */
+  touch = false,
+): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport, colorScheme, ...(touch ? { hasTouch: true, isMobile: true } : {}) });
   const page = await context.newPage();
   const external: string[] = [];
   const errors: string[] = [];

@@ -23,7 +23,7 @@ const runWhatIsAsked = (body: ChatRequestBody) => {
 describe.skipIf(!chromiumAvailable || !sandboxExpected().available)("file changes in the Stage", () => {
   const session = browserSession("changes");
 
-  it("lists a call's files on its card; a click shows the diff; Revert puts the file back; MEMORY.md changes show as a diff card", async () => {
+  it("lists a call's files on its card and in the Changes tab; a click shows the diff; Revert puts the file back; MEMORY.md changes show as a diff card", async () => {
     const wb = session.use(await startWorkbench({ script: runWhatIsAsked }));
     const memoryBefore = await readFile(join(wb.dataRoot, "memory/MEMORY.md"), "utf8");
     const view = await session.open(wb.url);
@@ -37,6 +37,14 @@ describe.skipIf(!chromiumAvailable || !sandboxExpected().available)("file change
     const card = page.getByTestId("memory-diff");
     await card.waitFor();
     expect(await card.innerText()).toContain("+ - likes tea");
+
+    // The Changes tab lists the session's changes by turn and call before any file is clicked.
+    await page.getByTestId("tab-changes").click();
+    const listed = page.getByTestId("changes-item");
+    await expect.poll(() => listed.evaluateAll((els) => els.map((e) => e.getAttribute("data-path")))).toEqual(["memory/MEMORY.md", "workspace/greeting.txt"]);
+    expect(await page.getByTestId("changes-list").innerText()).toContain("TURN 1 · TERMINAL");
+    await listed.filter({ hasText: "workspace/greeting.txt" }).click();
+    await page.locator(".monaco-diff-editor").waitFor();
 
     await page.locator('[data-testid="changed-file"][data-path="memory/MEMORY.md"]').click();
     await page.locator(".monaco-diff-editor").waitFor();

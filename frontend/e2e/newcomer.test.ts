@@ -14,7 +14,7 @@ const ANSWER = "Here is the plan.\n\n```python\nprint('pack for Lyon')\n```\n";
 describe.skipIf(!chromiumAvailable)("what a newcomer tripped on", () => {
   const session = browserSession("newcomer");
 
-  it("Create MCP.json makes the file and opens it, without an error; Edit opens it again", async () => {
+  it("Create MCP.json makes the file and opens it, without an error; Edit opens it again; mistakes in it and in APPROVALS.json are marked as typed", async () => {
     const wb = session.use(await startWorkbench());
     const view = await session.open(wb.url);
     const { page } = view;
@@ -35,6 +35,18 @@ describe.skipIf(!chromiumAvailable)("what a newcomer tripped on", () => {
     await page.locator(".monaco-editor .view-lines").click();
     await page.keyboard.press("Control+Home");
     await page.keyboard.insertText("xx");
+    await expect.poll(() => page.locator(".monaco-editor .squiggly-error").count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(view.errors).toEqual([]);
+
+    // APPROVALS.json is checked against the server's own schema: valid JSON of the wrong shape is marked too.
+    await page.getByTestId("nav-approvals").click();
+    await page.getByTestId("file-item").filter({ hasText: "APPROVALS.json" }).click();
+    await expect.poll(() => page.getByTestId("editor-path").innerText()).toBe("APPROVALS.json");
+    await expect.poll(() => page.locator(".monaco-editor .view-lines").innerText()).toContain("timeout_seconds");
+    expect(await page.locator(".monaco-editor .squiggly-error").count()).toBe(0);
+    await page.locator(".monaco-editor .view-lines").click();
+    await page.keyboard.press("Control+A");
+    await page.keyboard.insertText('{ "version": 1, "timeout_seconds": "soon" }');
     await expect.poll(() => page.locator(".monaco-editor .squiggly-error").count(), { timeout: 10_000 }).toBeGreaterThan(0);
     expect(view.errors).toEqual([]);
   });
@@ -60,5 +72,34 @@ describe.skipIf(!chromiumAvailable)("what a newcomer tripped on", () => {
     const path = await download.path();
     await access(path);
     expect(await readFile(path, "utf8")).toMatch(/^# Plan the trip to Lyon\n/);
+  });
+
+  it("Ctrl+K finds words in sessions' text and skills, not only titles", async () => {
+    const wb = session.use(await startWorkbench({ script: () => ({ content: "Sunny weather all week in Paris." }) }));
+    const view = await session.open(wb.url);
+    const { page } = view;
+    await page.getByTestId("composer").fill("What is the forecast?");
+    await page.keyboard.press("Enter");
+    await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
+    await page.getByTestId("new-session").click();
+    await page.keyboard.press("Control+k");
+    await page.getByTestId("palette-input").fill("weather");
+    const items = page.getByTestId("palette-item");
+    await expect.poll(() => items.allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^get_weather: .*\nSkills$/), expect.stringMatching(/^What is the forecast\?\n.*weather.*\nFound in sessions$/i)]));
+    await items.filter({ hasText: "Found in sessions" }).click();
+    await expect.poll(() => page.getByTestId("pane-title").first().innerText()).toBe("What is the forecast?");
+  });
+
+  it("on a touch screen the controls that show on hover are always there", async () => {
+    const wb = session.use(await startWorkbench({ script: () => ({ content: "Answered." }) }));
+    const view = await session.open(wb.url, { width: 1024, height: 768 }, "light", true);
+    const { page } = view;
+    expect(await page.evaluate(() => matchMedia("(pointer: coarse)").matches)).toBe(true);
+    await page.getByTestId("composer").fill("hello from a tablet");
+    await page.keyboard.press("Enter");
+    await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
+    // Nothing hovered: the session's actions and the turn's controls are visible all the same.
+    expect(await page.getByTestId("session-actions").first().isVisible()).toBe(true);
+    expect(await page.getByTestId("answer-buttons").first().evaluate((el) => getComputedStyle(el).opacity)).toBe("1");
   });
 });

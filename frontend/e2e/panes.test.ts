@@ -64,6 +64,22 @@ describe.skipIf(!chromiumAvailable)("the panes", () => {
     }
   });
 
+  it("a layout of 1440 px, then the window made 900 px: a side pane gives way, the Inspector first; the Stage keeps 480 px and the composer works", async () => {
+    const wb = session.use(await startWorkbench({ script: () => ({ content: "Still usable." }) }));
+    const view = await session.open(wb.url, { width: 1440, height: 900 });
+    const { page } = view;
+    await page.getByTestId("inspector").waitFor();
+    await page.getByTestId("nav-memory").click();
+    expect(await width(page, "stage")).toBeGreaterThanOrEqual(479);
+    await page.setViewportSize({ width: 900, height: 800 });
+    await expect.poll(() => width(page, "stage")).toBeGreaterThanOrEqual(479);
+    expect(await placeholderFits(page)).toBe(true);
+    expect(await page.getByTestId("inspector-rail").count()).toBe(1);
+    await page.getByTestId("composer").fill("still there?");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.getByTestId("answer").last().innerText()).toContain("Still usable.");
+  });
+
   it("under 800 px the Sidebar is a drawer over the Stage, opened by Expand sidebar; the Stage keeps the width", async () => {
     const wb = session.use(await startWorkbench({ script: [] }));
     const view = await session.open(wb.url, { width: 760, height: 700 });

@@ -72,6 +72,9 @@ const entrySchema = z.object({
   tool_timeout_ms: timeout.optional(),
 });
 
+/** MCP.json as a whole, in Claude Code's and Cursor's shape or VS Code's (for the editor's schema). */
+export const mcpFileSchema = z.object({ mcpServers: z.record(z.string(), entrySchema).optional(), servers: z.record(z.string(), entrySchema).optional() });
+
 /** What a server entry's name becomes part of (`mcp__<name>__<tool>`): kept readable and short. */
 const NAME_MAX = 48;
 

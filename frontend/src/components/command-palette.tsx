@@ -6,7 +6,9 @@ import { cn } from "@/lib/utils";
 export interface PaletteItem {
   id: string;
   label: string;
-  group: "Actions" | "Views" | "Sessions";
+  group: "Actions" | "Views" | "Sessions" | "Skills" | "Found in sessions";
+  /** Shown under the label (where a search found the words). */
+  detail?: string;
   run: () => void;
 }
 
@@ -22,10 +24,27 @@ function matches(label: string, query: string): boolean {
  * Ctrl/⌘+K: one box to reach anything: a session by its title, a view, an action. A combobox in a
  * modal dialog (WAI-ARIA's pattern): type to filter, arrows to move, Enter to run, Esc to close.
  */
-export function CommandPalette({ open, onClose, items }: { open: boolean; onClose: () => void; items: PaletteItem[] }) {
+export function CommandPalette({ open, onClose, items, search }: { open: boolean; onClose: () => void; items: PaletteItem[]; search?: (query: string, signal: AbortSignal) => Promise<PaletteItem[]> }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
+  /** What a search of every session's text found for the query (after the titles, views and actions). */
+  const [found, setFound] = useState<{ query: string; items: PaletteItem[] } | null>(null);
+  useEffect(() => {
+    const q = query.trim();
+    if (!search || q.length < 2) return setFound(null);
+    const abort = new AbortController();
+    const timer = setTimeout(() => {
+      search(q, abort.signal).then(
+        (items) => setFound({ query: q, items }),
+        () => {},
+      );
+    }, 150);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [query, search]);
 
   useEffect(() => {
     if (!open) return dialog.current?.close();
@@ -34,7 +53,11 @@ export function CommandPalette({ open, onClose, items }: { open: boolean; onClos
     dialog.current?.showModal();
   }, [open]);
 
-  const shown = useMemo(() => items.filter((item) => matches(item.label, query)).slice(0, MAX_SHOWN), [items, query]);
+  const shown = useMemo(() => {
+    const direct = items.filter((item) => matches(item.label, query));
+    const more = found?.query === query.trim() ? found.items.filter((f) => !direct.some((d) => d.id === f.id)) : [];
+    return [...direct.slice(0, MAX_SHOWN), ...more.slice(0, MAX_SHOWN)];
+  }, [items, query, found]);
   const run = (item: PaletteItem | undefined) => {
     if (!item) return;
     onClose();
@@ -60,7 +83,7 @@ export function CommandPalette({ open, onClose, items }: { open: boolean; onClos
           aria-expanded="true"
           aria-controls="palette-list"
           aria-activedescendant={shown[active] ? `palette-${shown[active].id}` : undefined}
-          aria-label="Search sessions, views and actions"
+          aria-label="Search sessions, skills, views and actions"
           data-testid="palette-input"
           value={query}
           onChange={(e) => {
@@ -68,7 +91,7 @@ export function CommandPalette({ open, onClose, items }: { open: boolean; onClos
             setActive(0);
           }}
           onKeyDown={onKeyDown}
-          placeholder="Search sessions, views and actions…"
+          placeholder="Search sessions (titles and text), skills, views and actions…"
           className="h-11 flex-1 bg-transparent text-sm outline-none"
         />
       </div>
@@ -85,7 +108,10 @@ export function CommandPalette({ open, onClose, items }: { open: boolean; onClos
             onClick={() => run(item)}
             className={cn("flex cursor-pointer items-center justify-between rounded-md px-3 py-1.5 text-sm", i === active ? "bg-klein-50 text-klein" : "text-zinc-700")}
           >
-            <span className="truncate">{item.label}</span>
+            <span className="min-w-0">
+              <span className="block truncate">{item.label}</span>
+              {item.detail && <span className="block truncate text-[11.5px] text-zinc-500" data-testid="palette-detail">{item.detail}</span>}
+            </span>
             <span className="ml-3 shrink-0 text-[11px] text-zinc-600">{item.group}</span>
           </li>
         ))}

@@ -1,6 +1,6 @@
 "use client";
 import { PanelLeftClose, PanelLeftOpen, PanelRightClose, PanelRightOpen } from "lucide-react";
-import { type MutableRefObject, type ReactNode, useCallback, useEffect, useState } from "react";
+import { type MutableRefObject, type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { Group, Panel, Separator, useDefaultLayout, usePanelRef } from "react-resizable-panels";
 import { cn } from "@/lib/utils";
 
@@ -9,6 +9,8 @@ export const DRAWER_BELOW_PX = 800;
 /** At this width or less, the Inspector starts collapsed (until the user says otherwise). */
 export const INSPECTOR_COLLAPSED_AT_PX = 1024;
 const RAIL = "44px";
+/** The Stage's least width: below it a side pane collapses, the Inspector first. */
+export const STAGE_MIN_PX = 480;
 const STORAGE_KEY = "moc.panes";
 
 /** What the rest of the page (the command palette) can do to the panes. */
@@ -89,8 +91,26 @@ export function WorkbenchPanes({
     setCollapsed({ sidebar: sidebarRef.current?.isCollapsed() ?? false, inspector: inspectorRef.current?.isCollapsed() ?? false });
   }, [sidebarRef, inspectorRef]);
 
+  // Saved sizes are the user's wish, the window is the fact: whenever the Stage would be narrower than its
+  // least width (a window made smaller), a side pane gives way, the Inspector first.
+  const stageBox = useRef<HTMLDivElement>(null);
+  const fitting = useRef(0);
+  const fit = useCallback(() => {
+    cancelAnimationFrame(fitting.current);
+    fitting.current = requestAnimationFrame(() => {
+      const width = stageBox.current?.getBoundingClientRect().width;
+      if (width === undefined || width >= STAGE_MIN_PX - 1) return;
+      if (inspectorRef.current && !inspectorRef.current.isCollapsed()) inspectorRef.current.collapse();
+      else if (sidebarRef.current && !sidebarRef.current.isCollapsed()) sidebarRef.current.collapse();
+      look();
+    });
+  }, [inspectorRef, sidebarRef, look]);
+
   useEffect(() => {
-    const measure = () => setNarrow(window.innerWidth < DRAWER_BELOW_PX);
+    const measure = () => {
+      setNarrow(window.innerWidth < DRAWER_BELOW_PX);
+      fit();
+    };
     measure();
     if (!defaultLayout && window.innerWidth <= INSPECTOR_COLLAPSED_AT_PX) {
       inspectorRef.current?.collapse();
@@ -112,6 +132,16 @@ export function WorkbenchPanes({
   useEffect(() => {
     if (showInspector > 0 && inspectorRef.current?.isCollapsed()) inspectorRef.current.expand();
   }, [showInspector, inspectorRef]);
+
+  // The Stage's own width, watched: a window resize keeps the panes' percentages (no layout change), so
+  // only the Stage's box says when it got too narrow.
+  useEffect(() => {
+    const box = stageBox.current;
+    if (!box) return;
+    const observer = new ResizeObserver(() => fit());
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, [fit]);
 
   if (toggles) {
     toggles.current = {
@@ -137,6 +167,7 @@ export function WorkbenchPanes({
         onLayoutChanged={(layout, meta) => {
           onLayoutChanged(layout, meta);
           look();
+          fit();
         }}
       >
         <Panel id="sidebar-panel" panelRef={sidebarRef} defaultSize="260px" minSize="200px" maxSize="35" collapsible collapsedSize={RAIL} onResize={look}>
@@ -145,8 +176,10 @@ export function WorkbenchPanes({
           <div className={cn("h-full", (collapsed.sidebar || narrow) && "hidden")}>{!narrow && sidebar(sidebarControls)}</div>
         </Panel>
         <ResizeHandle />
-        <Panel id="stage-panel" minSize="480px">
-          {stage}
+        <Panel id="stage-panel" minSize={`${STAGE_MIN_PX}px`}>
+          <div ref={stageBox} className="h-full min-w-0">
+            {stage}
+          </div>
         </Panel>
         <ResizeHandle />
         <Panel id="inspector-panel" panelRef={inspectorRef} defaultSize="33%" minSize="200px" collapsible collapsedSize={RAIL} onResize={look}>

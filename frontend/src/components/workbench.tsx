@@ -4,6 +4,7 @@ import { notify } from "@/lib/notifications";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { api } from "@/lib/api";
+import { skillPath } from "@/lib/skill-path";
 import { keys, staleKeys, useFiles, useHealth, useModels, useSessions, useSkills } from "@/lib/server-state";
 import { plural } from "@/lib/utils";
 import { useChat } from "@/lib/use-chat";
@@ -199,6 +200,7 @@ export function Workbench() {
   const failed = (err: unknown) => showToast((err as Error).message, "warning");
   const failedRef = useRef(failed);
   failedRef.current = failed;
+  const sessionActionsRef = useRef<SessionActions | null>(null);
   const sessionActions: SessionActions = {
     onOpen: (id, at) => {
       setHighlight(at ? { ...at, nonce: Date.now() } : null);
@@ -232,6 +234,7 @@ export function Workbench() {
           showToast(`Imported “${summary.title}”.`);
         }, (err: Error) => failed(err instanceof SyntaxError ? new Error(`${file.name} is not JSON: ${err.message}`) : err)),
   };
+  sessionActionsRef.current = sessionActions;
 
   const { send, switchBranch, saveEdit, open, sessionId } = chat;
   const turnActions = useMemo<TurnActions>(
@@ -259,6 +262,13 @@ export function Workbench() {
     const branchTurns = shownTurns.flatMap((t) => (t.branch ? [t.branch.turn] : []));
     return branchTurns.slice(Math.max(0, branchTurns.indexOf(rewindTurn)));
   }, [rewindTurn, shownTurns]);
+  /** The `/` menu's built-ins: what the palette does, from the box. */
+  const slashCommands = [
+    { name: "new", description: "Start a new session", run: () => sessionActions.onNew() },
+    { name: "compact", description: "Summarize this session's turns for the model now", run: () => (chat.sessionId ? void compact() : showToast("Nothing to compact yet: this session has no turns.")) },
+    { name: "model", description: "Set up the model and its profiles", run: () => setModelDialog(true) },
+    { name: "help", description: "Keyboard shortcuts and commands", run: () => setShortcuts(true) },
+  ];
   const paletteItems: PaletteItem[] = [
     { id: "new-chat", label: "New chat", group: "Actions", run: () => sessionActions.onNew() },
     ...(chat.streaming ? [{ id: "stop", label: "Stop the answer", group: "Actions" as const, run: () => chat.stop() }] : []),
@@ -282,14 +292,28 @@ export function Workbench() {
       run: () => onView(v),
     })),
     ...sessions.map((session) => ({ id: `session-${session.id}`, label: session.title, group: "Sessions" as const, run: () => sessionActions.onOpen(session.id) })),
+    ...(skills?.skills ?? []).map((skill) => ({
+      id: `skill-${skill.name}`,
+      label: `${skill.name}: ${skill.description}`,
+      group: "Skills" as const,
+      run: () => openFile(skillPath(skill.location, health?.location_prefix ?? ".")),
+    })),
+    ...slashCommands.map((command) => ({ id: `command-${command.name}`, label: `/${command.name}: ${command.description}`, group: "Actions" as const, run: command.run })),
   ];
-  /** The `/` menu's built-ins: what the palette does, from the box. */
-  const slashCommands = [
-    { name: "new", description: "Start a new session", run: () => sessionActions.onNew() },
-    { name: "compact", description: "Summarize this session's turns for the model now", run: () => (chat.sessionId ? void compact() : showToast("Nothing to compact yet: this session has no turns.")) },
-    { name: "model", description: "Set up the model and its profiles", run: () => setModelDialog(true) },
-    { name: "help", description: "Keyboard shortcuts and commands", run: () => setShortcuts(true) },
-  ];
+  /** The words in any session's text: each hit opens its session at the turn, marked. */
+  const searchSessions = useCallback(
+    (q: string, signal: AbortSignal) =>
+      api.searchSessions(q, signal).then((reply) =>
+        reply.results.map((hit) => ({
+          id: `session-${hit.id}`,
+          label: hit.title,
+          detail: hit.snippet,
+          group: "Found in sessions" as const,
+          run: () => sessionActionsRef.current?.onOpen(hit.id, hit.turn > 0 ? { turn: hit.turn, query: q } : undefined),
+        })),
+      ),
+    [],
+  );
   const title = chat.sessionId ? (sessions.find((s) => s.id === chat.sessionId)?.title ?? "Session") : "New session";
 
   return (
@@ -367,6 +391,7 @@ export function Workbench() {
             sessionId={chat.sessionId}
             diskChanges={diskChanges}
             openChange={openChange}
+            onOpenChange={showChange}
             onReverted={(path) => {
               showToast(`Reverted ${path}.`);
               refreshLists();
@@ -376,7 +401,7 @@ export function Workbench() {
         )}
       />
       <Toaster toasts={toasts.toasts} onDismiss={toasts.dismiss} />
-      <CommandPalette open={palette} onClose={() => setPalette(false)} items={paletteItems} />
+      <CommandPalette open={palette} onClose={() => setPalette(false)} items={paletteItems} search={searchSessions} />
       <ShortcutsDialog open={shortcuts} onClose={() => setShortcuts(false)} />
       <TooltipLayer />
     </div>

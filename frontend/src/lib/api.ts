@@ -56,6 +56,7 @@ export const api = {
   installSkill: (archive: Blob, filename: string) => callApi(skills.install, { query: { filename }, raw: { data: archive, contentType: "application/zip" } }),
   files: () => callApi(files.list).then((r) => r.files),
   readFile: (path: string) => callApi(files.read, { query: { path } }),
+  fileSchema: (path: string) => callApi(files.schema, { query: { path } }),
   saveFile: (path: string, content: string) => callApi(files.save, { body: { path, content } }),
   agents: () => callApi(agents.status),
   setReviewer: (enabled: boolean) => callApi(agents.reviewer, { body: { enabled } }),

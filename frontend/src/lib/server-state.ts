@@ -73,7 +73,7 @@ export function staleKeys(event: UiEvent): ReadonlyArray<readonly unknown[]> {
       return [];
     case "turn":
       // A turn started or ended anywhere: the list shows it; an ended one sent its session's prompt.
-      return event.running ? [keys.sessions] : [keys.sessions, keys.prompt(event.session_id)];
+      return event.running ? [keys.sessions] : [keys.sessions, keys.prompt(event.session_id), ["changes", event.session_id]];
     case "review":
       return [keys.agents];
     case "task_run":

@@ -32,6 +32,14 @@ export const filesApi = {
     querystring: pathQuery,
     responses: { 200: fileReplySchema, ...errorReplies(400, 403, 404, 413, 415, 422) },
   }),
+  /** Settings files with a schema: see SCHEMA_FILES. */
+  schema: operation({
+    method: "GET",
+    path: "/api/files/schema",
+    summary: "The JSON Schema of a settings file (APPROVALS.json, MCP.json, MODELS.json, TASKS.json), made from the schemas the server checks it with; the editor marks mistakes and completes keys from it",
+    querystring: pathQuery,
+    responses: { 200: z.record(z.string(), z.unknown()).meta({ id: "JsonSchema" }), ...errorReplies(400, 404) },
+  }),
   save: operation({
     method: "POST",
     path: "/api/files",
@@ -40,3 +48,6 @@ export const filesApi = {
     responses: { 200: fileSaveReplySchema, ...errorReplies(400, 403, 409, 413, 422, 507) },
   }),
 };
+
+/** The settings files `GET /api/files/schema` describes (the Inspector's editor asks for these only). */
+export const SCHEMA_FILES = ["APPROVALS.json", "MCP.json", "MODELS.json", "TASKS.json"] as const;

@@ -1,11 +1,14 @@
-import { api } from "@mini-openclaw/protocol";
+import { api, modelsFileSchema, tasksFileSchema } from "@mini-openclaw/protocol";
+import { z } from "zod";
+import { policySchema } from "../../approvals/approval-policy.js";
+import { mcpFileSchema } from "../../mcp/mcp-config.js";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../../config/config.js";
 import { UserError } from "../../lib/user-error.js";
 import { normalizeUserPath, writeConfinedAtomic } from "../../paths/confined-path.js";
 import { readConfinedText, readConfinedTextIfPresent } from "../../paths/read-confined-file.js";
 import { maskSecrets, restoreSecrets } from "../../settings/secret-mask.js";
-import { settingsFile } from "../../settings/settings-files.js";
+import { APPROVALS_FILE, MCP_FILE, MODELS_FILE, settingsFile, TASKS_FILE } from "../../settings/settings-files.js";
 import { listWorkspaceFiles } from "../../workspace/list-workspace-files.js";
 import { RUNTIME_DIRS, SNAPSHOT_FILE } from "../../config/data-root-layout.js";
 import { routeOf, typed } from "../api-route.js";
@@ -34,6 +37,22 @@ export async function fileRoutes(app: FastifyInstance, { config }: { config: Con
       const file = await readConfinedText(config.dataRoot, relPath, config.limits.fileBytes);
       const settings = settingsFile(relPath);
       return { path: relPath, content: settings ? maskSecrets(settings, file.content) : file.content };
+    },
+  });
+
+  // Each settings file's JSON Schema, from the very schema the server checks it with.
+  const schemas = new Map<string, Record<string, unknown>>();
+  const jsonSchemaOf = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  const settingsSchema = (path: string): z.ZodType | null =>
+    path === APPROVALS_FILE ? policySchema : path === MCP_FILE ? mcpFileSchema : path === MODELS_FILE ? modelsFileSchema : path === TASKS_FILE ? tasksFileSchema : null;
+  typed(app).route({
+    ...routeOf(api.files.schema),
+    handler: async (request) => {
+      const relPath = normalizeUserPath(request.query.path, config.locationPrefix);
+      const schema = settingsSchema(relPath);
+      if (!schema) throw new UserError(404, `${relPath} is not a settings file with a schema.`);
+      if (!schemas.has(relPath)) schemas.set(relPath, jsonSchemaOf(schema));
+      return schemas.get(relPath)!;
     },
   });
 

@@ -1,17 +1,38 @@
 "use client";
 /** Monaco's diff editor, read-only, bundled like the editor (monaco-editor.tsx sets up the loader and worker). */
 import { DiffEditor } from "@monaco-editor/react";
+import type { editor } from "monaco-editor";
+import { useEffect, useId, useRef } from "react";
 import "./monaco-editor";
 import { useTheme } from "@/lib/theme";
 
 export default function MonacoDiff({ path, before, after }: { path: string; before: string; after: string }) {
   const { resolved } = useTheme();
+  // Each diff its own models, let go only after its editor is: the wrapper's own disposal order
+  // (models first) makes Monaco log "TextModel got disposed before DiffEditorWidget model got reset".
+  const id = useId();
+  const models = useRef<editor.IDiffEditorModel | null>(null);
+  useEffect(
+    () => () => {
+      const held = models.current;
+      setTimeout(() => {
+        held?.original.dispose();
+        held?.modified.dispose();
+      }, 0);
+    },
+    [],
+  );
   return (
     <DiffEditor
       original={before}
       modified={after}
-      originalModelPath={`before://${path}`}
-      modifiedModelPath={`after://${path}`}
+      originalModelPath={`before://${id}/${path}`}
+      modifiedModelPath={`after://${id}/${path}`}
+      keepCurrentOriginalModel
+      keepCurrentModifiedModel
+      onMount={(diff) => {
+        models.current = diff.getModel();
+      }}
       theme={resolved === "dark" ? "vs-dark" : "vs"}
       loading={<div className="p-4 text-sm text-zinc-500">Loading diff…</div>}
       options={{ readOnly: true, originalEditable: false, renderSideBySide: false, minimap: { enabled: false }, wordWrap: "on", fontSize: 13, automaticLayout: true, scrollBeyondLastLine: false }}

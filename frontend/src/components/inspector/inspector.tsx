@@ -10,6 +10,7 @@ import { AttachmentView } from "./attachment-view";
 import { EXTRACTED_SOURCE, ExtractedSource } from "./extracted-source";
 import { PromptView } from "./prompt-view";
 import { ChangeDiff, type OpenChange } from "./change-diff";
+import { ChangesList } from "./changes-list";
 import { CollapseButton } from "../workbench-panes";
 
 export type InspectorTab = "files" | "prompt" | "changes";
@@ -31,6 +32,7 @@ interface InspectorProps {
   reveal?: { path: string; line: number; nonce: number } | null;
   /** One file of one call's changes, shown as a diff with Revert. */
   openChange: OpenChange | null;
+  onOpenChange: (change: string, path: string) => void;
   onReverted: (path: string) => void;
   /** Collapse the Inspector to its rail. */
   onCollapse: () => void;
@@ -45,7 +47,7 @@ const GROUP_LABELS: Record<WorkspaceFile["group"], string> = {
   settings: "Settings",
 };
 
-export function Inspector({ tab, onTab, files, openPath, openCount, openAttachment, onOpenFile, onSaved, sessionId, diskChanges, reveal, openChange, onReverted, onCollapse }: InspectorProps) {
+export function Inspector({ tab, onTab, files, openPath, openCount, openAttachment, onOpenFile, onSaved, sessionId, diskChanges, reveal, openChange, onOpenChange, onReverted, onCollapse }: InspectorProps) {
   const drafts = useRef(new Map<string, { saved: string; text: string }>()).current;
   const groups = new Map<WorkspaceFile["group"], WorkspaceFile[]>();
   for (const file of files) groups.set(file.group, [...(groups.get(file.group) ?? []), file]);
@@ -118,10 +120,11 @@ export function Inspector({ tab, onTab, files, openPath, openCount, openAttachme
           <PromptView sessionId={sessionId} />
         </TabsContent>
         <TabsContent value="changes" className="flex min-h-0 flex-1 flex-col data-[state=inactive]:hidden">
+          {sessionId && <ChangesList sessionId={sessionId} open={openChange} onOpen={onOpenChange} />}
           {openChange ? (
             <ChangeDiff key={`${openChange.change}:${openChange.path}`} open={openChange} onReverted={onReverted} />
           ) : (
-            <div className="p-4 text-sm text-zinc-500">Click a file under a tool call in the conversation to see what the call changed, and revert it.</div>
+            <div className="p-4 text-sm text-zinc-500">Pick a changed file (here, or under a tool call in the conversation) to see what the call changed, and revert it.</div>
           )}
         </TabsContent>
       </Tabs>

@@ -7,6 +7,8 @@
 import Editor, { loader, type OnMount } from "@monaco-editor/react";
 import * as monaco from "monaco-editor";
 import { useEffect, useState } from "react";
+import { SCHEMA_FILES } from "@mini-openclaw/protocol";
+import { api } from "@/lib/api";
 import { useTheme } from "@/lib/theme";
 
 declare global {
@@ -24,6 +26,26 @@ window.MonacoEnvironment = {
       : new Worker(new URL("monaco-editor/editor/editor.worker.js", import.meta.url), { type: "module" }),
 };
 loader.config({ monaco });
+
+/**
+ * A settings file's JSON Schema, from the server (the same schema it checks the file with), given to
+ * Monaco's JSON language service for that file: mistakes are marked as they are typed, keys complete.
+ */
+const schemasAsked = new Set<string>();
+function useSettingsSchema(path: string) {
+  useEffect(() => {
+    if (!(SCHEMA_FILES as readonly string[]).includes(path) || schemasAsked.has(path)) return;
+    schemasAsked.add(path);
+    api.fileSchema(path).then(
+      (schema) => {
+        const current = monaco.json.jsonDefaults.diagnosticsOptions;
+        const others = (current.schemas ?? []).filter((s) => s.uri !== `mini-openclaw:/schema/${path}`);
+        monaco.json.jsonDefaults.setDiagnosticsOptions({ ...current, validate: true, schemas: [...others, { uri: `mini-openclaw:/schema/${path}`, fileMatch: [path, `*/${path}`], schema }] });
+      },
+      () => schemasAsked.delete(path),
+    );
+  }, [path]);
+}
 
 export interface MonacoEditorProps {
   path: string;
@@ -45,6 +67,7 @@ function languageOf(path: string): string {
 }
 
 export default function MonacoEditor({ path, value, onChange, onSave, reveal, readOnly = false }: MonacoEditorProps) {
+  useSettingsSchema(path);
   const [mounted, setMounted] = useState<{ editor: Parameters<OnMount>[0]; monaco: Parameters<OnMount>[1] } | null>(null);
   const onMount: OnMount = (editor, m) => {
     editor.addCommand(m.KeyMod.CtrlCmd | m.KeyCode.KeyS, () => onSaveRef.current());

@@ -227,7 +227,7 @@ export function KnowledgeView({
                 data-tip="Remove (to the trash; undo for a few seconds)"
                 data-testid="knowledge-remove"
                 onClick={() => remove(doc.path)}
-                className="mt-1 mr-1 rounded p-0.5 text-zinc-500 opacity-0 group-hover:opacity-100 hover:text-red-700 focus:opacity-100"
+                className="mt-1 mr-1 rounded p-0.5 text-zinc-500 opacity-0 group-hover:opacity-100 hover:text-red-700 focus:opacity-100 pointer-coarse:opacity-100"
               >
                 <Trash2 className="size-3.5" />
               </button>

@@ -169,7 +169,8 @@ function SessionRow({ session: s, active, onOpen, onRename, onPin, onDelete }: {
       )}
       {!editing && (
         // On the row's second line, beside the date: never over the title, and showing them moves nothing.
-        <div className="absolute right-1 bottom-0.5 hidden items-center gap-0.5 rounded bg-inherit group-focus-within:flex group-hover:flex" data-testid="session-actions">
+        // Shown on hover and on keyboard focus, and always on a touch screen (no hover there).
+        <div className="absolute right-1 bottom-0.5 hidden items-center gap-0.5 rounded bg-inherit group-focus-within:flex group-hover:flex pointer-coarse:flex" data-testid="session-actions">
           <button type="button" data-tip="Rename" aria-label="Rename" data-testid="session-rename" className={icon} onClick={() => (setDraft(s.title), setEditing(true))}>
             <Pencil className="size-3.5" />
           </button>

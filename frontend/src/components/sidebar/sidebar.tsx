@@ -2,6 +2,7 @@
 import type { SessionSummary, SkillsReply, WorkspaceFile } from "@mini-openclaw/protocol";
 import type { ToastAction } from "@/components/ui/toaster";
 import { Bot, Brain, CalendarClock, Library, MessageSquare, Plug, ShieldCheck, Sparkles } from "lucide-react";
+import { skillPath } from "@/lib/skill-path";
 import { cn } from "@/lib/utils";
 import { CollapseButton } from "../workbench-panes";
 
@@ -48,11 +49,6 @@ const NAV: Array<{ id: SidebarView; label: string; icon: typeof Brain }> = [
   { id: "mcp", label: "MCP", icon: Plug },
 ];
 
-function stripPrefix(location: string, prefix: string) {
-  const clean = location.replace(/^\.\//, "");
-  const p = prefix.replace(/^\.\/?/, "");
-  return p && clean.startsWith(`${p}/`) ? clean.slice(p.length + 1) : clean;
-}
 
 export function Sidebar(props: SidebarProps) {
   const { view, onView } = props;
@@ -93,7 +89,7 @@ export function Sidebar(props: SidebarProps) {
             skills={props.skills}
             openPath={props.openPath}
             onOpenFile={props.onOpenFile}
-            toPath={(location) => stripPrefix(location, props.locationPrefix)}
+            toPath={(location) => skillPath(location, props.locationPrefix)}
             onInstalled={props.onSkillsChanged}
             onToast={props.onToast}
           />

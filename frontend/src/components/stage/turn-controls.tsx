@@ -97,7 +97,7 @@ export function EditButton({ busy, onEdit }: { busy: boolean; onEdit: () => void
 
 export function AnswerButtons({ branch, user, busy, actions }: { branch: BranchTurn; user: string; busy: boolean; actions: TurnActions }) {
   return (
-    <span className="ml-2 inline-flex items-center gap-0.5 opacity-0 transition-opacity group-hover/turn:opacity-100 focus-within:opacity-100">
+    <span data-testid="answer-buttons" className="ml-2 inline-flex items-center gap-0.5 opacity-0 transition-opacity group-hover/turn:opacity-100 focus-within:opacity-100 pointer-coarse:opacity-100">
       <button type="button" className={icon} data-tip="Regenerate this answer (as a new branch)" aria-label="Regenerate this answer" data-testid="regenerate" disabled={busy} onClick={() => actions.send(user, branch.parent)}>
         <RotateCcw className="size-3.5" />
       </button>

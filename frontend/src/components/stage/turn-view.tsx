@@ -62,7 +62,7 @@ export const TurnView = memo(function TurnView({ turn, highlighted = false, acti
             <div className="mt-1 flex items-center gap-0.5">
               {branch && actions && <BranchSwitcher branch={branch} busy={busy} onSwitch={actions.switchTo} />}
               {branch && actions && (
-                <span className="opacity-0 transition-opacity group-hover/turn:opacity-100 focus-within:opacity-100">
+                <span className="opacity-0 transition-opacity group-hover/turn:opacity-100 focus-within:opacity-100 pointer-coarse:opacity-100">
                   <EditButton busy={busy} onEdit={() => setEditing(true)} />
                 </span>
               )}
