@@ -99,7 +99,9 @@ describe.skipIf(!chromiumAvailable)("what a newcomer tripped on", () => {
     await page.keyboard.press("Enter");
     await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
     // Nothing hovered: the session's actions and the turn's controls are visible all the same.
-    expect(await page.getByTestId("session-actions").first().isVisible()).toBe(true);
-    expect(await page.getByTestId("answer-buttons").first().evaluate((el) => getComputedStyle(el).opacity)).toBe("1");
+    // (The session's row is listed once the server says the list changed: waited for, not assumed.)
+    await page.getByTestId("session-item").first().waitFor();
+    await expect.poll(() => page.getByTestId("session-actions").first().isVisible()).toBe(true);
+    await expect.poll(() => page.getByTestId("answer-buttons").first().evaluate((el) => getComputedStyle(el).opacity)).toBe("1");
   });
 });
