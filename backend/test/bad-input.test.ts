@@ -23,11 +23,16 @@ afterAll(async () => {
   await rm(outside, { recursive: true, force: true });
 });
 
+/** The stable code each status's errors carry (the UI words it in the user's language). */
+const CODE_OF: Record<number, string> = { 400: "invalid_request", 403: "refused", 404: "not_found", 409: "conflict", 413: "too_large", 415: "unsupported_type", 422: "unprocessable", 429: "limit_reached" };
+
 async function expectError(response: Response, status: number, pattern: RegExp) {
   expect(response.status).toBe(status);
   expect(response.headers.get("content-type")).toMatch(/application\/json/);
-  const body = (await response.json()) as { error: string };
+  const body = (await response.json()) as { error: string; code: string };
   expect(body.error).toMatch(pattern);
+  expect(body.code).toBe(CODE_OF[status] ?? body.code);
+  expect(typeof body.code).toBe("string");
   expect(JSON.stringify(body)).not.toMatch(/at \w+ \(|node_modules|\.ts:\d+/); // no stack traces
 }
 

@@ -40,8 +40,10 @@ export async function openPage(
   colorScheme: "light" | "dark" = "light",
   /** A touch screen (a coarse pointer, no hover). */
   touch = false,
+  /** The browser's language (`navigator.languages`, Accept-Language). */
+  locale = "en-US",
 ): Promise<WatchedPage> {
-  const context = await browser.newContext({ viewport, colorScheme, ...(touch ? { hasTouch: true, isMobile: true } : {}) });
+  const context = await browser.newContext({ viewport, colorScheme, locale, ...(touch ? { hasTouch: true, isMobile: true } : {}) });
   const page = await context.newPage();
   const external: string[] = [];
   const errors: string[] = [];

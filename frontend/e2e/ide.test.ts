@@ -424,6 +424,12 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(existsSync(join(wb.dataRoot, "workspace/e2e-once"))).toBe(false);
     await view.shot("approval-card");
+    // The Approvals view names the waiting call's session by its title, not its id.
+    await page.getByTestId("session-title").first().waitFor();
+    const title = await page.getByTestId("session-title").first().innerText();
+    await page.getByTestId("nav-approvals").click();
+    expect(await page.getByTestId("pending-approval-session").innerText()).toBe(title);
+    await page.getByTestId("nav-chat").click();
 
     // A reload: the pending request is still there, and deciding it from the reloaded page works.
     await page.reload();
@@ -453,7 +459,12 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
 
     await page.getByTestId("nav-approvals").click();
     const terminal = page.locator('[data-testid="approval-policy"][data-tool="terminal"]');
+    // The allow list (some sixty commands) wraps inside the Sidebar, folded after the first few; the new rule is in it.
+    await terminal.getByTestId("approval-allow").waitFor();
+    expect(await terminal.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    await terminal.getByTestId("approval-allow-more").click();
     await expect.poll(() => terminal.getByTestId("approval-allow").innerText()).toContain("expr");
+    expect(await terminal.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     expect(JSON.parse(readFileSync(join(wb.dataRoot, "APPROVALS.json"), "utf8")).tools.terminal.allow).toContain("expr");
   });
 

@@ -64,7 +64,7 @@ describe.skipIf(!chromiumAvailable)("the panes", () => {
     }
   });
 
-  it("a layout of 1440 px, then the window made 900 px: a side pane gives way, the Inspector first; the Stage keeps 480 px and the composer works", async () => {
+  it("a layout of 1440 px, then the window made 900 px, a reload, and each pane expanded: a side pane gives way (the one not just opened); the Stage keeps 480 px and the composer works at every step", async () => {
     const wb = session.use(await startWorkbench({ script: () => ({ content: "Still usable." }) }));
     const view = await session.open(wb.url, { width: 1440, height: 900 });
     const { page } = view;
@@ -78,6 +78,29 @@ describe.skipIf(!chromiumAvailable)("the panes", () => {
     await page.getByTestId("composer").fill("still there?");
     await page.keyboard.press("Enter");
     await expect.poll(() => page.getByTestId("answer").last().innerText()).toContain("Still usable.");
+
+    // A reload at 900 px: the sizes saved at 1440 are fitted to this window, not applied as they were.
+    await page.reload();
+    await page.locator("html[data-ready=true]").waitFor();
+    await page.getByTestId("inspector-rail").waitFor();
+    expect(await width(page, "stage")).toBeGreaterThanOrEqual(479);
+    expect(await width(page, "sidebar")).toBeGreaterThanOrEqual(199);
+    expect(await placeholderFits(page)).toBe(true);
+
+    // Expand the Inspector, then the Sidebar from its rail: each comes back no wider than leaves the Stage its least width.
+    await page.getByRole("button", { name: "Expand inspector" }).click();
+    await expect.poll(() => page.getByTestId("inspector-rail").count()).toBe(0);
+    await expect.poll(() => width(page, "stage")).toBeGreaterThanOrEqual(479);
+    expect(await placeholderFits(page)).toBe(true);
+    await page.getByTestId("sidebar").getByRole("button", { name: "Collapse sidebar" }).click();
+    await page.getByTestId("sidebar-rail").waitFor();
+    await page.getByRole("button", { name: "Expand sidebar" }).click();
+    await expect.poll(() => page.getByTestId("sidebar-rail").count()).toBe(0);
+    await expect.poll(() => width(page, "stage")).toBeGreaterThanOrEqual(479);
+    expect(await placeholderFits(page)).toBe(true);
+    await page.getByTestId("composer").fill("and after the reload?");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.getByTestId("answer").count()).toBe(2);
   });
 
   it("under 800 px the Sidebar is a drawer over the Stage, opened by Expand sidebar; the Stage keeps the width", async () => {

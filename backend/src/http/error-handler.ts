@@ -1,3 +1,4 @@
+import { apiErrorCodeFor } from "@mini-openclaw/protocol";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { isUserError } from "../lib/user-error.js";
 import { drainRefusedBody } from "./drain-refused-body.js";
@@ -10,8 +11,16 @@ const FRIENDLY: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: "The Content-Length header does not match the body.",
 };
 
-/** Every error leaves as `{ "error": "..." }` with a fitting status, and never with a stack trace. */
+/**
+ * Every error leaves as `{ "error": "...", "code": "..." }` with a fitting status, and never with a
+ * stack trace. The code is added here, once, for every error reply (thrown or sent by a route), from
+ * its status unless the error named a more precise one.
+ */
 export function registerErrorHandler(app: FastifyInstance): void {
+  app.addHook("preSerialization", async (_request, reply, payload) => {
+    if (reply.statusCode < 400 || typeof payload !== "object" || payload === null || !("error" in payload) || "code" in payload) return payload;
+    return { ...payload, code: apiErrorCodeFor(reply.statusCode) };
+  });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (isUserError(error)) return reply.code(error.status).send({ error: error.message, ...error.extra });
     const code = (error as NodeJS.ErrnoException).code;

@@ -2,6 +2,7 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
 import { Workbench } from "@/components/workbench";
+import { LanguageProvider } from "@/i18n/language-provider";
 import { newQueryClient } from "@/lib/server-state";
 import { ThemeProvider } from "@/lib/theme";
 
@@ -9,9 +10,11 @@ export default function Page() {
   const [queryClient] = useState(newQueryClient);
   return (
     <QueryClientProvider client={queryClient}>
-      <ThemeProvider>
-        <Workbench />
-      </ThemeProvider>
+      <LanguageProvider>
+        <ThemeProvider>
+          <Workbench />
+        </ThemeProvider>
+      </LanguageProvider>
     </QueryClientProvider>
   );
 }

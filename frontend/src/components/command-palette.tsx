@@ -2,11 +2,12 @@
 import { Command } from "lucide-react";
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
 import { cn } from "@/lib/utils";
+import { useTranslation } from "react-i18next";
 
 export interface PaletteItem {
   id: string;
   label: string;
-  group: "Actions" | "Views" | "Sessions" | "Skills" | "Found in sessions";
+  group: "actions" | "views" | "sessions" | "skills" | "found";
   /** Shown under the label (where a search found the words). */
   detail?: string;
   run: () => void;
@@ -26,6 +27,7 @@ function matches(label: string, query: string): boolean {
  */
 export function CommandPalette({ open, onClose, items, search }: { open: boolean; onClose: () => void; items: PaletteItem[]; search?: (query: string, signal: AbortSignal) => Promise<PaletteItem[]> }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const { t } = useTranslation();
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
   /** What a search of every session's text found for the query (after the titles, views and actions). */
@@ -74,7 +76,7 @@ export function CommandPalette({ open, onClose, items, search }: { open: boolean
   };
 
   return (
-    <dialog ref={dialog} onClose={onClose} aria-label="Command palette" data-testid="command-palette" className="mx-auto mt-[15vh] w-[560px] max-w-[95vw] rounded-xl border border-zinc-200 bg-white p-0 text-zinc-900 shadow-2xl backdrop:bg-zinc-900/30">
+    <dialog ref={dialog} onClose={onClose} aria-label={t("palette.label")} data-testid="command-palette" className="mx-auto mt-[15vh] w-[560px] max-w-[95vw] rounded-xl border border-zinc-200 bg-white p-0 text-zinc-900 shadow-2xl backdrop:bg-zinc-900/30">
       <div className="flex items-center gap-2 border-b border-zinc-200 px-3">
         <Command className="size-4 text-zinc-500" aria-hidden />
         <input
@@ -83,7 +85,7 @@ export function CommandPalette({ open, onClose, items, search }: { open: boolean
           aria-expanded="true"
           aria-controls="palette-list"
           aria-activedescendant={shown[active] ? `palette-${shown[active].id}` : undefined}
-          aria-label="Search sessions, skills, views and actions"
+          aria-label={t("palette.searchLabel")}
           data-testid="palette-input"
           value={query}
           onChange={(e) => {
@@ -91,12 +93,12 @@ export function CommandPalette({ open, onClose, items, search }: { open: boolean
             setActive(0);
           }}
           onKeyDown={onKeyDown}
-          placeholder="Search sessions (titles and text), skills, views and actions…"
+          placeholder={t("palette.placeholder")}
           className="h-11 flex-1 bg-transparent text-sm outline-none"
         />
       </div>
-      <ul id="palette-list" role="listbox" aria-label="Results" className="max-h-80 overflow-y-auto p-1">
-        {shown.length === 0 && <li className="px-3 py-2 text-sm text-zinc-500">Nothing matches.</li>}
+      <ul id="palette-list" role="listbox" aria-label={t("palette.results")} className="max-h-80 overflow-y-auto p-1">
+        {shown.length === 0 && <li className="px-3 py-2 text-sm text-zinc-500">{t("palette.nothing")}</li>}
         {shown.map((item, i) => (
           <li
             key={item.id}
@@ -112,7 +114,7 @@ export function CommandPalette({ open, onClose, items, search }: { open: boolean
               <span className="block truncate">{item.label}</span>
               {item.detail && <span className="block truncate text-[11.5px] text-zinc-500" data-testid="palette-detail">{item.detail}</span>}
             </span>
-            <span className="ml-3 shrink-0 text-[11px] text-zinc-600">{item.group}</span>
+            <span className="ml-3 shrink-0 text-[11px] text-zinc-600">{t(`palette.group.${item.group}`)}</span>
           </li>
         ))}
       </ul>
@@ -121,18 +123,19 @@ export function CommandPalette({ open, onClose, items, search }: { open: boolean
 }
 
 /** The shortcuts, listed by `?` (outside a text field). */
-export const SHORTCUTS: Array<{ keys: string; what: string }> = [
-  { keys: "Ctrl/⌘ + K", what: "Command palette: sessions, views, actions" },
-  { keys: "Esc", what: "Stop the answer that is streaming (in the message box)" },
-  { keys: "Enter", what: "Send (while an answer streams: queue a follow-up)" },
-  { keys: "Shift + Enter", what: "New line in the message" },
-  { keys: "/", what: "Skills and MCP prompts, at the start of a message" },
-  { keys: "Ctrl/⌘ + S", what: "Save the file open in the Inspector" },
-  { keys: "?", what: "This list" },
-];
+export const SHORTCUTS = [
+  { keys: "Ctrl/⌘ + K", what: "shortcuts.palette" },
+  { keys: "Esc", what: "shortcuts.stop" },
+  { keys: "Enter", what: "shortcuts.send" },
+  { keys: "Shift + Enter", what: "shortcuts.newLine" },
+  { keys: "/", what: "shortcuts.slash" },
+  { keys: "Ctrl/⌘ + S", what: "shortcuts.save" },
+  { keys: "?", what: "shortcuts.list" },
+] as const;
 
 export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const { t } = useTranslation();
   useEffect(() => {
     if (open) dialog.current?.showModal();
     else dialog.current?.close();
@@ -140,7 +143,7 @@ export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () 
   return (
     <dialog ref={dialog} onClose={onClose} aria-labelledby="shortcuts-title" data-testid="shortcuts" className="m-auto w-[440px] max-w-[95vw] rounded-xl border border-zinc-200 bg-white p-5 text-zinc-900 shadow-2xl backdrop:bg-zinc-900/30">
       <h2 id="shortcuts-title" className="pb-3 text-[15px] font-semibold">
-        Keyboard shortcuts
+        {t("shortcuts.title")}
       </h2>
       <dl className="space-y-1.5 text-sm">
         {SHORTCUTS.map((s) => (
@@ -148,12 +151,12 @@ export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () 
             <dt className="w-28 shrink-0">
               <kbd className="rounded border border-zinc-300 bg-zinc-50 px-1.5 py-0.5 font-mono text-[12px]">{s.keys}</kbd>
             </dt>
-            <dd className="text-zinc-600">{s.what}</dd>
+            <dd className="text-zinc-600">{t(s.what)}</dd>
           </div>
         ))}
       </dl>
       <form method="dialog" className="pt-4 text-right">
-        <button className="rounded-md border border-zinc-200 px-3 py-1 text-sm hover:bg-zinc-50">Close</button>
+        <button className="rounded-md border border-zinc-200 px-3 py-1 text-sm hover:bg-zinc-50">{t("common.close")}</button>
       </form>
     </dialog>
   );

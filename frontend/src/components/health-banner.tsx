@@ -1,15 +1,17 @@
 import type { HealthReply } from "@mini-openclaw/protocol";
 import { TriangleAlert } from "lucide-react";
+import { useTranslation } from "react-i18next";
 
 /** What keeps the workbench from working fully, and what to do about it. */
 export function HealthBanner({ health, unreachable }: { health: HealthReply | null; unreachable: boolean }) {
+  const { t } = useTranslation();
   const problems: Array<{ title: string; detail: string }> = [];
-  if (unreachable) problems.push({ title: "The workbench server is not reachable.", detail: "Start it again with the README's start command, then reload." });
+  if (unreachable) problems.push({ title: t("health.unreachable"), detail: t("health.unreachableFix") });
   if (health && !health.model.configured) {
-    problems.push({ title: "Chat is off until a model is set up.", detail: "Choose Model at the top right and pick a server (OpenAI, Ollama, vLLM…), or put OPENAI_API_KEY (and OPENAI_BASE_URL, OPENAI_MODEL) in KEY.md and restart." });
+    problems.push({ title: t("health.noModel"), detail: t("health.noModelFix") });
   }
   if (health?.sandbox.mode === "degraded") {
-    problems.push({ title: "Tools run without an OS sandbox.", detail: `${health.sandbox.detail}. ${health.sandbox.hint ?? ""}` });
+    problems.push({ title: t("health.noSandbox"), detail: `${health.sandbox.detail}. ${health.sandbox.hint ?? ""}` });
   }
   if (problems.length === 0) return null;
   return (

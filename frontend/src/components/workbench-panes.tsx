@@ -1,17 +1,23 @@
 "use client";
 import { PanelLeftClose, PanelLeftOpen, PanelRightClose, PanelRightOpen } from "lucide-react";
 import { type MutableRefObject, type ReactNode, useCallback, useEffect, useRef, useState } from "react";
-import { Group, Panel, Separator, useDefaultLayout, usePanelRef } from "react-resizable-panels";
+import { Group, Panel, Separator, useDefaultLayout, useGroupRef, usePanelRef } from "react-resizable-panels";
+import { fitLayout } from "@/lib/fit-layout";
 import { cn } from "@/lib/utils";
+import { useTranslation } from "react-i18next";
 
 /** Under this width the Sidebar is a drawer over the Stage, which keeps the whole width. */
 export const DRAWER_BELOW_PX = 800;
 /** At this width or less, the Inspector starts collapsed (until the user says otherwise). */
 export const INSPECTOR_COLLAPSED_AT_PX = 1024;
-const RAIL = "44px";
+/** A collapsed pane's rail, and a side pane's least width when open. */
+const RAIL_PX = 44;
+const SIDE_MIN_PX = 200;
+const RAIL = `${RAIL_PX}px`;
 /** The Stage's least width: below it a side pane collapses, the Inspector first. */
 export const STAGE_MIN_PX = 480;
 const STORAGE_KEY = "moc.panes";
+const PANE_LIMITS = { sidebar: "sidebar-panel", stage: "stage-panel", inspector: "inspector-panel", sidebarMin: SIDE_MIN_PX, stageMin: STAGE_MIN_PX, inspectorMin: SIDE_MIN_PX, rail: RAIL_PX };
 
 /** What the rest of the page (the command palette) can do to the panes. */
 export interface PaneToggles {
@@ -31,7 +37,8 @@ function ResizeHandle() {
 /** A collapsed pane: a rail at most 64 px wide with the button that brings it back. */
 function Rail({ side, onExpand }: { side: "left" | "right"; onExpand: () => void }) {
   const Icon = side === "left" ? PanelLeftOpen : PanelRightOpen;
-  const label = side === "left" ? "Expand sidebar" : "Expand inspector";
+  const { t } = useTranslation();
+  const label = side === "left" ? t("panes.expandSidebar") : t("panes.expandInspector");
   return (
     <div className={cn("flex h-full flex-col items-center bg-white py-2", side === "left" ? "border-r border-zinc-200/80" : "border-l border-zinc-200/80")} data-testid={side === "left" ? "sidebar-rail" : "inspector-rail"}>
       <button type="button" aria-label={label} onClick={onExpand} className="rounded-md p-1.5 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800">
@@ -44,8 +51,9 @@ function Rail({ side, onExpand }: { side: "left" | "right"; onExpand: () => void
 /** The button a pane shows to collapse itself. */
 export function CollapseButton({ side, onClick }: { side: "left" | "right"; onClick: () => void }) {
   const Icon = side === "left" ? PanelLeftClose : PanelRightClose;
+  const { t } = useTranslation();
   return (
-    <button type="button" aria-label={side === "left" ? "Collapse sidebar" : "Collapse inspector"} onClick={onClick} className="rounded-md p-1.5 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-700">
+    <button type="button" aria-label={side === "left" ? t("panes.collapseSidebar") : t("panes.collapseInspector")} onClick={onClick} className="rounded-md p-1.5 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-700">
       <Icon className="size-4" />
     </button>
   );
@@ -80,9 +88,11 @@ export function WorkbenchPanes({
   /** Filled with the panes' toggles (for the command palette). */
   toggles?: MutableRefObject<PaneToggles | null>;
 }) {
+  const { t } = useTranslation();
   const sidebarRef = usePanelRef();
   const inspectorRef = usePanelRef();
-  const { defaultLayout, onLayoutChanged } = useDefaultLayout({ id: STORAGE_KEY, storage: browserStorage });
+  const groupRef = useGroupRef();
+  const { defaultLayout: savedLayout, onLayoutChanged } = useDefaultLayout({ id: STORAGE_KEY, storage: browserStorage });
   const [collapsed, setCollapsed] = useState({ sidebar: false, inspector: false });
   const [narrow, setNarrow] = useState(false);
   const [drawer, setDrawer] = useState(false);
@@ -95,24 +105,39 @@ export function WorkbenchPanes({
   // least width (a window made smaller), a side pane gives way, the Inspector first.
   const stageBox = useRef<HTMLDivElement>(null);
   const fitting = useRef(0);
+  /** The side pane the user opened last. */
+  const opened = useRef<"sidebar" | "inspector" | null>(null);
+  const expand = useCallback(
+    (pane: "sidebar" | "inspector") => {
+      opened.current = pane;
+      (pane === "sidebar" ? sidebarRef : inspectorRef).current?.expand();
+    },
+    [sidebarRef, inspectorRef],
+  );
   const fit = useCallback(() => {
     cancelAnimationFrame(fitting.current);
     fitting.current = requestAnimationFrame(() => {
-      const width = stageBox.current?.getBoundingClientRect().width;
-      if (width === undefined || width >= STAGE_MIN_PX - 1) return;
-      if (inspectorRef.current && !inspectorRef.current.isCollapsed()) inspectorRef.current.collapse();
-      else if (sidebarRef.current && !sidebarRef.current.isCollapsed()) sidebarRef.current.collapse();
+      // The Group's own layout, fitted to the window: an open pane under its least width is widened to
+      // it (the library would collapse it), and when the Stage lacks room a side pane goes to its rail.
+      const group = groupRef.current;
+      if (!group) return;
+      const current = group.getLayout();
+      const fitted = fitLayout(current, window.innerWidth, PANE_LIMITS, opened.current);
+      if (Object.keys(fitted).some((id) => Math.abs(fitted[id] - current[id]) > 0.05)) group.setLayout(fitted);
       look();
     });
-  }, [inspectorRef, sidebarRef, look]);
+  }, [groupRef, look]);
 
   useEffect(() => {
     const measure = () => {
       setNarrow(window.innerWidth < DRAWER_BELOW_PX);
       fit();
     };
+    // The saved sizes are applied once the page has hydrated (the built HTML has the default sizes, and
+    // hydration keeps the built styles), fitted to this window: saved at 1440 px, they do not fit 900.
+    if (savedLayout) groupRef.current?.setLayout(fitLayout(savedLayout, window.innerWidth, PANE_LIMITS));
     measure();
-    if (!defaultLayout && window.innerWidth <= INSPECTOR_COLLAPSED_AT_PX) {
+    if (!savedLayout && window.innerWidth <= INSPECTOR_COLLAPSED_AT_PX) {
       inspectorRef.current?.collapse();
       // The first layout had no room for all three and gave way on the Sidebar: it comes back now.
       if (window.innerWidth >= DRAWER_BELOW_PX) sidebarRef.current?.expand();
@@ -130,8 +155,8 @@ export function WorkbenchPanes({
   }, [narrow, sidebarRef, look]);
 
   useEffect(() => {
-    if (showInspector > 0 && inspectorRef.current?.isCollapsed()) inspectorRef.current.expand();
-  }, [showInspector, inspectorRef]);
+    if (showInspector > 0 && inspectorRef.current?.isCollapsed()) expand("inspector");
+  }, [showInspector, inspectorRef, expand]);
 
   // The Stage's own width, watched: a window resize keeps the panes' percentages (no layout change), so
   // only the Stage's box says when it got too narrow.
@@ -147,14 +172,14 @@ export function WorkbenchPanes({
     toggles.current = {
       toggleSidebar: () => {
         if (narrow) setDrawer((open) => !open);
-        else if (sidebarRef.current?.isCollapsed()) sidebarRef.current.expand();
+        else if (sidebarRef.current?.isCollapsed()) expand("sidebar");
         else sidebarRef.current?.collapse();
       },
-      toggleInspector: () => (inspectorRef.current?.isCollapsed() ? inspectorRef.current.expand() : inspectorRef.current?.collapse()),
+      toggleInspector: () => (inspectorRef.current?.isCollapsed() ? expand("inspector") : inspectorRef.current?.collapse()),
     };
   }
 
-  const expandSidebar = () => (narrow ? setDrawer(true) : sidebarRef.current?.expand());
+  const expandSidebar = () => (narrow ? setDrawer(true) : expand("sidebar"));
   const sidebarControls: PaneControls = { collapse: () => (narrow ? setDrawer(false) : sidebarRef.current?.collapse()) };
   const inspectorControls: PaneControls = { collapse: () => inspectorRef.current?.collapse() };
 
@@ -163,14 +188,14 @@ export function WorkbenchPanes({
       <Group
         orientation="horizontal"
         className="min-h-0 flex-1"
-        defaultLayout={defaultLayout}
+        groupRef={groupRef}
         onLayoutChanged={(layout, meta) => {
           onLayoutChanged(layout, meta);
           look();
           fit();
         }}
       >
-        <Panel id="sidebar-panel" panelRef={sidebarRef} defaultSize="260px" minSize="200px" maxSize="35" collapsible collapsedSize={RAIL} onResize={look}>
+        <Panel id="sidebar-panel" panelRef={sidebarRef} defaultSize="260px" minSize={`${SIDE_MIN_PX}px`} maxSize="35" collapsible collapsedSize={RAIL} onResize={look}>
           {(collapsed.sidebar || narrow) && <Rail side="left" onExpand={expandSidebar} />}
           {/* Kept mounted while collapsed: what it holds (a search typed, a view's state) stays. */}
           <div className={cn("h-full", (collapsed.sidebar || narrow) && "hidden")}>{!narrow && sidebar(sidebarControls)}</div>
@@ -182,15 +207,15 @@ export function WorkbenchPanes({
           </div>
         </Panel>
         <ResizeHandle />
-        <Panel id="inspector-panel" panelRef={inspectorRef} defaultSize="33%" minSize="200px" collapsible collapsedSize={RAIL} onResize={look}>
-          {collapsed.inspector && <Rail side="right" onExpand={() => inspectorRef.current?.expand()} />}
+        <Panel id="inspector-panel" panelRef={inspectorRef} defaultSize="33%" minSize={`${SIDE_MIN_PX}px`} collapsible collapsedSize={RAIL} onResize={look}>
+          {collapsed.inspector && <Rail side="right" onExpand={() => expand("inspector")} />}
           {/* Kept mounted while collapsed: an unsaved edit in the editor stays. */}
           <div className={cn("h-full", collapsed.inspector && "hidden")}>{inspector(inspectorControls)}</div>
         </Panel>
       </Group>
       {narrow && drawer && (
         <div className="fixed inset-0 z-40" data-testid="sidebar-drawer">
-          <button type="button" aria-label="Close the sidebar" className="absolute inset-0 bg-zinc-900/20" onClick={() => setDrawer(false)} />
+          <button type="button" aria-label={t("panes.closeDrawer")} className="absolute inset-0 bg-zinc-900/20" onClick={() => setDrawer(false)} />
           <div className="absolute inset-y-0 left-0 w-[300px] max-w-[85vw] shadow-2xl">{sidebar(sidebarControls)}</div>
         </div>
       )}

@@ -6,7 +6,6 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { api } from "@/lib/api";
 import { skillPath } from "@/lib/skill-path";
 import { keys, staleKeys, useFiles, useHealth, useModels, useSessions, useSkills } from "@/lib/server-state";
-import { plural } from "@/lib/utils";
 import { useChat } from "@/lib/use-chat";
 import { HealthBanner } from "./health-banner";
 import { Inspector, type InspectorTab } from "./inspector/inspector";
@@ -27,9 +26,14 @@ import type { TurnActions } from "./stage/turn-controls";
 import { type PaneToggles, WorkbenchPanes } from "./workbench-panes";
 import { TooltipLayer } from "./ui/tooltip-layer";
 import { useTheme } from "@/lib/theme";
+import { useTranslation } from "react-i18next";
+import { i18n, type Language, LANGUAGES } from "@/i18n/language";
+import { useLanguage } from "@/i18n/language-provider";
 
 /** The three-pane IDE: Sidebar (navigation, sessions), Stage (the conversation), Inspector (files, prompt). */
 export function Workbench() {
+  const { t } = useTranslation();
+  const { setLanguage } = useLanguage();
   const queryClient = useQueryClient();
   const healthQuery = useHealth();
   const { data: models } = useModels();
@@ -81,19 +85,19 @@ export function Workbench() {
   const taskRunRef = useRef((_event: Extract<UiEvent, { type: "task_run" }>) => {});
   taskRunRef.current = ({ task_name: name, run, waiting_approval: waiting }) => {
     const text = waiting
-      ? `Task "${name}" waits for your approval.`
+      ? i18n.t("tasks.toast.waiting", { name })
       : run.outcome === "failed"
-        ? `Task "${name}" failed: ${run.detail ?? "see its session"}`
-        : `Task "${name}" finished: ${(run.detail ?? "").slice(0, 120)}`;
+        ? i18n.t("tasks.toast.failed", { name, detail: run.detail ?? i18n.t("tasks.toast.seeSession") })
+        : i18n.t("tasks.toast.finished", { name, detail: (run.detail ?? "").slice(0, 120) });
     const open = run.session_id ? () => void openSession(run.session_id!) : undefined;
-    showToast(text, waiting || run.outcome === "failed" ? "warning" : "info", open ? { label: "Open", run: open } : undefined);
+    showToast(text, waiting || run.outcome === "failed" ? "warning" : "info", open ? { label: i18n.t("common.open"), run: open } : undefined);
     notify(`Mini-OpenClaw: ${name}`, text, `${run.id}${waiting ? ":approval" : ""}`, open);
     if (viewRef.current !== "tasks") setUnseenRuns((n) => n + 1);
   };
   const compact = useCallback(async () => {
     try {
       const reply = await compactSession();
-      if (reply && !reply.compacted) showToast(reply.reason ?? "Nothing to compact.");
+      if (reply && !reply.compacted) showToast(reply.reason ?? i18n.t("compact.nothing"));
     } catch (err) {
       showToast((err as Error).message, "warning");
     }
@@ -219,8 +223,8 @@ export function Workbench() {
       void api.deleteSession(session.id).then(({ trash }) => {
         if (chat.sessionId === session.id) chat.reset();
         refreshLists();
-        showToast(`Deleted “${session.title}”.`, "info", {
-          label: "Undo",
+        showToast(i18n.t("sessions.toast.deleted", { title: session.title }), "info", {
+          label: i18n.t("common.undo"),
           run: () => void api.restoreSession(session.id, trash).then(refreshLists, failed),
         });
       }, failed),
@@ -231,8 +235,8 @@ export function Workbench() {
         .then((summary) => {
           refreshLists();
           void chat.open(summary.id);
-          showToast(`Imported “${summary.title}”.`);
-        }, (err: Error) => failed(err instanceof SyntaxError ? new Error(`${file.name} is not JSON: ${err.message}`) : err)),
+          showToast(i18n.t("sessions.toast.imported", { title: summary.title }));
+        }, (err: Error) => failed(err instanceof SyntaxError ? new Error(i18n.t("sessions.toast.notJson", { name: file.name, detail: err.message })) : err)),
   };
   sessionActionsRef.current = sessionActions;
 
@@ -248,7 +252,7 @@ export function Workbench() {
         void api.forkSession(sessionId, turn).then((summary) => {
           refreshLists();
           void open(summary.id);
-          showToast(`Forked into a new session: “${summary.title}”.`);
+          showToast(i18n.t("sessions.toast.forked", { title: summary.title }));
         }, failedRef.current);
       },
     }),
@@ -264,41 +268,47 @@ export function Workbench() {
   }, [rewindTurn, shownTurns]);
   /** The `/` menu's built-ins: what the palette does, from the box. */
   const slashCommands = [
-    { name: "new", description: "Start a new session", run: () => sessionActions.onNew() },
-    { name: "compact", description: "Summarize this session's turns for the model now", run: () => (chat.sessionId ? void compact() : showToast("Nothing to compact yet: this session has no turns.")) },
-    { name: "model", description: "Set up the model and its profiles", run: () => setModelDialog(true) },
-    { name: "help", description: "Keyboard shortcuts and commands", run: () => setShortcuts(true) },
+    { name: "new", description: t("commands.new"), run: () => sessionActions.onNew() },
+    { name: "compact", description: t("commands.compact"), run: () => (chat.sessionId ? void compact() : showToast(t("compact.noTurns"))) },
+    { name: "model", description: t("commands.model"), run: () => setModelDialog(true) },
+    { name: "help", description: t("commands.help"), run: () => setShortcuts(true) },
   ];
   const paletteItems: PaletteItem[] = [
-    { id: "new-chat", label: "New chat", group: "Actions", run: () => sessionActions.onNew() },
-    ...(chat.streaming ? [{ id: "stop", label: "Stop the answer", group: "Actions" as const, run: () => chat.stop() }] : []),
-    { id: "shortcuts", label: "Keyboard shortcuts", group: "Actions", run: () => setShortcuts(true) },
-    { id: "model", label: "Model settings", group: "Actions", run: () => setModelDialog(true) },
+    { id: "new-chat", label: t("actions.newChat"), group: "actions", run: () => sessionActions.onNew() },
+    ...(chat.streaming ? [{ id: "stop", label: t("actions.stop"), group: "actions" as const, run: () => chat.stop() }] : []),
+    { id: "shortcuts", label: t("shortcuts.title"), group: "actions", run: () => setShortcuts(true) },
+    { id: "model", label: t("actions.model"), group: "actions", run: () => setModelDialog(true) },
     ...(models?.profiles ?? []).map((profile) => ({
       id: `use-model-${profile.name}`,
-      label: `Use model: ${profile.name} (${profile.model})`,
-      group: "Actions" as const,
+      label: t("actions.useModel", { name: profile.name, model: profile.model }),
+      group: "actions" as const,
       run: () => void chat.chooseModel(profile.name, false).catch(failed),
     })),
-    { id: "toggle-sidebar", label: "Toggle the sidebar", group: "Actions", run: () => paneToggles.current?.toggleSidebar() },
-    { id: "toggle-inspector", label: "Toggle the inspector", group: "Actions", run: () => paneToggles.current?.toggleInspector() },
-    { id: "theme-light", label: "Theme: light", group: "Actions", run: () => theme.setPreference("light") },
-    { id: "theme-dark", label: "Theme: dark", group: "Actions", run: () => theme.setPreference("dark") },
-    { id: "theme-system", label: "Theme: follow the system", group: "Actions", run: () => theme.setPreference("system") },
+    { id: "toggle-sidebar", label: t("actions.toggleSidebar"), group: "actions", run: () => paneToggles.current?.toggleSidebar() },
+    { id: "toggle-inspector", label: t("actions.toggleInspector"), group: "actions", run: () => paneToggles.current?.toggleInspector() },
+    { id: "theme-light", label: t("actions.themeLight"), group: "actions", run: () => theme.setPreference("light") },
+    { id: "theme-dark", label: t("actions.themeDark"), group: "actions", run: () => theme.setPreference("dark") },
+    { id: "theme-system", label: t("actions.themeSystem"), group: "actions", run: () => theme.setPreference("system") },
+    ...Object.entries(LANGUAGES).map(([code, name]) => ({
+      id: `language-${code}`,
+      label: `${t("language.label")}: ${name}`,
+      group: "actions" as const,
+      run: () => setLanguage(code as Language),
+    })),
     ...(["chat", "tasks", "memory", "skills", "knowledge", "agents", "approvals", "mcp"] as SidebarView[]).map((v) => ({
       id: `view-${v}`,
-      label: `Go to ${v === "mcp" ? "MCP" : v[0].toUpperCase() + v.slice(1)}`,
-      group: "Views" as const,
+      label: t("actions.goTo", { view: t(`view.${v}`) }),
+      group: "views" as const,
       run: () => onView(v),
     })),
-    ...sessions.map((session) => ({ id: `session-${session.id}`, label: session.title, group: "Sessions" as const, run: () => sessionActions.onOpen(session.id) })),
+    ...sessions.map((session) => ({ id: `session-${session.id}`, label: session.title, group: "sessions" as const, run: () => sessionActions.onOpen(session.id) })),
     ...(skills?.skills ?? []).map((skill) => ({
       id: `skill-${skill.name}`,
       label: `${skill.name}: ${skill.description}`,
-      group: "Skills" as const,
+      group: "skills" as const,
       run: () => openFile(skillPath(skill.location, health?.location_prefix ?? ".")),
     })),
-    ...slashCommands.map((command) => ({ id: `command-${command.name}`, label: `/${command.name}: ${command.description}`, group: "Actions" as const, run: command.run })),
+    ...slashCommands.map((command) => ({ id: `command-${command.name}`, label: `/${command.name}: ${command.description}`, group: "actions" as const, run: command.run })),
   ];
   /** The words in any session's text: each hit opens its session at the turn, marked. */
   const searchSessions = useCallback(
@@ -308,19 +318,19 @@ export function Workbench() {
           id: `session-${hit.id}`,
           label: hit.title,
           detail: hit.snippet,
-          group: "Found in sessions" as const,
+          group: "found" as const,
           run: () => sessionActionsRef.current?.onOpen(hit.id, hit.turn > 0 ? { turn: hit.turn, query: q } : undefined),
         })),
       ),
     [],
   );
-  const title = chat.sessionId ? (sessions.find((s) => s.id === chat.sessionId)?.title ?? "Session") : "New session";
+  const title = chat.sessionId ? (sessions.find((s) => s.id === chat.sessionId)?.title ?? t("stage.session")) : t("stage.newSession");
 
   return (
     <div className="flex h-screen flex-col">
       <TopBar health={health} onModel={() => setModelDialog(true)} />
       <ModelDialog open={modelDialog} onClose={() => setModelDialog(false)} onSaved={(keyFile) => {
-          showToast(`Saved to ${keyFile} (git ignores it); the next message uses it.`);
+          showToast(t("model.savedTo", { file: keyFile }));
           void queryClient.invalidateQueries({ queryKey: keys.health });
         }} />
       <HealthBanner health={health} unreachable={unreachable} />
@@ -364,9 +374,11 @@ export function Workbench() {
               onDone={(reply) => {
                 setRewindTurn(null);
                 const put = reply.files.restored.length + reply.files.removed.length;
-                const skipped = reply.files.skipped.length ? `; ${reply.files.skipped.length} left as they are` : "";
-                const unknown = reply.files.untracked.length ? `; not tracked, so not put back: ${reply.files.untracked.join("; ")}` : "";
-                showToast(`Rewound to before turn ${reply.turn}: ${plural(put, "file")} put back${skipped}${unknown}${reply.conversation_leaf !== null ? ", the conversation goes on from there" : ""}.`);
+                const parts = [t("rewind.toast.done", { turn: reply.turn, count: put })];
+                if (reply.files.skipped.length) parts.push(t("rewind.toast.skipped", { count: reply.files.skipped.length }));
+                if (reply.files.untracked.length) parts.push(t("rewind.toast.untracked", { files: reply.files.untracked.join("; ") }));
+                if (reply.conversation_leaf !== null) parts.push(t("rewind.toast.goesOn"));
+                showToast(parts.join(t("common.listSeparator")));
                 refreshLists();
                 if (chat.sessionId) void chat.open(chat.sessionId);
               }}
@@ -393,7 +405,7 @@ export function Workbench() {
             openChange={openChange}
             onOpenChange={showChange}
             onReverted={(path) => {
-              showToast(`Reverted ${path}.`);
+              showToast(t("changes.toast.reverted", { path }));
               refreshLists();
             }}
             onCollapse={panes.collapse}

@@ -3,11 +3,15 @@
  * and the reply's type come from the operation, so the client cannot call a route that does not exist
  * or read a field it does not send. Every failure becomes an ApiError with the server's words.
  */
-import type { BodyOf, Operation, ParamsOf, QueryOf, ReplyOf } from "@mini-openclaw/protocol";
+import { type ApiErrorCode, apiErrorCodeFor, apiErrorCodeSchema, type BodyOf, type Operation, type ParamsOf, type QueryOf, type ReplyOf } from "@mini-openclaw/protocol";
+import { apiErrorText } from "@/i18n/errors";
+import { i18n } from "@/i18n/language";
 
+/** A failed call: its status, its stable code, and a message in the user's language with the server's words as the detail. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
+    readonly code: ApiErrorCode | "unreachable",
     message: string,
     /** The reply's JSON, beside its `error` (e.g. a rewind's `conflicts`). */
     readonly body: unknown = null,
@@ -15,6 +19,17 @@ export class ApiError extends Error {
     super(message);
   }
 }
+
+/** The error a failed reply stands for: its code (from the reply, else from the status) and the server's words. */
+export function errorFromReply(status: number, statusText: string, body: unknown): ApiError {
+  const reply = body as { error?: string; code?: string } | null;
+  const parsed = apiErrorCodeSchema.safeParse(reply?.code);
+  const code = parsed.success ? parsed.data : apiErrorCodeFor(status);
+  return new ApiError(status, code, apiErrorText(code, reply?.error ?? `${status} ${statusText}`), body);
+}
+
+/** The server did not answer at all. */
+export const unreachableError = () => new ApiError(0, "unreachable", i18n.t("errors.unreachable"));
 
 export interface CallArgs<O extends Operation> {
   params?: ParamsOf<O>;
@@ -53,7 +68,7 @@ export async function callApi<O extends Operation>(op: O, args: CallArgs<O> = {}
     response = await fetch(urlOf(op, args.params, args.query), init);
   } catch (err) {
     if ((err as Error).name === "AbortError") throw err;
-    throw new ApiError(0, "The workbench server is not reachable. Is it still running?");
+    throw unreachableError();
   }
   const text = await response.text();
   let body: unknown = null;
@@ -63,8 +78,7 @@ export async function callApi<O extends Operation>(op: O, args: CallArgs<O> = {}
     // not JSON
   }
   if (!response.ok) {
-    const message = (body as { error?: string } | null)?.error ?? `${response.status} ${response.statusText}`;
-    throw new ApiError(response.status, message, body);
+    throw errorFromReply(response.status, response.statusText, body);
   }
   return body as ReplyOf<O>;
 }

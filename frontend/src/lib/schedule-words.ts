@@ -1,14 +1,19 @@
-/** A task's schedule and times as a person reads them, in the browser's locale and time zone. */
+/** A task's schedule and times as a person reads them, in the UI's language and the browser's time zone. */
 import type { TaskSchedule } from "@mini-openclaw/protocol";
 import cronstrue from "cronstrue";
+import "cronstrue/locales/zh_CN";
+import { formatDateTime } from "@/i18n/format";
+import { currentLanguage, i18n } from "@/i18n/language";
 
-/** The schedule in words: "At 09:00 AM, Monday through Friday (Europe/Paris)", "every 30 minutes", "once, 27 Nov 2026, 09:00". */
+const CRONSTRUE_LOCALE = { en: "en", zh: "zh_CN" } as const;
+
+/** The schedule in words: "At 09:00, Monday through Friday (Europe/Paris)", "every 30 minutes", "once, 27 Nov 2026, 09:00". */
 export function scheduleInWords(schedule: TaskSchedule, serverZone: string): string {
   switch (schedule.kind) {
     case "cron": {
       let words: string;
       try {
-        words = cronstrue.toString(schedule.expr, { use24HourTimeFormat: true, verbose: false });
+        words = cronstrue.toString(schedule.expr, { use24HourTimeFormat: true, verbose: false, locale: CRONSTRUE_LOCALE[currentLanguage()] });
       } catch {
         words = `cron "${schedule.expr}"`;
       }
@@ -16,19 +21,13 @@ export function scheduleInWords(schedule: TaskSchedule, serverZone: string): str
     }
     case "every": {
       const s = schedule.seconds;
-      const [n, unit] = s % 3600 === 0 ? [s / 3600, "hour"] : s % 60 === 0 ? [s / 60, "minute"] : [s, "second"];
-      return n === 1 ? `every ${unit}` : `every ${n} ${unit}s`;
+      if (s % 3600 === 0) return i18n.t("schedule.everyHours", { count: s / 3600 });
+      if (s % 60 === 0) return i18n.t("schedule.everyMinutes", { count: s / 60 });
+      return i18n.t("schedule.everySeconds", { count: s });
     }
     case "once":
-      return `once, ${localTime(schedule.at)}`;
+      return i18n.t("schedule.once", { at: formatDateTime(schedule.at) });
   }
-}
-
-/** A time in the reader's own zone (seconds shown when a schedule has them). */
-export function localTime(iso: string, seconds = false): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: seconds ? "medium" : "short" });
 }
 
 /** Whether a schedule's times can fall between minutes. */

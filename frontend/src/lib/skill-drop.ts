@@ -1,4 +1,5 @@
 import { zipSync, type Zippable } from "fflate";
+import { i18n } from "@/i18n/language";
 
 /** What a drop onto the Skills pane becomes: one archive for `POST /api/skills/install`. */
 export interface DroppedArchive {
@@ -35,7 +36,7 @@ async function zipFolder(root: FileSystemDirectoryEntry): Promise<DroppedArchive
     for (const entry of await readEntries(dir)) {
       if (entry.isDirectory) await walk(entry as FileSystemDirectoryEntry, `${prefix}${entry.name}/`);
       else if (entry.isFile) {
-        if (++count > MAX_FOLDER_FILES) throw new Error(`The folder holds more than ${MAX_FOLDER_FILES} files.`);
+        if (++count > MAX_FOLDER_FILES) throw new Error(i18n.t("skills.folderTooBig", { count: MAX_FOLDER_FILES }));
         files[`${prefix}${entry.name}`] = new Uint8Array(await (await fileOf(entry as FileSystemFileEntry)).arrayBuffer());
       }
     }

@@ -3,7 +3,7 @@
  * event stream and from a stored session (`turnsFromEntries` applies the events the session stored),
  * so a past session replays exactly as it streamed.
  */
-import type { ApprovalEvent, ApprovalRequestEvent, Attachment, BranchTurn, ChangedFile, ChatEvent, CompactionEntry, SessionEntry } from "@mini-openclaw/protocol";
+import type { ApprovalEvent, ApprovalRequestEvent, Attachment, BranchTurn, ChangedFile, ChatErrorCode, ChatEvent, CompactionEntry, SessionEntry } from "@mini-openclaw/protocol";
 import { assertNever } from "./utils";
 
 export type Block =
@@ -40,7 +40,7 @@ export type Block =
   /** A tool call the model is writing (its arguments so far); its card replaces it once the call is made. */
   | { kind: "tool_input"; id: string; name: string; text: string }
   | { kind: "skill"; name: string; location: string; allowedTools?: string[]; allowedCommands?: string[] }
-  | { kind: "error"; message: string; code: string }
+  | { kind: "error"; message: string; code: ChatErrorCode }
   | { kind: "prefix"; changed: string[] }
   /** The user's message into the running turn (a steer): the model went on from it. */
   | { kind: "steer"; text: string }

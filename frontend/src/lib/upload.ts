@@ -3,7 +3,7 @@
  * composer's attachments. Failures are ApiErrors with the server's words, as `api` gives them.
  */
 import { api, type Attachment, type KnowledgeUploadReply } from "@mini-openclaw/protocol";
-import { ApiError, urlOf } from "./api-client";
+import { errorFromReply, unreachableError, urlOf } from "./api-client";
 
 type UploadOperation = typeof api.knowledge.upload | typeof api.attachments.upload;
 
@@ -13,7 +13,7 @@ function uploadFile<R>(op: UploadOperation, file: Blob, filename: string, onProg
     xhr.open(op.method, urlOf(op, undefined, { filename }));
     xhr.setRequestHeader("content-type", op.rawBody.contentTypes[0]);
     xhr.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
-    xhr.onerror = () => reject(new ApiError(0, "The workbench server is not reachable. Is it still running?"));
+    xhr.onerror = () => reject(unreachableError());
     xhr.onload = () => {
       let body: unknown = null;
       try {
@@ -22,7 +22,7 @@ function uploadFile<R>(op: UploadOperation, file: Blob, filename: string, onProg
         // not JSON
       }
       if (xhr.status === 201) resolve(body as R);
-      else reject(new ApiError(xhr.status, (body as { error?: string } | null)?.error ?? `${xhr.status} ${xhr.statusText}`, body));
+      else reject(errorFromReply(xhr.status, xhr.statusText, body));
     };
     xhr.send(file);
   });

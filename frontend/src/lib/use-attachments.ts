@@ -2,7 +2,8 @@
 import { type Attachment, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from "@mini-openclaw/protocol";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { uploadAttachment } from "./upload";
-import { formatBytes } from "./utils";
+import { formatBytes } from "@/i18n/format";
+import { i18n } from "@/i18n/language";
 
 /** A file on its way into a message: uploading (with progress), stored, or refused with the server's words. */
 export interface PendingFile {
@@ -18,9 +19,9 @@ export interface PendingFile {
 
 /** Why a file cannot go with the message (the server's limits), or null. */
 function limitProblem(file: File, already: number): string | null {
-  if (file.size === 0) return "Empty file: nothing to attach.";
-  if (file.size > MAX_ATTACHMENT_BYTES) return `Over the ${formatBytes(MAX_ATTACHMENT_BYTES)} limit for one file (${formatBytes(file.size)}).`;
-  if (already >= MAX_ATTACHMENTS) return `At most ${MAX_ATTACHMENTS} files on one message.`;
+  if (file.size === 0) return i18n.t("composer.emptyFile");
+  if (file.size > MAX_ATTACHMENT_BYTES) return i18n.t("composer.overLimit", { limit: formatBytes(MAX_ATTACHMENT_BYTES), size: formatBytes(file.size) });
+  if (already >= MAX_ATTACHMENTS) return i18n.t("composer.tooManyFiles", { count: MAX_ATTACHMENTS });
   return null;
 }
 

@@ -1,5 +1,6 @@
 "use client";
 import { type Attachment, api as contract, type ChatEvent, chatEventSchema, type QueueItem, type SessionDetail } from "@mini-openclaw/protocol";
+import { i18n } from "@/i18n/language";
 import { readChatFrames } from "@mini-openclaw/protocol/sse-reader";
 import { useCallback, useRef, useState } from "react";
 import { api } from "./api";
@@ -189,7 +190,7 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
         });
         if (!response.ok || !response.body || !response.headers.get("content-type")?.includes("text/event-stream")) {
           const body = (await response.json().catch(() => null)) as { error?: string } | null;
-          updateLastTurn((t) => applyEvent(t, { type: "error", code: "internal", message: body?.error ?? `The server answered ${response.status}.` }));
+          updateLastTurn((t) => applyEvent(t, { type: "error", code: "internal", message: body?.error ?? i18n.t("errors.serverAnswered", { status: response.status }) }));
           letGo();
           setStreaming(false);
           return;
@@ -202,7 +203,7 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
         // This page let go of the stream (another session opened): the turn goes on without it.
         if (abort.signal.aborted) return;
         if (!sessionRef.current) {
-          updateLastTurn((t) => applyEvent(t, { type: "error", code: "internal", message: `The connection to the server failed: ${(err as Error).message}` }));
+          updateLastTurn((t) => applyEvent(t, { type: "error", code: "internal", message: i18n.t("errors.connectionFailed", { detail: (err as Error).message }) }));
           letGo();
           setStreaming(false);
           return;
@@ -214,7 +215,7 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
       // The stream broke off before the turn's end: the turn goes on on the server; follow it from here.
       else if (id) watch(id, lastId.current);
       else {
-        updateLastTurn((t) => applyEvent(t, { type: "error", code: "internal", message: "The stream ended without an answer." }));
+        updateLastTurn((t) => applyEvent(t, { type: "error", code: "internal", message: i18n.t("errors.streamEnded") }));
         letGo();
         setStreaming(false);
       }

@@ -4,11 +4,56 @@
  * generated from them (openapi-document.ts), and the frontend's client is typed by them.
  */
 import { z } from "zod";
+import { chatErrorCodeSchema } from "../chat-events.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-/** Every error leaves as `{ "error": "..." }` (some add facts: a turn's code, the conflicting files). */
-export const apiErrorSchema = z.looseObject({ error: z.string() }).meta({ id: "ApiError" });
+/**
+ * Why a request failed, stable for clients to act on and to word in the user's language (the
+ * `error` beside it is the server's own words, in English, with the specifics). A failed turn's
+ * reply carries its turn's code (`chatErrorCodeSchema`); every other error one of these, by status.
+ */
+export const apiErrorCodeSchema = z.enum([
+  /** 400: the body, a parameter or a file's content is not what the operation takes. */
+  "invalid_request",
+  /** 403: refused by a rule (a path outside the data root, a settings file, approvals granted only from the page). */
+  "refused",
+  "not_found",
+  /** 409: the thing changed or is busy (a file edited since, a turn running). */
+  "conflict",
+  "too_large",
+  "unsupported_type",
+  /** 422: well-formed but not possible (a past date, an unknown profile). */
+  "unprocessable",
+  "limit_reached",
+  /** 502: a server the workbench called (a model, an MCP server) failed. */
+  "upstream_failed",
+  /** 503: not available now (shutting down, an MCP server not connected). */
+  "unavailable",
+  "disk_full",
+  ...chatErrorCodeSchema.options,
+]);
+export type ApiErrorCode = z.infer<typeof apiErrorCodeSchema>;
+
+/** Every error leaves as `{ "error": "...", "code": "..." }` (some add facts: the conflicting files, a turn's events). */
+export const apiErrorSchema = z.looseObject({ error: z.string(), code: apiErrorCodeSchema }).meta({ id: "ApiError" });
+
+const CODE_FOR_STATUS: Record<number, ApiErrorCode> = {
+  400: "invalid_request",
+  403: "refused",
+  404: "not_found",
+  409: "conflict",
+  413: "too_large",
+  415: "unsupported_type",
+  422: "unprocessable",
+  429: "limit_reached",
+  502: "upstream_failed",
+  503: "unavailable",
+  507: "disk_full",
+};
+
+/** The code an error reply of this status carries when nothing more specific is known. */
+export const apiErrorCodeFor = (status: number): ApiErrorCode => CODE_FOR_STATUS[status] ?? (status >= 500 ? "internal" : "invalid_request");
 export type ApiError = z.infer<typeof apiErrorSchema>;
 
 /** A reply that is not JSON (an SSE stream, a Markdown export), or may be JSON instead (`json`: when asked for). */

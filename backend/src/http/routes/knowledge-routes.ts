@@ -38,7 +38,7 @@ export async function knowledgeRoutes(app: FastifyInstance, { knowledge, config 
     bodyLimit: MAX_DOCUMENT_BYTES,
     handler: async (request, reply) => {
       if (!Buffer.isBuffer(request.body)) {
-        return reply.code(415).send({ error: "Send the file's bytes as the body, with Content-Type application/octet-stream." });
+        throw new UserError(415, "Send the file's bytes as the body, with Content-Type application/octet-stream.");
       }
       const added = await knowledge.add(request.query.filename ?? "", request.body);
       request.log.info({ path: added.path, bytes: added.bytes, state: added.state }, "knowledge document added");

@@ -1,4 +1,5 @@
 import { api, SKILL_ARCHIVE_TYPES } from "@mini-openclaw/protocol";
+import { UserError } from "../../lib/user-error.js";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../../config/config.js";
 import { installSkills } from "../../skills/install-skills.js";
@@ -25,7 +26,7 @@ export async function skillRoutes(app: FastifyInstance, { config }: { config: Co
     bodyLimit: ARCHIVE_LIMITS.archiveBytes,
     handler: async (request, reply) => {
       if (!Buffer.isBuffer(request.body)) {
-        return reply.code(415).send({ error: `Send the archive's bytes as the body, with Content-Type ${SKILL_ARCHIVE_TYPES[0]}.` });
+        throw new UserError(415, `Send the archive's bytes as the body, with Content-Type ${SKILL_ARCHIVE_TYPES[0]}.`);
       }
       const skills = await readSkillArchive(request.body, request.query.filename ?? "skill.zip");
       const installed = await installSkills(config.dataRoot, skills);

@@ -3,14 +3,16 @@ import type { Attachment } from "@mini-openclaw/protocol";
 import { ExternalLink } from "lucide-react";
 import { useEffect, useState } from "react";
 import { api } from "@/lib/api";
-import { formatBytes } from "@/lib/utils";
+import { formatBytes } from "@/i18n/format";
 import { EditorFrame, MonacoEditor } from "./editor-frame";
+import { useTranslation } from "react-i18next";
 
 /**
  * An attachment of a message, read-only: an image as itself, a text file or document as the text the
  * model read of it (a PDF's pages marked). Its path is where the tools read it.
  */
 export function AttachmentView({ attachment }: { attachment: Attachment }) {
+  const { t } = useTranslation();
   const [text, setText] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const url = api.attachmentUrl(attachment.id);
@@ -27,7 +29,7 @@ export function AttachmentView({ attachment }: { attachment: Attachment }) {
       cancelled = true;
     };
   }, [attachment.id, attachment.kind]);
-  const note = `${attachment.kind === "document" ? "extracted text · " : ""}${formatBytes(attachment.size)} · read-only`;
+  const note = [...(attachment.kind === "document" ? [t("attachments.extractedText")] : []), formatBytes(attachment.size), t("attachments.readOnly")].join(" · ");
   return (
     <EditorFrame
       path={attachment.path ?? attachment.name}
@@ -37,7 +39,7 @@ export function AttachmentView({ attachment }: { attachment: Attachment }) {
           <span className="text-xs text-zinc-500" data-testid="attachment-note">
             {note}
           </span>
-          <a href={url} target="_blank" rel="noreferrer" className="text-zinc-500 hover:text-zinc-700" data-tip="Open the file as it was attached" aria-label={`Open ${attachment.name} as it was attached`}>
+          <a href={url} target="_blank" rel="noreferrer" className="text-zinc-500 hover:text-zinc-700" data-tip={t("attachments.openOriginal")} aria-label={t("attachments.openOriginalName", { name: attachment.name })}>
             <ExternalLink className="size-3.5" />
           </a>
         </>

@@ -1,5 +1,6 @@
 "use client";
 import type { ChangeDiffReply } from "@mini-openclaw/protocol";
+import { LoadingLine } from "@/components/ui/loading-line";
 import dynamic from "next/dynamic";
 import { RotateCcw } from "lucide-react";
 import { useEffect, useState } from "react";
@@ -7,8 +8,9 @@ import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/badge";
 import { ApiError, api } from "@/lib/api";
 import { EditorFrame } from "./editor-frame";
+import { useTranslation } from "react-i18next";
 
-const MonacoDiff = dynamic(() => import("./diff-editor"), { ssr: false, loading: () => <div className="p-4 text-sm text-zinc-500">Loading diff…</div> });
+const MonacoDiff = dynamic(() => import("./diff-editor"), { ssr: false, loading: () => <LoadingLine what="diff" /> });
 
 export interface OpenChange {
   change: string;
@@ -20,6 +22,7 @@ export interface OpenChange {
  * was before the call). A file changed since the call asks before it is overwritten.
  */
 export function ChangeDiff({ open, onReverted }: { open: OpenChange; onReverted: (path: string) => void }) {
+  const { t } = useTranslation();
   const [diff, setDiff] = useState<ChangeDiffReply | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [conflict, setConflict] = useState<string | null>(null);
@@ -40,7 +43,7 @@ export function ChangeDiff({ open, onReverted }: { open: OpenChange; onReverted:
     try {
       const reply = await api.revertChange(open.change, open.path, force);
       setConflict(null);
-      setDone(reply.action === "removed" ? "Reverted: the file the call created was removed." : "Reverted: the file is as it was before the call.");
+      setDone(reply.action === "removed" ? t("changes.revertedRemoved") : t("changes.revertedRestored"));
       onReverted(open.path);
     } catch (err) {
       if (err instanceof ApiError && err.status === 409 && !force) setConflict(err.message);
@@ -56,9 +59,9 @@ export function ChangeDiff({ open, onReverted }: { open: OpenChange; onReverted:
       error={error}
       actions={
         <>
-          {diff && <Badge variant={diff.kind === "deleted" ? "danger" : diff.kind === "created" ? "success" : "muted"}>{diff.kind}</Badge>}
+          {diff && <Badge variant={diff.kind === "deleted" ? "danger" : diff.kind === "created" ? "success" : "muted"}>{t(`changes.kind.${diff.kind}`)}</Badge>}
           <Button size="sm" variant="ghost" disabled={busy || done !== null} onClick={() => void revert(false)} data-testid="revert-file">
-            <RotateCcw /> Revert
+            <RotateCcw /> {t("changes.revert")}
           </Button>
         </>
       }
@@ -68,11 +71,11 @@ export function ChangeDiff({ open, onReverted }: { open: OpenChange; onReverted:
             <div className="flex items-center gap-2 border-b border-amber-200 bg-amber-50 px-3 py-2 text-xs text-amber-900" data-testid="revert-conflict">
               <span className="flex-1">{conflict}</span>
               <Button size="sm" variant="ghost" onClick={() => void revert(true)}>
-                Revert anyway
+                {t("changes.revertAnyway")}
               </Button>
             </div>
           )}
-          {diff?.current_differs && !conflict && !done && <div className="border-b border-zinc-200 px-3 py-1.5 text-[11px] text-zinc-500">The file has changed since this call.</div>}
+          {diff?.current_differs && !conflict && !done && <div className="border-b border-zinc-200 px-3 py-1.5 text-[11px] text-zinc-500">{t("changes.changedSince")}</div>}
           {done && (
             <div className="border-b border-emerald-200 bg-emerald-50 px-3 py-1.5 text-xs text-emerald-800" data-testid="revert-done">
               {done}
@@ -84,7 +87,7 @@ export function ChangeDiff({ open, onReverted }: { open: OpenChange; onReverted:
       {diff && (diff.before !== null || diff.after !== null) ? (
         <MonacoDiff path={open.path} before={diff.before ?? ""} after={diff.after ?? ""} />
       ) : diff ? (
-        <div className="p-4 text-sm text-zinc-500">Not shown as text (binary, too large, or not kept).</div>
+        <div className="p-4 text-sm text-zinc-500">{t("changes.notText")}</div>
       ) : null}
     </EditorFrame>
   );

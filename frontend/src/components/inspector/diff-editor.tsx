@@ -1,6 +1,7 @@
 "use client";
 /** Monaco's diff editor, read-only, bundled like the editor (monaco-editor.tsx sets up the loader and worker). */
 import { DiffEditor } from "@monaco-editor/react";
+import { LoadingLine } from "@/components/ui/loading-line";
 import type { editor } from "monaco-editor";
 import { useEffect, useId, useRef } from "react";
 import "./monaco-editor";
@@ -34,7 +35,7 @@ export default function MonacoDiff({ path, before, after }: { path: string; befo
         models.current = diff.getModel();
       }}
       theme={resolved === "dark" ? "vs-dark" : "vs"}
-      loading={<div className="p-4 text-sm text-zinc-500">Loading diff…</div>}
+      loading={<LoadingLine what="diff" />}
       options={{ readOnly: true, originalEditable: false, renderSideBySide: false, minimap: { enabled: false }, wordWrap: "on", fontSize: 13, automaticLayout: true, scrollBeyondLastLine: false }}
     />
   );

@@ -1,12 +1,13 @@
 "use client";
 import { TriangleAlert } from "lucide-react";
+import { LoadingLine } from "@/components/ui/loading-line";
 import dynamic from "next/dynamic";
 import type { ReactNode } from "react";
 
 /** Monaco, loaded on the client only (it needs `window`). */
 export const MonacoEditor = dynamic(() => import("./monaco-editor"), {
   ssr: false,
-  loading: () => <div className="p-4 text-sm text-zinc-500">Loading editor…</div>,
+  loading: () => <LoadingLine what="editor" />,
 });
 
 /**

@@ -1,5 +1,6 @@
 "use client";
 import type { KnowledgeSourceReply } from "@mini-openclaw/protocol";
+import { useTranslation } from "react-i18next";
 import { useEffect, useState } from "react";
 import { api } from "@/lib/api";
 import { EditorFrame, MonacoEditor } from "./editor-frame";
@@ -12,6 +13,7 @@ export const EXTRACTED_SOURCE = /^knowledge\/.+\.(pdf|docx|pptx|xlsx|epub|html?)
  * page or slide (it travels as the line) is turned into the line where that page starts.
  */
 export function ExtractedSource({ path, reveal }: { path: string; reveal?: { line: number; nonce: number } | null }) {
+  const { t } = useTranslation();
   const [source, setSource] = useState<KnowledgeSourceReply | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -27,7 +29,7 @@ export function ExtractedSource({ path, reveal }: { path: string; reveal?: { lin
     };
   }, [path]);
   const line = source?.pages && reveal ? (source.pages.find((p) => p.page === reveal.line)?.line ?? 1) : reveal?.line;
-  const note = source?.page_word ? `extracted text, by ${source.page_word} · read-only` : "extracted text · read-only";
+  const note = [source?.page_word ? t(`attachments.extractedBy.${source.page_word}`) : t("attachments.extractedText"), t("attachments.readOnly")].join(" · ");
   return (
     <EditorFrame path={path} error={error} actions={<span className="text-xs text-zinc-500" data-testid="extracted-note">{note}</span>}>
       {source && (

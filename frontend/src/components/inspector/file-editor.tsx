@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
 import { EditorFrame, MonacoEditor } from "./editor-frame";
+import { useTranslation } from "react-i18next";
 
 interface Draft {
   saved: string;
@@ -27,6 +28,7 @@ export function FileEditor({
   diskVersion: number;
   reveal?: { line: number; nonce: number } | null;
 }) {
+  const { t } = useTranslation();
   const [draft, setDraft] = useState<Draft | null>(drafts.get(path) ?? null);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -107,11 +109,11 @@ export function FileEditor({
       setError(null);
       onSaved(path);
     } catch (err) {
-      setError(`Not saved: ${(err as Error).message}. Your edit is still here.`);
+      setError(t("editor.notSaved", { detail: (err as Error).message }));
     } finally {
       setSaving(false);
     }
-  }, [path, drafts, onSaved]);
+  }, [path, drafts, onSaved, t]);
 
   return (
     <EditorFrame
@@ -122,24 +124,24 @@ export function FileEditor({
           {dirty && (
             <span className="flex items-center gap-1 text-xs text-amber-700" data-testid="dirty-marker">
               <Circle className="size-2 fill-current" />
-              unsaved
+              {t("editor.unsaved")}
             </span>
           )}
-          <Button size="sm" onClick={save} disabled={!dirty || saving} data-testid="save" data-tip="Save (Ctrl/Cmd+S)">
+          <Button size="sm" onClick={save} disabled={!dirty || saving} data-testid="save" data-tip={t("editor.saveTip")}>
             <Save />
-            {saving ? "Saving…" : "Save"}
+            {saving ? t("editor.saving") : t("common.save")}
           </Button>
         </>
       }
       notice={
         onDisk !== null && (
           <div className="flex items-center gap-2 border-b border-amber-200 bg-amber-50 px-3 py-1.5 text-xs text-amber-900" data-testid="disk-conflict">
-            <span className="flex-1">This file changed on disk while you have unsaved edits.</span>
+            <span className="flex-1">{t("editor.changedOnDisk")}</span>
             <Button size="sm" variant="outline" onClick={takeDiskVersion} data-testid="take-disk">
-              Load disk version
+              {t("editor.loadDisk")}
             </Button>
             <Button size="sm" variant="ghost" onClick={keepMine}>
-              Keep mine
+              {t("editor.keepMine")}
             </Button>
           </div>
         )

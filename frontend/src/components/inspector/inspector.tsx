@@ -12,6 +12,7 @@ import { PromptView } from "./prompt-view";
 import { ChangeDiff, type OpenChange } from "./change-diff";
 import { ChangesList } from "./changes-list";
 import { CollapseButton } from "../workbench-panes";
+import { useTranslation } from "react-i18next";
 
 export type InspectorTab = "files" | "prompt" | "changes";
 
@@ -38,16 +39,9 @@ interface InspectorProps {
   onCollapse: () => void;
 }
 
-const GROUP_LABELS: Record<WorkspaceFile["group"], string> = {
-  workspace: "Workspace",
-  memory: "Memory",
-  skills: "Skills",
-  agents: "Agents",
-  knowledge: "Knowledge",
-  settings: "Settings",
-};
 
 export function Inspector({ tab, onTab, files, openPath, openCount, openAttachment, onOpenFile, onSaved, sessionId, diskChanges, reveal, openChange, onOpenChange, onReverted, onCollapse }: InspectorProps) {
+  const { t } = useTranslation();
   const drafts = useRef(new Map<string, { saved: string; text: string }>()).current;
   const groups = new Map<WorkspaceFile["group"], WorkspaceFile[]>();
   for (const file of files) groups.set(file.group, [...(groups.get(file.group) ?? []), file]);
@@ -58,15 +52,15 @@ export function Inspector({ tab, onTab, files, openPath, openCount, openAttachme
           <TabsList>
             <TabsTrigger value="files" data-testid="tab-files">
               <FileCode2 />
-              Files
+              {t("inspector.files")}
             </TabsTrigger>
             <TabsTrigger value="prompt" data-testid="tab-prompt">
               <ScrollText />
-              Prompt
+              {t("inspector.prompt")}
             </TabsTrigger>
             <TabsTrigger value="changes" data-testid="tab-changes">
               <FileDiff />
-              Changes
+              {t("inspector.changes")}
             </TabsTrigger>
           </TabsList>
           <span className="ml-auto">
@@ -77,7 +71,7 @@ export function Inspector({ tab, onTab, files, openPath, openCount, openAttachme
           <div className="max-h-[34%] shrink-0 overflow-y-auto border-b border-zinc-200/80 px-2 py-1.5" data-testid="file-list">
             {[...groups].map(([group, list]) => (
               <div key={group} className="py-1">
-                <div className="px-1 pb-0.5 text-[10.5px] font-semibold uppercase tracking-wide text-zinc-500">{GROUP_LABELS[group]}</div>
+                <div className="px-1 pb-0.5 text-[10.5px] font-semibold uppercase tracking-wide text-zinc-500">{t(`inspector.group.${group}`)}</div>
                 {list.map((f) => (
                   <button
                     key={f.path}
@@ -112,7 +106,7 @@ export function Inspector({ tab, onTab, files, openPath, openCount, openAttachme
                 reveal={reveal?.path === openPath ? reveal : null}
               />
             ) : (
-              <div className="p-4 text-sm text-zinc-500">Open a file to edit it: MEMORY.md, a SKILL.md, or a workspace file.</div>
+              <div className="p-4 text-sm text-zinc-500">{t("inspector.openFileHint")}</div>
             )}
           </div>
         </TabsContent>
@@ -124,7 +118,7 @@ export function Inspector({ tab, onTab, files, openPath, openCount, openAttachme
           {openChange ? (
             <ChangeDiff key={`${openChange.change}:${openChange.path}`} open={openChange} onReverted={onReverted} />
           ) : (
-            <div className="p-4 text-sm text-zinc-500">Pick a changed file (here, or under a tool call in the conversation) to see what the call changed, and revert it.</div>
+            <div className="p-4 text-sm text-zinc-500">{t("inspector.pickChangeHint")}</div>
           )}
         </TabsContent>
       </Tabs>

@@ -5,6 +5,7 @@
  * next/dynamic without SSR), since Monaco needs `window`.
  */
 import Editor, { loader, type OnMount } from "@monaco-editor/react";
+import { LoadingLine } from "@/components/ui/loading-line";
 import * as monaco from "monaco-editor";
 import { useEffect, useState } from "react";
 import { SCHEMA_FILES } from "@mini-openclaw/protocol";
@@ -97,7 +98,7 @@ export default function MonacoEditor({ path, value, onChange, onSave, reveal, re
       theme={useTheme().resolved === "dark" ? "vs-dark" : "vs"}
       onChange={(v) => onChange(v ?? "")}
       onMount={onMount}
-      loading={<div className="p-4 text-sm text-zinc-500">Loading editor…</div>}
+      loading={<LoadingLine what="editor" />}
       options={{
         minimap: { enabled: false },
         readOnly,

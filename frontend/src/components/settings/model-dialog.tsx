@@ -4,9 +4,10 @@ import { Loader2, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
-import { MODEL_PRESETS } from "./model-presets";
+import { EMBEDDING_MODEL_EXAMPLE, LOCAL_URL_EXAMPLE, MODEL_PRESETS } from "./model-presets";
 import { capabilitiesFound, field, KeyField, TestChecks } from "./model-fields";
 import { ProfilesSection } from "./profiles-section";
+import { useTranslation } from "react-i18next";
 
 /**
  * The chat model's settings: base URL, model and key, with presets for the popular servers, and
@@ -15,6 +16,7 @@ import { ProfilesSection } from "./profiles-section";
  * documents). Saved keys are never shown: a key field stays empty unless a new key is typed.
  */
 export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose: () => void; onSaved: (keyFile: string) => void }) {
+  const { t } = useTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
   const [current, setCurrent] = useState<ModelSettingsReply | null>(null);
   const [baseUrl, setBaseUrl] = useState("");
@@ -93,12 +95,12 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
         }}
       >
         <div className="flex items-center justify-between">
-          <h2 className="text-[15px] font-semibold text-zinc-900">Model</h2>
-          <button type="button" aria-label="Close" className="text-zinc-500 hover:text-zinc-700" onClick={onClose}>
+          <h2 className="text-[15px] font-semibold text-zinc-900">{t("model.title")}</h2>
+          <button type="button" aria-label={t("common.close")} className="text-zinc-500 hover:text-zinc-700" onClick={onClose}>
             <X className="size-4" />
           </button>
         </div>
-        <p className="text-xs text-zinc-500">The profile &quot;default&quot; (the OPENAI_* settings). Other profiles are below.</p>
+        <p className="text-xs text-zinc-500">{t("model.defaultProfileIntro")}</p>
         <div className="flex flex-wrap gap-1.5" data-testid="model-presets">
           {MODEL_PRESETS.map((preset) => (
             <Button
@@ -120,36 +122,36 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
           ))}
         </div>
         <label className="block space-y-1 text-xs font-medium text-zinc-600">
-          Base URL <span className="font-normal text-zinc-500">(empty for OpenAI)</span>
-          <input data-testid="model-base-url" className={field} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="http://localhost:11434/v1" />
+          {t("model.baseUrl")} <span className="font-normal text-zinc-500">{t("model.baseUrlHint")}</span>
+          <input data-testid="model-base-url" className={field} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder={LOCAL_URL_EXAMPLE} />
         </label>
         <label className="block space-y-1 text-xs font-medium text-zinc-600">
-          Model
+          {t("tasks.form.model")}
           <input data-testid="model-name" className={field} value={model} onChange={(e) => setModel(e.target.value)} list="model-ids" required />
           <datalist id="model-ids">{test?.models?.map((id) => <option key={id} value={id} />)}</datalist>
         </label>
-        <KeyField testId="model-api-key" className="text-xs font-medium text-zinc-600" saved={current?.api_key_set ?? false} unsetHint="local servers need none" value={apiKey} onChange={setApiKey} />
+        <KeyField testId="model-api-key" className="text-xs font-medium text-zinc-600" saved={current?.api_key_set ?? false} unsetHint={t("model.keyLocalNone")} value={apiKey} onChange={setApiKey} />
         <details className="rounded-md border border-zinc-200 px-2.5 py-1.5 text-xs text-zinc-600" open={Boolean(current?.embedding.model)}>
-          <summary className="cursor-pointer font-medium">Embeddings for the knowledge base (optional; without them an offline embedder is used)</summary>
+          <summary className="cursor-pointer font-medium">{t("model.embeddings")}</summary>
           <div className="mt-2 space-y-2">
             <label className="block space-y-1">
-              Embedding model
-              <input data-testid="embedding-model" className={field} value={embeddingModel} onChange={(e) => setEmbeddingModel(e.target.value)} placeholder="text-embedding-3-small" />
+              {t("model.embeddingModel")}
+              <input data-testid="embedding-model" className={field} value={embeddingModel} onChange={(e) => setEmbeddingModel(e.target.value)} placeholder={EMBEDDING_MODEL_EXAMPLE} />
             </label>
             <label className="block space-y-1">
-              Base URL <span className="text-zinc-500">(empty: the chat model's)</span>
+              {t("model.baseUrl")} <span className="text-zinc-500">{t("model.sameAsChat")}</span>
               <input data-testid="embedding-base-url" className={field} value={embeddingUrl} onChange={(e) => setEmbeddingUrl(e.target.value)} />
             </label>
-            <KeyField testId="embedding-api-key" saved={current?.embedding.api_key_set ?? false} unsetHint="empty: the chat model's" value={embeddingKey} onChange={setEmbeddingKey} />
+            <KeyField testId="embedding-api-key" saved={current?.embedding.api_key_set ?? false} unsetHint={t("model.sameAsChatKey")} value={embeddingKey} onChange={setEmbeddingKey} />
           </div>
         </details>
         {current && current.from_environment.length > 0 && (
-          <p className="text-xs text-amber-700">Set in the environment (wins over what is saved here): {current.from_environment.join(", ")}.</p>
+          <p className="text-xs text-amber-700">{t("model.fromEnvironment", { names: current.from_environment.join(", ") })}</p>
         )}
         {test && <TestChecks test={test} />}
         {test?.models && test.models.length > 0 && !model.trim() && (
           <div className="space-y-1 text-xs text-zinc-600" data-testid="model-choices">
-            <p>Pick the model to use:</p>
+            <p>{t("model.pick")}</p>
             <div className="flex max-h-28 flex-wrap gap-1 overflow-y-auto">
               {test.models.map((id) => (
                 <button key={id} type="button" data-testid="model-choice" className="rounded border border-zinc-200 px-1.5 py-0.5 font-mono hover:border-klein/50 hover:bg-klein-50" onClick={() => setModel(id)}>
@@ -165,16 +167,16 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
           </p>
         )}
         <p className="text-[11px] text-zinc-500" data-testid="model-save-note">
-          Save writes {current?.key_file ?? "KEY.md"} (git ignores it); the next message uses it.
+          {t("model.saveNote", { file: current?.key_file ?? "KEY.md" })}
         </p>
         <div className="flex justify-end gap-2">
           <Button type="button" variant="outline" data-testid="model-test" disabled={busy !== null} onClick={() => void run("test")}>
             {busy === "test" && <Loader2 className="animate-spin" />}
-            Test connection
+            {t("model.test")}
           </Button>
           <Button type="submit" data-testid="model-save" disabled={busy !== null || !model.trim()}>
             {busy === "save" && <Loader2 className="animate-spin" />}
-            Save
+            {t("common.save")}
           </Button>
         </div>
       </form>

@@ -3,15 +3,17 @@
 import type { ModelTestReply, ProfileCapabilities } from "@mini-openclaw/protocol";
 import { Check, X } from "lucide-react";
 import { cn } from "@/lib/utils";
+import { useTranslation } from "react-i18next";
 
 export const field = "h-9 w-full rounded-md border border-zinc-200 bg-white px-2.5 font-mono text-[13px] outline-none focus:border-klein";
 
 /** A key field that never shows a saved key: empty until a new one is typed (`value` undefined: untouched). */
 export function KeyField(props: { testId: string; saved: boolean; unsetHint: string; value: string | undefined; onChange: (key: string) => void; className?: string }) {
+  const { t } = useTranslation();
   return (
     <label className={cn("block space-y-1", props.className)}>
-      API key{" "}
-      <span className="font-normal text-zinc-500">({props.saved && props.value === undefined ? "a key is saved; type to replace it" : props.unsetHint})</span>
+      {t("model.apiKey")}{" "}
+      <span className="font-normal text-zinc-500">({props.saved && props.value === undefined ? t("model.keySaved") : props.unsetHint})</span>
       <input data-testid={props.testId} type="password" autoComplete="off" className={field} value={props.value ?? ""} onChange={(e) => props.onChange(e.target.value)} />
     </label>
   );
@@ -25,13 +27,17 @@ export function capabilitiesFound(test: ModelTestReply): ProfileCapabilities | n
   return { tools: ok("tools") === true, vision: ok("vision") === true, reasoning: ok("reasoning") === true };
 }
 
+/** The checks Test connection runs, named in the reader's language (an unknown one by its own name). */
+const CHECK_KEYS = { chat: "model.check.chat", tools: "model.check.tools", vision: "model.check.vision", reasoning: "model.check.reasoning", embeddings: "model.check.embeddings" } as const;
+
 export function TestChecks({ test }: { test: ModelTestReply }) {
+  const { t } = useTranslation();
   return (
     <ul className="space-y-1 rounded-md bg-zinc-50 p-2.5 text-xs" data-testid="model-test-result">
       {test.checks.map((check) => (
         <li key={check.name} data-testid="model-check" data-check={check.name} data-ok={check.ok ? "true" : "false"} className="flex gap-1.5">
           {check.ok ? <Check className="size-3.5 shrink-0 text-emerald-600" /> : <X className="size-3.5 shrink-0 text-zinc-500" />}
-          <span className="font-semibold text-zinc-700">{check.name}</span>
+          <span className="font-semibold text-zinc-700">{Object.hasOwn(CHECK_KEYS, check.name) ? t(CHECK_KEYS[check.name as keyof typeof CHECK_KEYS]) : check.name}</span>
           <span className="text-zinc-500">{check.detail}</span>
         </li>
       ))}

@@ -16,3 +16,11 @@ export const MODEL_PRESETS: ModelPreset[] = [
   { name: "DeepSeek", baseUrl: "https://api.deepseek.com/v1", model: "deepseek-chat", needsKey: true },
   { name: "OpenRouter", baseUrl: "https://openrouter.ai/api/v1", model: "openai/gpt-4o-mini", needsKey: true },
 ];
+
+/** Examples in the fields (values, not words to translate). */
+export const LOCAL_URL_EXAMPLE = "http://localhost:11434/v1";
+export const EMBEDDING_MODEL_EXAMPLE = "text-embedding-3-small";
+export const PROFILE_NAME_EXAMPLE = "local";
+
+/** What a profile can be marked as taking, in the order the form shows them. */
+export const CAPABILITIES = ["tools", "vision", "reasoning"] as const;

@@ -7,7 +7,9 @@ import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
 import { keys, useModels } from "@/lib/server-state";
 import { capabilitiesFound, field, KeyField, TestChecks } from "./model-fields";
-import { MODEL_PRESETS } from "./model-presets";
+import { CAPABILITIES, LOCAL_URL_EXAMPLE, MODEL_PRESETS, PROFILE_NAME_EXAMPLE } from "./model-presets";
+import { formatCost } from "@/i18n/format";
+import { useTranslation } from "react-i18next";
 
 interface Draft {
   name: string;
@@ -58,6 +60,7 @@ function updateOf(draft: Draft, saved: ModelProfile | undefined): ProfileUpdate 
  * delete it. A session picks its profile by the composer; helpers' profiles are set in MODELS.json.
  */
 export function ProfilesSection() {
+  const { t } = useTranslation();
   const { data } = useModels();
   const client = useQueryClient();
   const [draft, setDraft] = useState<Draft | null>(null);
@@ -83,7 +86,7 @@ export function ProfilesSection() {
   return (
     <section className="space-y-2 border-t border-zinc-200 p-5 pt-3" data-testid="profiles">
       <div className="flex items-center justify-between">
-        <h3 className="text-[13px] font-semibold text-zinc-800">Profiles</h3>
+        <h3 className="text-[13px] font-semibold text-zinc-800">{t("model.profiles")}</h3>
         <Button
           type="button"
           variant="outline"
@@ -94,7 +97,7 @@ export function ProfilesSection() {
             setTest(null);
           }}
         >
-          <Plus /> Add profile
+          <Plus /> {t("model.addProfile")}
         </Button>
       </div>
       {data?.problem && <p className="text-xs text-amber-700" data-testid="profiles-problem">{data.problem}</p>}
@@ -104,15 +107,15 @@ export function ProfilesSection() {
             <span className="font-mono font-semibold text-zinc-800">{profile.name}</span>
             <span className="min-w-0 flex-1 truncate text-zinc-500">
               {profile.model}
-              {profile.base_url ? ` at ${profile.base_url}` : ""}
-              {profile.api_key_set ? " · key set" : ""}
-              {profile.prices ? ` · $${profile.prices.input}/$${profile.prices.output} per M` : ""}
+              {profile.base_url ? ` ${t("model.at", { url: profile.base_url })}` : ""}
+              {profile.api_key_set ? ` · ${t("model.keySet")}` : ""}
+              {profile.prices ? ` · ${t("model.prices", { input: formatCost(profile.prices.input), output: formatCost(profile.prices.output) })}` : ""}
             </span>
             {profile.name === data.default ? (
-              <span className="text-[10.5px] font-medium uppercase text-klein">default</span>
+              <span className="text-[10.5px] font-medium uppercase text-klein">{t("model.defaultBadge")}</span>
             ) : (
               <Button type="button" variant="ghost" size="sm" data-testid="profile-default" disabled={busy !== null} onClick={() => void act("default", () => api.setDefaultProfile(profile.name))}>
-                Make default
+                {t("model.makeDefault")}
               </Button>
             )}
             <Button
@@ -125,11 +128,11 @@ export function ProfilesSection() {
                 setTest(null);
               }}
             >
-              Edit
+              {t("common.edit")}
             </Button>
             {profile.name !== "default" && (
               <Button type="button" variant="ghost" size="sm" data-testid="profile-delete" disabled={busy !== null} onClick={() => void act("delete", () => api.deleteProfile(profile.name))}>
-                Delete
+                {t("common.delete")}
               </Button>
             )}
           </li>
@@ -145,44 +148,44 @@ export function ProfilesSection() {
             ))}
           </div>
           <label className="block space-y-1">
-            Name <span className="font-normal text-zinc-500">(lower-case letters, digits, dashes)</span>
-            <input data-testid="profile-name" className={field} value={draft.name} disabled={draft.saved} onChange={(e) => set({ name: e.target.value })} placeholder="local" />
+            {t("tasks.form.name")} <span className="font-normal text-zinc-500">{t("model.nameHint")}</span>
+            <input data-testid="profile-name" className={field} value={draft.name} disabled={draft.saved} onChange={(e) => set({ name: e.target.value })} placeholder={PROFILE_NAME_EXAMPLE} />
           </label>
           <label className="block space-y-1">
-            Base URL <span className="font-normal text-zinc-500">(empty for OpenAI)</span>
-            <input data-testid="profile-base-url" className={field} value={draft.baseUrl} onChange={(e) => set({ baseUrl: e.target.value })} placeholder="http://localhost:11434/v1" />
+            {t("model.baseUrl")} <span className="font-normal text-zinc-500">{t("model.baseUrlHint")}</span>
+            <input data-testid="profile-base-url" className={field} value={draft.baseUrl} onChange={(e) => set({ baseUrl: e.target.value })} placeholder={LOCAL_URL_EXAMPLE} />
           </label>
           <label className="block space-y-1">
-            Model
+            {t("tasks.form.model")}
             <input data-testid="profile-model" className={field} value={draft.model} onChange={(e) => set({ model: e.target.value })} list="profile-model-ids" />
             <datalist id="profile-model-ids">{test?.models?.map((id) => <option key={id} value={id} />)}</datalist>
           </label>
-          <KeyField testId="profile-api-key" saved={saved?.api_key_set ?? false} unsetHint={`saved as ${saved?.key_setting ?? "MODEL_<NAME>_API_KEY"} in KEY.md; local servers need none`} value={draft.apiKey} onChange={(apiKey) => set({ apiKey })} />
+          <KeyField testId="profile-api-key" saved={saved?.api_key_set ?? false} unsetHint={t("model.keySavedAs", { setting: saved?.key_setting ?? "MODEL_<NAME>_API_KEY" })} value={draft.apiKey} onChange={(apiKey) => set({ apiKey })} />
           <div className="flex gap-2">
             <label className="block flex-1 space-y-1">
-              $ per M input tokens
+              {t("model.priceIn")}
               <input data-testid="profile-price-in" inputMode="decimal" className={field} value={draft.priceIn} onChange={(e) => set({ priceIn: e.target.value })} />
             </label>
             <label className="block flex-1 space-y-1">
-              $ per M output tokens
+              {t("model.priceOut")}
               <input data-testid="profile-price-out" inputMode="decimal" className={field} value={draft.priceOut} onChange={(e) => set({ priceOut: e.target.value })} />
             </label>
           </div>
           <label className="block space-y-1">
-            Fallbacks <span className="font-normal text-zinc-500">(profiles to go on with when this one is down, comma-separated)</span>
+            {t("model.fallbacks")} <span className="font-normal text-zinc-500">{t("model.fallbacksHint")}</span>
             <input data-testid="profile-fallbacks" className={field} value={draft.fallbacks} onChange={(e) => set({ fallbacks: e.target.value })} />
           </label>
           <div className="flex gap-3 font-normal" data-testid="profile-capabilities">
-            {(["tools", "vision", "reasoning"] as const).map((cap) => (
+            {CAPABILITIES.map((cap) => (
               <label key={cap} className="flex items-center gap-1">
-                <input type="checkbox" data-testid={`profile-cap-${cap}`} checked={draft.caps[cap]} onChange={(e) => set({ caps: { ...draft.caps, [cap]: e.target.checked } })} /> {cap}
+                <input type="checkbox" data-testid={`profile-cap-${cap}`} checked={draft.caps[cap]} onChange={(e) => set({ caps: { ...draft.caps, [cap]: e.target.checked } })} /> {t(`model.capability.${cap}`)}
               </label>
             ))}
           </div>
           {test && <TestChecks test={test} />}
           <div className="flex justify-end gap-2">
             <Button type="button" variant="ghost" size="sm" onClick={() => setDraft(null)}>
-              Cancel
+              {t("common.cancel")}
             </Button>
             <Button
               type="button"
@@ -201,7 +204,7 @@ export function ProfilesSection() {
               }
             >
               {busy === "test" && <Loader2 className="animate-spin" />}
-              Test connection
+              {t("model.test")}
             </Button>
             <Button
               type="button"
@@ -216,7 +219,7 @@ export function ProfilesSection() {
               }
             >
               {busy === "save" && <Loader2 className="animate-spin" />}
-              Save profile
+              {t("model.saveProfile")}
             </Button>
           </div>
         </div>

@@ -10,8 +10,11 @@ import { api } from "@/lib/api";
 import { keys, useKnowledgeDocuments, useKnowledgeStatus } from "@/lib/server-state";
 import { uploadKnowledgeFile } from "@/lib/upload";
 import { useDropTarget } from "@/lib/use-drop-target";
-import { cn, plural } from "@/lib/utils";
+import { cn } from "@/lib/utils";
 import { WarningLine } from "./problem-card";
+import { Trans, useTranslation } from "react-i18next";
+import { formatNumber } from "@/i18n/format";
+import { i18n } from "@/i18n/language";
 
 const STATE_STYLE: Record<KnowledgeDocument["state"], string> = {
   indexed: "text-emerald-700",
@@ -24,7 +27,7 @@ function estimate(start: { at: number; done: number } | null, done: number, tota
   if (!start || done <= start.done || total <= done) return null;
   const perDoc = (Date.now() - start.at) / (done - start.done);
   const seconds = Math.round((perDoc * (total - done)) / 1000);
-  return seconds < 60 ? `about ${seconds} s left` : `about ${Math.round(seconds / 60)} min left`;
+  return seconds < 60 ? i18n.t("knowledge.leftSeconds", { count: seconds }) : i18n.t("knowledge.leftMinutes", { count: Math.round(seconds / 60) });
 }
 
 /**
@@ -41,6 +44,7 @@ export function KnowledgeView({
   onToast: (message: string, level?: "info" | "warning", action?: ToastAction) => void;
 }) {
   // Progress, documents in and out: the server says when they change, and these read again then.
+  const { t } = useTranslation();
   const statusQuery = useKnowledgeStatus();
   const status = statusQuery.data ?? null;
   const documents = useKnowledgeDocuments().data ?? [];
@@ -69,28 +73,28 @@ export function KnowledgeView({
         setAdding({ name: file.name, index, count: files.length, sent: 0 });
         try {
           const added = await uploadKnowledgeFile(file, file.name, (sent) => setAdding({ name: file.name, index, count: files.length, sent }));
-          if (added.state === "failed") onToast(`${added.path} was added but could not be read: ${added.reason}`, "warning");
-          else onToast(added.state === "indexed" ? `Added ${added.path} (${plural(added.chunks, "chunk")}).` : `Added ${added.path}; it is indexed after the documents before it.`);
+          if (added.state === "failed") onToast(t("knowledge.toast.unreadable", { path: added.path, detail: added.reason }), "warning");
+          else onToast(added.state === "indexed" ? t("knowledge.toast.added", { path: added.path, count: added.chunks }) : t("knowledge.toast.queued", { path: added.path }));
         } catch (err) {
-          onToast(`${file.name} was not added: ${(err as Error).message}`, "warning");
+          onToast(t("knowledge.toast.notAdded", { name: file.name, detail: (err as Error).message }), "warning");
         }
       }
       setAdding(null);
       await reload.current();
     },
-    [onToast],
+    [onToast, t],
   );
 
   const remove = (path: string) =>
     void api.removeKnowledge(path).then(
       ({ trash }) => {
         void reload.current();
-        onToast(`Removed ${path}.`, "info", {
-          label: "Undo",
-          run: () => void api.restoreKnowledge(trash).then(() => reload.current(), (err: Error) => onToast(`Not restored: ${err.message}`, "warning")),
+        onToast(t("knowledge.toast.removed", { path }), "info", {
+          label: t("common.undo"),
+          run: () => void api.restoreKnowledge(trash).then(() => reload.current(), (err: Error) => onToast(t("knowledge.toast.notRestored", { detail: err.message }), "warning")),
         });
       },
-      (err: Error) => onToast(`${path} was not removed: ${err.message}`, "warning"),
+      (err: Error) => onToast(t("knowledge.toast.notRemoved", { path, detail: err.message }), "warning"),
     );
 
   const drop = useDropTarget((data) => {
@@ -106,7 +110,7 @@ export function KnowledgeView({
     );
   };
 
-  if (!status) return <div className="p-2 text-xs text-zinc-500">{error ?? "Loading the knowledge base…"}</div>;
+  if (!status) return <div className="p-2 text-xs text-zinc-500">{error ?? t("knowledge.loading")}</div>;
   const { indexing } = status;
   const left = estimate(started.current, indexing.done, indexing.total);
   return (
@@ -118,15 +122,16 @@ export function KnowledgeView({
       <div className="space-y-1 px-1 text-[11px] text-zinc-500">
         <div className="flex items-center justify-between gap-2">
           <span data-testid="knowledge-summary">
-            <b className="text-zinc-700">{status.documents.toLocaleString("en")}</b> {status.documents === 1 ? "document" : "documents"} · <b className="text-zinc-700">{status.chunks.toLocaleString("en")}</b> {status.chunks === 1 ? "chunk" : "chunks"} ·{" "}
-            <span data-testid="knowledge-mode">{status.mode === "hybrid" ? "hybrid (BM25 + vectors)" : "BM25 only"}</span>
+            <Trans i18nKey="knowledge.documents" count={status.documents} components={{ b: <b className="text-zinc-700" /> }} /> ·{" "}
+            <Trans i18nKey="knowledge.chunks" count={status.chunks} components={{ b: <b className="text-zinc-700" /> }} /> ·{" "}
+            <span data-testid="knowledge-mode">{status.mode === "hybrid" ? t("knowledge.modeHybrid") : t("knowledge.modeBm25")}</span>
           </span>
           <span className="flex shrink-0 items-center">
-            <Button variant="ghost" size="sm" disabled={adding !== null} onClick={() => picker.current?.click()} data-testid="knowledge-add" data-tip="Add documents to knowledge/ (or drop files here)">
-              <FilePlus2 /> Add
+            <Button variant="ghost" size="sm" disabled={adding !== null} onClick={() => picker.current?.click()} data-testid="knowledge-add" data-tip={t("knowledge.addTip")}>
+              <FilePlus2 /> {t("knowledge.add")}
             </Button>
-            <Button variant="ghost" size="sm" disabled={indexing.running} onClick={() => void api.knowledgeRebuild()} data-testid="knowledge-rebuild" data-tip="Read and index every document again">
-              <RefreshCw /> Rebuild
+            <Button variant="ghost" size="sm" disabled={indexing.running} onClick={() => void api.knowledgeRebuild()} data-testid="knowledge-rebuild" data-tip={t("knowledge.rebuildTip")}>
+              <RefreshCw /> {t("knowledge.rebuild")}
             </Button>
           </span>
           <input
@@ -143,16 +148,16 @@ export function KnowledgeView({
             }}
           />
         </div>
-        <div>Embeddings: {status.embedder.label}</div>
+        <div>{t("knowledge.embeddings", { label: status.embedder.label })}</div>
         <div data-testid="knowledge-watch">
           {status.watch.mode === "events"
-            ? `Follows changes by folder events (${status.watch.folders} folders watched)`
+            ? t("knowledge.watchEvents", { count: status.watch.folders })
             : status.watch.mode === "polling"
-              ? `Looks for changes every 2 s`
-              : "Not following changes"}
+              ? t("knowledge.watchPolling")
+              : t("knowledge.watchOff")}
         </div>
-        {status.watch.reason && <WarningLine text={`Folder events are off: ${status.watch.reason}`} />}
-        {status.embedder.error && <WarningLine text={`Vector search is off: ${status.embedder.error}`} />}
+        {status.watch.reason && <WarningLine text={t("knowledge.eventsOff", { detail: status.watch.reason })} />}
+        {status.embedder.error && <WarningLine text={t("knowledge.vectorsOff", { detail: status.embedder.error })} />}
         {status.truncated && <WarningLine text={status.truncated} />}
         {status.recovered && <WarningLine text={status.recovered} />}
       </div>
@@ -162,8 +167,9 @@ export function KnowledgeView({
             <div className="h-full bg-emerald-600 transition-all" style={{ width: `${Math.round(adding.sent * 100)}%` }} />
           </div>
           <div className="truncate text-[11px] text-zinc-500">
-            Adding {adding.count > 1 ? `${adding.index + 1} of ${adding.count}: ` : ""}
-            {adding.name} · {adding.sent < 1 ? `${Math.round(adding.sent * 100)}% sent` : "indexing"}
+            {adding.count > 1 ? t("knowledge.addingOf", { index: adding.index + 1, count: adding.count, name: adding.name }) : t("knowledge.adding", { name: adding.name })}
+            {" · "}
+            {adding.sent < 1 ? t("knowledge.sent", { percent: formatNumber(adding.sent, { style: "percent" }) }) : t("knowledge.indexingNow")}
           </div>
         </div>
       )}
@@ -173,18 +179,18 @@ export function KnowledgeView({
             <div className="h-full bg-klein transition-all" style={{ width: `${indexing.total ? Math.round((indexing.done / indexing.total) * 100) : 0}%` }} />
           </div>
           <div className="truncate text-[11px] text-zinc-500">
-            Indexing {indexing.done} of {indexing.total}
+            {t("knowledge.indexing", { done: formatNumber(indexing.done), count: indexing.total })}
             {left ? ` · ${left}` : ""}
             {indexing.current ? ` · ${indexing.current}` : ""}
           </div>
         </div>
       )}
-      <SearchBox value={query} onChange={setQuery} onSubmit={search} placeholder="Try a query (Enter)" testId="knowledge-query" />
+      <SearchBox value={query} onChange={setQuery} onSubmit={search} placeholder={t("knowledge.query")} testId="knowledge-query" />
       {error && <div className="px-1 text-xs text-red-700">{error}</div>}
       {results && (
         <div className="space-y-1.5" data-testid="knowledge-results">
           <div className="px-1 text-[11px] text-zinc-500">
-            {plural(results.results.length, "passage")} · {results.mode === "hybrid" ? "hybrid" : "BM25 only"}
+            {t("knowledge.passages", { count: results.results.length })} · {results.mode === "hybrid" ? t("knowledge.hybrid") : t("knowledge.modeBm25")}
             {results.note ? ` · ${results.note}` : ""}
           </div>
           {results.results.map((hit, i) => (
@@ -197,10 +203,10 @@ export function KnowledgeView({
             >
               <div className="truncate font-mono text-[11px] text-zinc-700">
                 {i + 1}. {hit.source}
-                {/\.pdf$/i.test(hit.source) ? ` · page ${hit.line}` : /\.pptx$/i.test(hit.source) ? ` · slide ${hit.line}` : `:${hit.line}`}
+                {/\.pdf$/i.test(hit.source) ? ` · ${t("knowledge.page", { page: hit.line })}` : /\.pptx$/i.test(hit.source) ? ` · ${t("knowledge.slide", { slide: hit.line })}` : `:${hit.line}`}
               </div>
               <div className="tabular-nums text-[11px] text-zinc-500" data-testid="knowledge-scores">
-                fused {hit.score.toFixed(3)} · bm25 {hit.bm25 === null ? "–" : hit.bm25.toFixed(2)} · vec {hit.vector === null ? "–" : hit.vector.toFixed(2)}
+                {t("knowledge.scores", { fused: hit.score.toFixed(3), bm25: hit.bm25 === null ? "–" : hit.bm25.toFixed(2), vector: hit.vector === null ? "–" : hit.vector.toFixed(2) })}
               </div>
               <div className="mt-0.5 line-clamp-3 text-[11px] text-zinc-500">{hit.text}</div>
             </button>
@@ -208,23 +214,23 @@ export function KnowledgeView({
         </div>
       )}
       <section className="space-y-0.5">
-        <h3 className="px-1 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">Documents</h3>
-        {documents.length === 0 && <div className="px-1 text-xs text-zinc-500">Add or drop Markdown, text, PDF, Word or other documents, or put them under knowledge/.</div>}
+        <h3 className="px-1 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">{t("knowledge.documentsTitle")}</h3>
+        {documents.length === 0 && <div className="px-1 text-xs text-zinc-500">{t("knowledge.empty")}</div>}
         {documents.map((doc) => (
           <div key={doc.path} className="group flex items-start rounded-md hover:bg-zinc-50" data-testid="knowledge-document" data-state={doc.state} data-path={doc.path}>
             <button type="button" onClick={() => onOpenAt(doc.path, 1)} className="block min-w-0 flex-1 px-2 py-1 text-left" data-tip={doc.reason}>
               <div className="flex items-center gap-1.5 text-xs">
                 <FileText className="size-3.5 shrink-0 text-zinc-500" />
                 <span className="min-w-0 flex-1 truncate font-mono">{doc.path.replace(/^knowledge\//, "")}</span>
-                <span className={cn("shrink-0 text-[11px]", STATE_STYLE[doc.state])}>{doc.state === "indexed" ? plural(doc.chunks, "chunk") : doc.state}</span>
+                <span className={cn("shrink-0 text-[11px]", STATE_STYLE[doc.state])}>{doc.state === "indexed" ? t("knowledge.chunkCount", { count: doc.chunks }) : t(`knowledge.state.${doc.state}`)}</span>
               </div>
               {doc.reason && <div className="ml-5 text-[11px] text-red-700" data-testid="knowledge-reason">{doc.reason}</div>}
             </button>
             {doc.state !== "skipped" && (
               <button
                 type="button"
-                aria-label={`Remove ${doc.path}`}
-                data-tip="Remove (to the trash; undo for a few seconds)"
+                aria-label={t("knowledge.remove", { path: doc.path })}
+                data-tip={t("knowledge.removeTip")}
                 data-testid="knowledge-remove"
                 onClick={() => remove(doc.path)}
                 className="mt-1 mr-1 rounded p-0.5 text-zinc-500 opacity-0 group-hover:opacity-100 hover:text-red-700 focus:opacity-100 pointer-coarse:opacity-100"

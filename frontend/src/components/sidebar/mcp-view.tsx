@@ -7,8 +7,8 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
 import { keys, useMcp } from "@/lib/server-state";
-import { plural } from "@/lib/utils";
 import { WarningLine } from "./problem-card";
+import { Trans, useTranslation } from "react-i18next";
 
 const STATE_BADGE: Record<McpServerStatus["state"], "success" | "warning" | "danger" | "muted"> = {
   connected: "success",
@@ -23,6 +23,7 @@ const EMPTY_MCP_FILE = `${JSON.stringify({ mcpServers: {} }, null, 2)}\n`;
 /** The MCP servers of MCP.json: each one's state, tools, prompts and what went wrong, with Restart. */
 export function McpView({ onOpenFile }: { onOpenFile: (path: string) => void }) {
   // A server's state moves on its own (start-up, restarts): the server says so, and this reads again.
+  const { t } = useTranslation();
   const { data: reply, error: loadError } = useMcp();
   const queryClient = useQueryClient();
   const [restarting, setRestarting] = useState<string | null>(null);
@@ -42,11 +43,11 @@ export function McpView({ onOpenFile }: { onOpenFile: (path: string) => void }) 
   };
 
   if (error) return <div className="p-2 text-xs text-red-700">{error}</div>;
-  if (!reply) return <div className="p-2 text-xs text-zinc-500">Loading MCP servers…</div>;
+  if (!reply) return <div className="p-2 text-xs text-zinc-500">{t("mcp.loading")}</div>;
   return (
     <div className="space-y-3" data-testid="mcp-view">
       <div className="flex items-center justify-between px-1">
-        <h3 className="text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">MCP servers ({reply.servers.length})</h3>
+        <h3 className="text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">{t("mcp.title", { count: reply.servers.length })}</h3>
         <Button
           variant="ghost"
           size="sm"
@@ -59,7 +60,7 @@ export function McpView({ onOpenFile }: { onOpenFile: (path: string) => void }) 
           }
           data-testid="edit-mcp"
         >
-          <FileCog /> {reply.file.exists ? "Edit MCP.json" : "Create MCP.json"}
+          <FileCog /> {reply.file.exists ? t("common.editFile", { file: "MCP.json" }) : t("common.createFile", { file: "MCP.json" })}
         </Button>
       </div>
       {reply.file.problem && <WarningLine text={reply.file.problem} testId="mcp-file-problem" />}
@@ -68,7 +69,7 @@ export function McpView({ onOpenFile }: { onOpenFile: (path: string) => void }) 
       ))}
       {reply.servers.length === 0 && !reply.file.problem && (
         <p className="px-1 text-xs leading-relaxed text-zinc-500" data-testid="mcp-empty">
-          No MCP servers. Paste your <code>mcpServers</code> (Claude Code, Claude Desktop, Cursor) or VS Code&apos;s <code>servers</code> into MCP.json; new sessions get their tools.
+          <Trans i18nKey="mcp.empty" components={{ code: <code /> }} />
         </p>
       )}
       {reply.servers.map((server) => (
@@ -79,18 +80,22 @@ export function McpView({ onOpenFile }: { onOpenFile: (path: string) => void }) 
 }
 
 function ServerCard({ server, restarting, onRestart }: { server: McpServerStatus; restarting: boolean; onRestart: () => void }) {
-  const offered = server.tools.filter((t) => t.exposed_as !== null);
+  const { t } = useTranslation();
+  const offered = server.tools.filter((tool) => tool.exposed_as !== null);
   return (
     <section className="rounded-lg border border-zinc-200 px-2.5 py-2 text-xs" data-testid="mcp-server" data-server={server.name} data-state={server.state}>
       <div className="flex items-center gap-1.5">
         <Plug className="size-3.5 shrink-0 text-klein" />
-        <span className="truncate font-mono text-[13px] font-semibold text-zinc-800">{server.name}</span>
-        <Badge variant={STATE_BADGE[server.state]} data-testid="mcp-state">
+        {/* The name wraps rather than being cut: it is what the user typed in MCP.json and looks for. */}
+        <span className="min-w-0 flex-1 font-mono text-[13px] font-semibold break-all text-zinc-800" data-testid="mcp-name">
+          {server.name}
+        </span>
+        <Badge variant={STATE_BADGE[server.state]} data-testid="mcp-state" data-state={server.state} className="shrink-0">
           {server.state === "connecting" && <Loader2 className="animate-spin" />}
-          {server.state}
+          {t(`mcp.state.${server.state}`)}
         </Badge>
-        <Button variant="ghost" size="sm" className="ml-auto" onClick={onRestart} disabled={restarting || server.state === "disabled"} aria-label={`Restart ${server.name}`} data-testid="mcp-restart">
-          <RotateCw className={restarting ? "animate-spin" : undefined} /> Restart
+        <Button variant="ghost" size="sm" className="shrink-0" onClick={onRestart} disabled={restarting || server.state === "disabled"} aria-label={t("mcp.restartName", { name: server.name })} data-tip={t("mcp.restart")} data-testid="mcp-restart">
+          <RotateCw className={restarting ? "animate-spin" : undefined} />
         </Button>
       </div>
       <div className="mt-0.5 truncate font-mono text-[11px] text-zinc-500" data-tip={server.target}>
@@ -106,22 +111,22 @@ function ServerCard({ server, restarting, onRestart }: { server: McpServerStatus
         <WarningLine key={w} text={w} />
       ))}
       <div className="mt-1 text-[11px] text-zinc-500">
-        {plural(offered.length, "tool")}
-        {server.prompts.length > 0 && ` · ${plural(server.prompts.length, "prompt")}`}
-        {server.resources && " · resources"}
-        {server.restarts > 0 && ` · ${plural(server.restarts, "restart")}`}
+        {t("mcp.tools", { count: offered.length })}
+        {server.prompts.length > 0 && ` · ${t("mcp.prompts", { count: server.prompts.length })}`}
+        {server.resources && ` · ${t("mcp.resources")}`}
+        {server.restarts > 0 && ` · ${t("mcp.restarts", { count: server.restarts })}`}
       </div>
       {server.tools.length > 0 && (
         <details className="mt-1">
-          <summary className="cursor-pointer text-[11px] text-klein">Tools</summary>
+          <summary className="cursor-pointer text-[11px] text-klein">{t("mcp.toolsTitle")}</summary>
           <ul className="mt-1 space-y-1" data-testid="mcp-tools">
             {server.tools.map((tool) => (
               <li key={tool.name} data-testid="mcp-tool">
                 <div className="flex items-center gap-1 font-mono text-[11px] text-zinc-800">
                   {tool.exposed_as ?? tool.name}
-                  {tool.read_only && <Badge variant="muted">read-only</Badge>}
+                  {tool.read_only && <Badge variant="muted">{t("mcp.readOnly")}</Badge>}
                 </div>
-                {tool.problem ? <div className="text-[11px] text-amber-700">Left out: {tool.problem}</div> : <div className="line-clamp-2 text-[11px] text-zinc-500">{tool.description}</div>}
+                {tool.problem ? <div className="text-[11px] text-amber-700">{t("mcp.leftOut", { detail: tool.problem })}</div> : <div className="line-clamp-2 text-[11px] text-zinc-500">{tool.description}</div>}
               </li>
             ))}
           </ul>
@@ -129,12 +134,12 @@ function ServerCard({ server, restarting, onRestart }: { server: McpServerStatus
       )}
       {server.prompts.length > 0 && (
         <div className="mt-1 text-[11px] text-zinc-500">
-          Prompts: {server.prompts.map((p) => <code key={p.name} className="mr-1">/mcp__{server.name}__{p.name}</code>)}
+          {t("mcp.promptsLabel")} {server.prompts.map((p) => <code key={p.name} className="mr-1">{`/mcp__${server.name}__${p.name}`}</code>)}
         </div>
       )}
       {server.stderr.length > 0 && (
         <details className="mt-1">
-          <summary className="cursor-pointer text-[11px] text-zinc-500">stderr (last {plural(server.stderr.length, "line")})</summary>
+          <summary className="cursor-pointer text-[11px] text-zinc-500">{t("mcp.stderr", { count: server.stderr.length })}</summary>
           <pre className="mt-1 max-h-40 overflow-auto rounded bg-zinc-50 p-1.5 text-[10px] whitespace-pre-wrap text-zinc-700" data-testid="mcp-stderr">
             {server.stderr.join("\n")}
           </pre>

@@ -5,7 +5,10 @@ import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { SearchBox } from "@/components/ui/search-box";
 import { api } from "@/lib/api";
-import { cn, plural, relativeTime } from "@/lib/utils";
+import { cn } from "@/lib/utils";
+import { formatNumber, relativeTime } from "@/i18n/format";
+import { markdownToPlain } from "@/lib/plain-text";
+import { useTranslation } from "react-i18next";
 
 export interface SessionActions {
   onOpen: (id: string, at?: { turn: number; query: string }) => void;
@@ -31,6 +34,7 @@ function marked(text: string, query: string): ReactNode[] {
 
 /** Sessions: search across them, pinned first, and per session rename, pin, export and delete. */
 export function SessionsView({ sessions, current, ...actions }: SessionsViewProps) {
+  const { t } = useTranslation();
   const [query, setQuery] = useState("");
   const [hits, setHits] = useState<{ query: string; results: SessionSearchHit[]; searched: number } | null>(null);
   const [searchError, setSearchError] = useState<string | null>(null);
@@ -64,9 +68,9 @@ export function SessionsView({ sessions, current, ...actions }: SessionsViewProp
       <div className="mb-2 flex gap-1">
         <Button variant="outline" className="flex-1 justify-start" onClick={actions.onNew} data-testid="new-session">
           <Plus />
-          New session
+          {t("stage.newSession")}
         </Button>
-        <Button variant="ghost" size="sm" data-tip="Import a session exported as JSON" aria-label="Import a session" onClick={() => picker.current?.click()} data-testid="session-import">
+        <Button variant="ghost" size="sm" data-tip={t("sessions.importTip")} aria-label={t("sessions.import")} onClick={() => picker.current?.click()} data-testid="session-import">
           <FileUp />
         </Button>
         <input
@@ -82,12 +86,12 @@ export function SessionsView({ sessions, current, ...actions }: SessionsViewProp
           }}
         />
       </div>
-      <SearchBox className="mb-2" value={query} onChange={setQuery} placeholder="Search sessions" testId="session-search" />
+      <SearchBox className="mb-2" value={query} onChange={setQuery} placeholder={t("sessions.search")} testId="session-search" />
       {query.trim() ? (
         <SearchResults hits={hits} error={searchError} onOpen={actions.onOpen} />
       ) : (
         <>
-          {sessions.length === 0 && <div className="px-2 py-4 text-center text-xs text-zinc-500">No sessions yet</div>}
+          {sessions.length === 0 && <div className="px-2 py-4 text-center text-xs text-zinc-500">{t("sessions.none")}</div>}
           {sessions.map((s) => (
             <SessionRow key={s.id} session={s} active={s.id === current} {...actions} />
           ))}
@@ -98,12 +102,13 @@ export function SessionsView({ sessions, current, ...actions }: SessionsViewProp
 }
 
 function SearchResults({ hits, error, onOpen }: { hits: { query: string; results: SessionSearchHit[]; searched: number } | null; error: string | null; onOpen: SessionActions["onOpen"] }) {
+  const { t } = useTranslation();
   if (error) return <div className="px-2 py-3 text-xs text-red-700">{error}</div>;
-  if (!hits) return <div className="px-2 py-3 text-xs text-zinc-500">Searching…</div>;
+  if (!hits) return <div className="px-2 py-3 text-xs text-zinc-500">{t("sessions.searching")}</div>;
   return (
     <div className="space-y-1" data-testid="search-results">
       <div className="px-1 text-[11px] text-zinc-500">
-        {hits.results.length === 0 ? "No session matches" : `${hits.results.length}${hits.results.length === 50 ? "+" : ""} of ${hits.searched} sessions`}
+        {hits.results.length === 0 ? t("sessions.noMatch") : t("sessions.matches", { found: `${formatNumber(hits.results.length)}${hits.results.length === 50 ? "+" : ""}`, count: hits.searched })}
       </div>
       {hits.results.map((hit) => (
         <button
@@ -115,9 +120,10 @@ function SearchResults({ hits, error, onOpen }: { hits: { query: string; results
           className="block w-full rounded-md px-2.5 py-2 text-left hover:bg-zinc-50"
         >
           <div className="truncate text-[13px] text-zinc-800">{marked(hit.title, hits.query)}</div>
-          {hit.snippet && <div className="mt-0.5 line-clamp-2 text-[11px] text-zinc-500">{marked(hit.snippet, hits.query)}</div>}
+          {hit.snippet && <div className="mt-0.5 line-clamp-2 text-[11px] text-zinc-500">{marked(markdownToPlain(hit.snippet), hits.query)}</div>}
           <div className="mt-0.5 text-[11px] text-zinc-500">
-            {hit.turn > 0 ? `turn ${hit.turn} · ` : "title · "}
+            {hit.turn > 0 ? t("sessions.inTurn", { turn: hit.turn }) : t("sessions.inTitle")}
+            {" · "}
             {relativeTime(hit.updated_at)}
           </div>
         </button>
@@ -127,6 +133,7 @@ function SearchResults({ hits, error, onOpen }: { hits: { query: string; results
 }
 
 function SessionRow({ session: s, active, onOpen, onRename, onPin, onDelete }: { session: SessionSummary; active: boolean } & SessionActions) {
+  const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(s.title);
   const icon = "rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-700";
@@ -159,11 +166,12 @@ function SessionRow({ session: s, active, onOpen, onRename, onPin, onDelete }: {
       ) : (
         <button type="button" data-testid="session-open" onClick={() => onOpen(s.id)} className="block w-full px-2.5 py-2 text-left">
           <div className={cn("flex items-center gap-1 truncate text-[13px]", active ? "font-semibold text-klein" : "text-zinc-800")}>
-            {s.pinned && <Pin className="size-3 shrink-0 text-klein" aria-label="pinned" />}
+            {s.pinned && <Pin className="size-3 shrink-0 text-klein" aria-label={t("sessions.pinned")} />}
             <span className="truncate" data-testid="session-title">{s.title}</span>
           </div>
-          <div className="mt-0.5 truncate text-[11px] text-zinc-600">
-            {relativeTime(s.updated_at)} · {plural(s.message_count, "message")}
+          {/* Room for the row's controls when they show, so they never cover the date. */}
+          <div className="mt-0.5 truncate text-[11px] text-zinc-600 group-focus-within:pr-28 group-hover:pr-28 pointer-coarse:pr-28" data-testid="session-meta">
+            {relativeTime(s.updated_at)} · {t("sessions.messages", { count: s.message_count })}
           </div>
         </button>
       )}
@@ -171,19 +179,19 @@ function SessionRow({ session: s, active, onOpen, onRename, onPin, onDelete }: {
         // On the row's second line, beside the date: never over the title, and showing them moves nothing.
         // Shown on hover and on keyboard focus, and always on a touch screen (no hover there).
         <div className="absolute right-1 bottom-0.5 hidden items-center gap-0.5 rounded bg-inherit group-focus-within:flex group-hover:flex pointer-coarse:flex" data-testid="session-actions">
-          <button type="button" data-tip="Rename" aria-label="Rename" data-testid="session-rename" className={icon} onClick={() => (setDraft(s.title), setEditing(true))}>
+          <button type="button" data-tip={t("sessions.rename")} aria-label={t("sessions.rename")} data-testid="session-rename" className={icon} onClick={() => (setDraft(s.title), setEditing(true))}>
             <Pencil className="size-3.5" />
           </button>
-          <button type="button" data-tip={s.pinned ? "Unpin" : "Pin to the top"} aria-label={s.pinned ? "Unpin" : "Pin to the top"} data-testid="session-pin" className={icon} onClick={() => onPin(s.id, !s.pinned)}>
+          <button type="button" data-tip={s.pinned ? t("sessions.unpin") : t("sessions.pin")} aria-label={s.pinned ? t("sessions.unpin") : t("sessions.pin")} data-testid="session-pin" className={icon} onClick={() => onPin(s.id, !s.pinned)}>
             {s.pinned ? <PinOff className="size-3.5" /> : <Pin className="size-3.5" />}
           </button>
-          <a href={api.exportUrl(s.id, "md")} download data-tip="Export as Markdown" aria-label="Export as Markdown" data-testid="session-export-md" className={icon}>
+          <a href={api.exportUrl(s.id, "md")} download data-tip={t("sessions.exportMd")} aria-label={t("sessions.exportMd")} data-testid="session-export-md" className={icon}>
             <Download className="size-3.5" />
           </a>
-          <a href={api.exportUrl(s.id, "json")} download data-tip="Export as JSON (to import elsewhere)" aria-label="Export as JSON" data-testid="session-export-json" className={icon}>
+          <a href={api.exportUrl(s.id, "json")} download data-tip={t("sessions.exportJsonTip")} aria-label={t("sessions.exportJson")} data-testid="session-export-json" className={icon}>
             <Braces className="size-3.5" />
           </a>
-          <button type="button" data-tip="Delete (undo for a few seconds; the file goes to sessions/.trash)" aria-label="Delete" data-testid="session-delete" className={cn(icon, "hover:text-red-700")} onClick={() => onDelete(s)}>
+          <button type="button" data-tip={t("sessions.deleteTip")} aria-label={t("common.delete")} data-testid="session-delete" className={cn(icon, "hover:text-red-700")} onClick={() => onDelete(s)}>
             <Trash2 className="size-3.5" />
           </button>
         </div>

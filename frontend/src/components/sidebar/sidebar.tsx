@@ -14,6 +14,7 @@ import { FileButton } from "./file-button";
 import { type SessionActions, SessionsView } from "./sessions-view";
 import { SkillsView } from "./skills-view";
 import { TasksView } from "./tasks-view";
+import { useTranslation } from "react-i18next";
 
 export type SidebarView = "chat" | "tasks" | "memory" | "skills" | "knowledge" | "agents" | "approvals" | "mcp";
 
@@ -38,24 +39,25 @@ interface SidebarProps {
   unseenRuns: number;
 }
 
-const NAV: Array<{ id: SidebarView; label: string; icon: typeof Brain }> = [
-  { id: "chat", label: "Chat", icon: MessageSquare },
-  { id: "tasks", label: "Tasks", icon: CalendarClock },
-  { id: "memory", label: "Memory", icon: Brain },
-  { id: "skills", label: "Skills", icon: Sparkles },
-  { id: "knowledge", label: "Knowledge", icon: Library },
-  { id: "agents", label: "Agents", icon: Bot },
-  { id: "approvals", label: "Approvals", icon: ShieldCheck },
-  { id: "mcp", label: "MCP", icon: Plug },
+const NAV: Array<{ id: SidebarView; icon: typeof Brain }> = [
+  { id: "chat", icon: MessageSquare },
+  { id: "tasks", icon: CalendarClock },
+  { id: "memory", icon: Brain },
+  { id: "skills", icon: Sparkles },
+  { id: "knowledge", icon: Library },
+  { id: "agents", icon: Bot },
+  { id: "approvals", icon: ShieldCheck },
+  { id: "mcp", icon: Plug },
 ];
 
 
 export function Sidebar(props: SidebarProps) {
   const { view, onView } = props;
+  const { t } = useTranslation();
   return (
     <aside data-testid="sidebar" className="flex h-full min-h-0 flex-col bg-white">
-      <nav aria-label="Views" className="grid grid-cols-3 gap-1 border-b border-zinc-200/80 p-2">
-        {NAV.map(({ id, label, icon: Icon }) => (
+      <nav aria-label={t("palette.group.views")} className="grid grid-cols-3 gap-1 border-b border-zinc-200/80 p-2">
+        {NAV.map(({ id, icon: Icon }) => (
           <button
             key={id}
             type="button"
@@ -67,9 +69,9 @@ export function Sidebar(props: SidebarProps) {
             )}
           >
             <Icon className="size-4" />
-            {label}
+            {t(`view.${id}`)}
             {id === "tasks" && props.unseenRuns > 0 && (
-              <span data-testid="tasks-badge" aria-label={`${props.unseenRuns} new`} className="absolute right-2 top-1 min-w-4 rounded-full bg-klein px-1 text-[10px] leading-4 text-white">
+              <span data-testid="tasks-badge" aria-label={t("tasks.unseen", { count: props.unseenRuns })} className="absolute right-2 top-1 min-w-4 rounded-full bg-klein px-1 text-[10px] leading-4 text-white">
                 {props.unseenRuns}
               </span>
             )}
@@ -97,7 +99,7 @@ export function Sidebar(props: SidebarProps) {
         {view === "agents" && <AgentsView openPath={props.openPath} onOpenFile={props.onOpenFile} />}
         {view === "knowledge" && <KnowledgeView onOpenAt={props.onOpenAt} onToast={props.onToast} />}
         {view === "mcp" && <McpView onOpenFile={props.onOpenFile} />}
-        {view === "approvals" && <ApprovalsView onOpenFile={props.onOpenFile} onOpenSession={(id) => props.sessionActions.onOpen(id)} />}
+        {view === "approvals" && <ApprovalsView sessions={props.sessions} onOpenFile={props.onOpenFile} onOpenSession={(id) => props.sessionActions.onOpen(id)} />}
       </div>
     </aside>
   );
@@ -107,17 +109,18 @@ const isDailyLog = (path: string) => path.startsWith("memory/logs/");
 
 function MemoryList({ memoryFiles, openPath, onOpenFile }: SidebarProps) {
   const logs = memoryFiles.filter((f) => isDailyLog(f.path)).sort((a, b) => b.path.localeCompare(a.path));
+  const { t } = useTranslation();
   return (
     <div className="space-y-1">
-      <p className="px-2 pb-2 text-xs leading-relaxed text-zinc-500">Long-term memory, sent with every turn. Edit it in the Inspector; the next turn sees the change.</p>
+      <p className="px-2 pb-2 text-xs leading-relaxed text-zinc-500">{t("memory.intro")}</p>
       {memoryFiles
         .filter((f) => !isDailyLog(f.path))
         .map((f) => (
           <FileButton key={f.path} path={f.path} active={openPath === f.path} onOpen={onOpenFile} />
         ))}
-      <h3 className="px-2 pt-3 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">Daily log</h3>
-      <p className="px-2 pb-1 text-[11px] leading-relaxed text-zinc-500">The agent&apos;s own notes, one file a day; today&apos;s and yesterday&apos;s are in its prompt, memory_search finds the rest.</p>
-      {logs.length === 0 && <div className="px-2 text-xs text-zinc-500" data-testid="no-daily-logs">No daily log yet.</div>}
+      <h3 className="px-2 pt-3 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">{t("memory.dailyLog")}</h3>
+      <p className="px-2 pb-1 text-[11px] leading-relaxed text-zinc-500">{t("memory.dailyLogIntro")}</p>
+      {logs.length === 0 && <div className="px-2 text-xs text-zinc-500" data-testid="no-daily-logs">{t("memory.noDailyLog")}</div>}
       {logs.map((f) => (
         <FileButton key={f.path} path={f.path} active={openPath === f.path} onOpen={onOpenFile} />
       ))}

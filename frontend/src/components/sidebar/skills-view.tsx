@@ -9,6 +9,7 @@ import { useDropTarget } from "@/lib/use-drop-target";
 import { cn } from "@/lib/utils";
 import { FileButton } from "./file-button";
 import { ProblemCard, WarningLine } from "./problem-card";
+import { Trans, useTranslation } from "react-i18next";
 
 interface SkillsViewProps {
   skills: SkillsReply | null;
@@ -29,6 +30,7 @@ const matches = (query: string, ...texts: string[]) => texts.some((t) => t.toLow
  * archives and folders, installed into skills/.
  */
 export function SkillsView({ skills, openPath, onOpenFile, toPath, onInstalled, onToast }: SkillsViewProps) {
+  const { t } = useTranslation();
   const [query, setQuery] = useState("");
   const [installing, setInstalling] = useState(false);
   const picker = useRef<HTMLInputElement>(null);
@@ -39,9 +41,9 @@ export function SkillsView({ skills, openPath, onOpenFile, toPath, onInstalled, 
       for (const { archive, filename } of archives) {
         try {
           const { installed } = await api.installSkill(archive, filename);
-          onToast(`Installed ${installed.map((f) => `skills/${f}`).join(", ")} from ${filename}. New sessions pick it up.`);
+          onToast(t("skills.toast.installed", { skills: installed.map((f) => `skills/${f}`).join(", "), file: filename }));
         } catch (err) {
-          onToast(`${filename} was not installed: ${(err as Error).message}`, "warning");
+          onToast(t("skills.toast.notInstalled", { file: filename, detail: (err as Error).message }), "warning");
         }
       }
     } finally {
@@ -53,14 +55,14 @@ export function SkillsView({ skills, openPath, onOpenFile, toPath, onInstalled, 
   const drop = useDropTarget((data) =>
     void archivesFromDrop(data).then(
       async ({ archives, refused }) => {
-        if (refused.length) onToast(`Only .zip and .skill archives or folders install as skills: ${refused.join(", ")} left alone.`, "warning");
+        if (refused.length) onToast(t("skills.toast.refused", { files: refused.join(", ") }), "warning");
         if (archives.length) await install(archives);
       },
-      (err: Error) => onToast(`The drop could not be read: ${err.message}`, "warning"),
+      (err: Error) => onToast(t("skills.toast.unreadable", { detail: err.message }), "warning"),
     ),
   );
 
-  if (!skills) return <div className="p-2 text-xs text-zinc-500">Loading skills…</div>;
+  if (!skills) return <div className="p-2 text-xs text-zinc-500">{t("skills.loading")}</div>;
   const q = query.trim().toLowerCase();
   const problems = skills.problems.filter((p) => !q || matches(q, p.folder, p.reason));
   const shown = skills.skills.filter((s) => !q || matches(q, s.name, s.description, ...s.warnings, ...s.tags));
@@ -76,19 +78,22 @@ export function SkillsView({ skills, openPath, onOpenFile, toPath, onInstalled, 
     >
       <div className="flex items-center justify-between gap-2 px-1 text-[11px] text-zinc-500" data-testid="skills-counts">
         <span>
-          <b className="text-zinc-700">{skills.skills.length}</b> loaded · <b className={withWarnings ? "text-amber-700" : "text-zinc-700"}>{withWarnings}</b> with warnings ·{" "}
-          <b className={skills.problems.length ? "text-red-700" : "text-zinc-700"}>{skills.problems.length}</b> rejected
+          <Trans
+            i18nKey="skills.counts"
+            values={{ loaded: skills.skills.length, warned: withWarnings, rejected: skills.problems.length }}
+            components={{ n: <b className="text-zinc-700" />, w: <b className={withWarnings ? "text-amber-700" : "text-zinc-700"} />, r: <b className={skills.problems.length ? "text-red-700" : "text-zinc-700"} /> }}
+          />
         </span>
         <button
           type="button"
           data-testid="skills-install"
           disabled={installing}
           onClick={() => picker.current?.click()}
-          data-tip="Install a skill from a .zip or .skill archive (or drop one here)"
+          data-tip={t("skills.installTip")}
           className="flex items-center gap-1 rounded px-1.5 py-0.5 text-klein hover:bg-klein-50 disabled:opacity-50"
         >
           <PackagePlus className="size-3.5" />
-          {installing ? "Installing…" : "Install"}
+          {installing ? t("skills.installing") : t("skills.install")}
         </button>
         <input
           ref={picker}
@@ -106,33 +111,29 @@ export function SkillsView({ skills, openPath, onOpenFile, toPath, onInstalled, 
       </div>
       {(list.shortened.length > 0 || list.omitted.length > 0) && (
         <div className="rounded-md border border-amber-200 bg-amber-50 px-2 py-1.5 text-[11px] leading-relaxed text-amber-800" data-testid="skills-list-note">
-          The prompt&apos;s skills list is over its {list.budget_chars.toLocaleString("en")}-character budget:{" "}
-          {list.shortened.length > 0 && <>{list.shortened.length} descriptions shortened</>}
-          {list.shortened.length > 0 && list.omitted.length > 0 && ", "}
-          {list.omitted.length > 0 && (
-            <span data-tip={list.omitted.join(", ")}>
-              {list.omitted.length} skills left out (they still run as /name)
-            </span>
-          )}
-          .
+          {t("skills.overBudget", { count: list.budget_chars })}{" "}
+          {list.shortened.length > 0 && t("skills.shortened", { count: list.shortened.length })}
+          {list.shortened.length > 0 && list.omitted.length > 0 && t("common.listSeparator")}
+          {list.omitted.length > 0 && <span data-tip={list.omitted.join(", ")}>{t("skills.omitted", { count: list.omitted.length })}</span>}
         </div>
       )}
-      <SearchBox value={query} onChange={setQuery} placeholder="Filter skills" testId="skills-filter" />
+      <SearchBox value={query} onChange={setQuery} placeholder={t("skills.filter")} testId="skills-filter" />
       {problems.map((p) => (
         <ProblemCard key={p.folder} title={p.folder} reason={p.reason} testId="skill-problem" onOpen={() => onOpenFile(toPath(p.location))} />
       ))}
       {ordered.map((skill) => (
         <SkillCard key={skill.name} skill={skill} path={toPath(skill.location)} openPath={openPath} onOpenFile={onOpenFile} />
       ))}
-      {q && problems.length + ordered.length === 0 && <div className="px-2 py-3 text-center text-xs text-zinc-500">No skill matches “{query}”.</div>}
+      {q && problems.length + ordered.length === 0 && <div className="px-2 py-3 text-center text-xs text-zinc-500">{t("skills.noMatch", { query })}</div>}
       <p className="px-1 pt-1 text-[11px] leading-relaxed text-zinc-500">
-        Drop a .zip or .skill archive (or a skill folder) here, or add a folder with a SKILL.md under skills/; new sessions pick it up.
+        {t("skills.dropHint")}
       </p>
     </div>
   );
 }
 
 function SkillCard({ skill, path, openPath, onOpenFile }: { skill: SkillInfo; path: string; openPath: string | null; onOpenFile: (path: string) => void }) {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const files = skill.references;
   return (
@@ -161,7 +162,7 @@ function SkillCard({ skill, path, openPath, onOpenFile }: { skill: SkillInfo; pa
           className="ml-2 mt-0.5 flex items-center gap-1 px-1 text-[11px] text-zinc-500 hover:text-zinc-800"
         >
           <ChevronRight className={cn("size-3 transition-transform", open && "rotate-90")} />
-          {files.length} {files.length === 1 ? "file" : "files"}
+          {t("skills.files", { count: files.length })}
         </button>
       )}
       {open && (

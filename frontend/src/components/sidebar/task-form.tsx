@@ -4,9 +4,11 @@ import { Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
-import { hasSeconds, localTime } from "@/lib/schedule-words";
+import { hasSeconds } from "@/lib/schedule-words";
+import { formatDateTime } from "@/i18n/format";
 import { useModels } from "@/lib/server-state";
 import { cn } from "@/lib/utils";
+import { useTranslation } from "react-i18next";
 
 const field = "w-full rounded-md border border-zinc-200 bg-white px-2 py-1 text-[12.5px] outline-none focus:border-klein/50 focus:ring-2 focus:ring-klein/10";
 const UNITS = { seconds: 1, minutes: 60, hours: 3600 } as const;
@@ -18,12 +20,17 @@ function localInput(iso: string | undefined): string {
   return shifted.toISOString().slice(0, 16);
 }
 
+const SCHEDULE_KINDS = ["cron", "every", "once"] as const;
+/** Weekdays at nine: an example, not words to translate. */
+const CRON_EXAMPLE = "0 9 * * 1-5";
+
 /**
  * A task's fields, new or edited: name, prompt, schedule (cron in a time zone, an interval, or one
  * time), where its runs go, the model profile and unattended approvals. The next five times show
  * while the schedule is typed (the server computes them, with the same library that runs them).
  */
 export function TaskForm({ task, sessions, serverZone, onSaved, onCancel }: { task: Task | null; sessions: SessionSummary[]; serverZone: string; onSaved: (task: Task) => void; onCancel: () => void }) {
+  const { t } = useTranslation();
   const { data: models } = useModels();
   const [name, setName] = useState(task?.name ?? "");
   const [prompt, setPrompt] = useState(task?.prompt ?? "");
@@ -98,16 +105,16 @@ export function TaskForm({ task, sessions, serverZone, onSaved, onCancel }: { ta
       }}
     >
       <label className="block space-y-0.5">
-        Name
-        <input data-testid="task-name" className={field} value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder="Morning briefing" />
+        {t("tasks.form.name")}
+        <input data-testid="task-name" className={field} value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} placeholder={t("tasks.form.namePlaceholder")} />
       </label>
       <label className="block space-y-0.5">
-        Prompt
-        <textarea data-testid="task-prompt" className={cn(field, "min-h-[60px] resize-y")} value={prompt} onChange={(e) => setPrompt(e.target.value)} required placeholder="Summarize what is due today from memory/MEMORY.md." />
+        {t("tasks.form.prompt")}
+        <textarea data-testid="task-prompt" className={cn(field, "min-h-[60px] resize-y")} value={prompt} onChange={(e) => setPrompt(e.target.value)} required placeholder={t("tasks.form.promptPlaceholder")} />
       </label>
       <div className="space-y-1">
-        <div className="flex gap-1" role="radiogroup" aria-label="Schedule">
-          {(["cron", "every", "once"] as const).map((k) => (
+        <div className="flex gap-1" role="radiogroup" aria-label={t("tasks.form.schedule")}>
+          {SCHEDULE_KINDS.map((k) => (
             <button
               key={k}
               type="button"
@@ -117,27 +124,27 @@ export function TaskForm({ task, sessions, serverZone, onSaved, onCancel }: { ta
               onClick={() => setKind(k)}
               className={cn("rounded-md border px-2 py-0.5", kind === k ? "border-klein bg-klein-50 text-klein" : "border-zinc-200 bg-white text-zinc-600 hover:bg-zinc-50")}
             >
-              {k === "cron" ? "Cron" : k === "every" ? "Every" : "Once"}
+              {t(`tasks.form.kind.${k}`)}
             </button>
           ))}
         </div>
         {kind === "cron" && (
           <div className="flex gap-1">
-            <input data-testid="task-cron" aria-label="Cron expression" className={cn(field, "font-mono")} value={expr} onChange={(e) => setExpr(e.target.value)} placeholder="0 9 * * 1-5" />
-            <input data-testid="task-tz" aria-label="Time zone" className={cn(field, "w-[45%]")} value={tz} onChange={(e) => setTz(e.target.value)} placeholder={serverZone} />
+            <input data-testid="task-cron" aria-label={t("tasks.form.cron")} className={cn(field, "font-mono")} value={expr} onChange={(e) => setExpr(e.target.value)} placeholder={CRON_EXAMPLE} />
+            <input data-testid="task-tz" aria-label={t("tasks.form.timeZone")} className={cn(field, "w-[45%]")} value={tz} onChange={(e) => setTz(e.target.value)} placeholder={serverZone} />
           </div>
         )}
         {kind === "every" && (
           <div className="flex gap-1">
-            <input data-testid="task-every" aria-label="Every" type="number" min={1} className={cn(field, "w-20")} value={amount} onChange={(e) => setAmount(e.target.value)} />
-            <select aria-label="Unit" className={field} value={unit} onChange={(e) => setUnit(e.target.value as keyof typeof UNITS)}>
-              <option value="seconds">seconds</option>
-              <option value="minutes">minutes</option>
-              <option value="hours">hours</option>
+            <input data-testid="task-every" aria-label={t("tasks.form.kind.every")} type="number" min={1} className={cn(field, "w-20")} value={amount} onChange={(e) => setAmount(e.target.value)} />
+            <select aria-label={t("tasks.form.unit")} className={field} value={unit} onChange={(e) => setUnit(e.target.value as keyof typeof UNITS)}>
+              <option value="seconds">{t("tasks.form.seconds")}</option>
+              <option value="minutes">{t("tasks.form.minutes")}</option>
+              <option value="hours">{t("tasks.form.hours")}</option>
             </select>
           </div>
         )}
-        {kind === "once" && <input data-testid="task-at" aria-label="When" type="datetime-local" className={field} value={at} onChange={(e) => setAt(e.target.value)} />}
+        {kind === "once" && <input data-testid="task-at" aria-label={t("tasks.form.when")} type="datetime-local" className={field} value={at} onChange={(e) => setAt(e.target.value)} />}
         <div data-testid="task-preview" className="rounded bg-white/70 px-1.5 py-1 text-[11px]">
           {preview === null ? (
             <span className="text-zinc-500">…</span>
@@ -145,16 +152,16 @@ export function TaskForm({ task, sessions, serverZone, onSaved, onCancel }: { ta
             <span className="text-red-700" data-testid="task-preview-error">{preview.error}</span>
           ) : (
             <>
-              <span className="text-zinc-500">Next: </span>
-              {preview.next.length === 0 ? "never" : preview.next.map((t) => localTime(t, hasSeconds(schedule))).join(" · ")}
+              <span className="text-zinc-500">{t("tasks.next")} </span>
+              {preview.next.length === 0 ? t("tasks.never") : preview.next.map((time) => formatDateTime(time, hasSeconds(schedule))).join(" · ")}
             </>
           )}
         </div>
       </div>
       <label className="block space-y-0.5">
-        Runs go to
+        {t("tasks.form.runsGoTo")}
         <select data-testid="task-session" className={field} value={session} onChange={(e) => setSession(e.target.value)}>
-          <option value="">A new session each run</option>
+          <option value="">{t("tasks.form.newSessionEachRun")}</option>
           {sessions.map((s) => (
             <option key={s.id} value={s.id}>
               {s.title}
@@ -164,9 +171,9 @@ export function TaskForm({ task, sessions, serverZone, onSaved, onCancel }: { ta
       </label>
       <div className="flex gap-1">
         <label className="block flex-1 space-y-0.5">
-          Model
+          {t("tasks.form.model")}
           <select data-testid="task-profile" className={field} value={profile} onChange={(e) => setProfile(e.target.value)}>
-            <option value="">Session&apos;s / default</option>
+            <option value="">{t("tasks.form.defaultModel")}</option>
             {models?.profiles.map((p) => (
               <option key={p.name} value={p.name}>
                 {p.name}
@@ -175,24 +182,24 @@ export function TaskForm({ task, sessions, serverZone, onSaved, onCancel }: { ta
           </select>
         </label>
         <label className="block flex-1 space-y-0.5">
-          Approvals
+          {t("view.approvals")}
           <select data-testid="task-approvals" className={field} value={approvals} onChange={(e) => setApprovals(e.target.value as "wait" | "deny")}>
-            <option value="wait">Wait, then deny</option>
-            <option value="deny">Deny at once</option>
+            <option value="wait">{t("tasks.form.wait")}</option>
+            <option value="deny">{t("tasks.form.deny")}</option>
           </select>
         </label>
       </div>
       <label className="flex items-center gap-1.5">
-        <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} data-testid="task-enabled" /> Enabled
+        <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} data-testid="task-enabled" /> {t("tasks.form.enabled")}
       </label>
       {error && <p className="text-red-700" data-testid="task-form-error">{error}</p>}
       <div className="flex justify-end gap-1">
         <Button type="button" variant="ghost" size="sm" onClick={onCancel}>
-          Cancel
+          {t("common.cancel")}
         </Button>
         <Button type="submit" size="sm" disabled={saving || !name.trim() || !prompt.trim()} data-testid="task-save">
           {saving && <Loader2 className="animate-spin" />}
-          {task ? "Save" : "Create task"}
+          {task ? t("common.save") : t("tasks.form.create")}
         </Button>
       </div>
     </form>

@@ -7,10 +7,12 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
 import { askNotificationPermission } from "@/lib/notifications";
-import { hasSeconds, localTime, scheduleInWords } from "@/lib/schedule-words";
+import { hasSeconds, scheduleInWords } from "@/lib/schedule-words";
+import { formatDateTime } from "@/i18n/format";
 import { keys, useTasks } from "@/lib/server-state";
 import { WarningLine } from "./problem-card";
 import { TaskForm } from "./task-form";
+import { useTranslation } from "react-i18next";
 
 const OUTCOME_BADGE: Record<TaskRun["outcome"], "success" | "warning" | "danger" | "muted" | "default"> = {
   running: "default",
@@ -23,19 +25,21 @@ const OUTCOME_BADGE: Record<TaskRun["outcome"], "success" | "warning" | "danger"
 };
 
 function Outcome({ run }: { run: TaskRun }) {
+  const { t } = useTranslation();
   return (
     <Badge variant={OUTCOME_BADGE[run.outcome]} data-testid="task-outcome" data-outcome={run.outcome} data-tip={run.detail}>
-      {run.outcome}
+      {t(`tasks.outcome.${run.outcome}`)}
     </Badge>
   );
 }
 
 /** A task's (or the heartbeat's) runs, newest first, each opening its session. */
 function RunHistory({ taskId, onOpenSession }: { taskId: string; onOpenSession: (id: string) => void }) {
+  const { t } = useTranslation();
   const { data: runs, error } = useQuery({ queryKey: ["task-runs", taskId], queryFn: () => api.taskRuns(taskId) });
   if (error) return <p className="text-red-700">{error.message}</p>;
-  if (!runs) return <p className="text-zinc-500">Loading…</p>;
-  if (runs.length === 0) return <p className="text-zinc-500" data-testid="task-no-runs">No runs yet.</p>;
+  if (!runs) return <p className="text-zinc-500">{t("common.loading")}</p>;
+  if (runs.length === 0) return <p className="text-zinc-500" data-testid="task-no-runs">{t("tasks.noRuns")}</p>;
   return (
     <ul className="space-y-0.5" data-testid="task-runs">
       {runs.slice(0, 20).map((run) => (
@@ -43,12 +47,12 @@ function RunHistory({ taskId, onOpenSession }: { taskId: string; onOpenSession: 
           <Outcome run={run} />
           {run.session_id ? (
             <button type="button" className="min-w-0 truncate text-klein hover:underline" onClick={() => onOpenSession(run.session_id!)} data-testid="task-run-session">
-              {localTime(run.started_at, true)}
+              {formatDateTime(run.started_at, true)}
             </button>
           ) : (
-            <span className="min-w-0 truncate text-zinc-600">{localTime(run.started_at, true)}</span>
+            <span className="min-w-0 truncate text-zinc-600">{formatDateTime(run.started_at, true)}</span>
           )}
-          {run.trigger !== "schedule" && <span className="text-[10.5px] text-zinc-500">{run.trigger === "manual" ? "run now" : "caught up"}</span>}
+          {run.trigger !== "schedule" && <span className="text-[10.5px] text-zinc-500">{run.trigger === "manual" ? t("tasks.trigger.manual") : t("tasks.trigger.catchUp")}</span>}
         </li>
       ))}
     </ul>
@@ -56,6 +60,7 @@ function RunHistory({ taskId, onOpenSession }: { taskId: string; onOpenSession: 
 }
 
 function TaskCard({ task, zone, onEdit, onOpenSession, act }: { task: Task; zone: string; onEdit: () => void; onOpenSession: (id: string) => void; act: (what: () => Promise<unknown>) => void }) {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   return (
     <section className="rounded-lg border border-zinc-200 px-2.5 py-2 text-xs" data-testid="task-card" data-task={task.id} data-enabled={task.enabled}>
@@ -63,7 +68,7 @@ function TaskCard({ task, zone, onEdit, onOpenSession, act }: { task: Task; zone
         <input
           type="checkbox"
           role="switch"
-          aria-label={`Enable ${task.name}`}
+          aria-label={t("tasks.enable", { name: task.name })}
           data-testid="task-switch"
           checked={task.enabled}
           onChange={(e) => {
@@ -77,31 +82,31 @@ function TaskCard({ task, zone, onEdit, onOpenSession, act }: { task: Task; zone
           {task.name}
         </span>
         {task.created_by === "agent" && (
-          <span data-tip="Set by the agent (its schedule tool)" data-testid="task-by-agent">
+          <span data-tip={t("tasks.byAgent")} data-testid="task-by-agent">
             <Bot className="size-3.5 text-zinc-500" />
           </span>
         )}
-        {task.running && <Badge variant="default">running</Badge>}
+        {task.running && <Badge variant="default">{t("tasks.running")}</Badge>}
         {!task.running && task.last_run && <Outcome run={task.last_run} />}
       </div>
       <div className="mt-0.5 text-zinc-600" data-testid="task-schedule">
         {scheduleInWords(task.schedule, zone)}
       </div>
       <div className="text-zinc-500" data-testid="task-next">
-        {task.next_run ? `Next: ${localTime(task.next_run, hasSeconds(task.schedule))}` : task.enabled ? "No more runs" : "Disabled"}
+        {task.next_run ? `${t("tasks.next")} ${formatDateTime(task.next_run, hasSeconds(task.schedule))}` : task.enabled ? t("tasks.noMoreRuns") : t("tasks.disabled")}
       </div>
       <div className="mt-1 flex flex-wrap items-center gap-0.5">
         <Button variant="ghost" size="sm" onClick={() => act(() => api.runTask(task.id))} data-testid="task-run-now">
-          <Play /> Run now
+          <Play /> {t("tasks.runNow")}
         </Button>
         <Button variant="ghost" size="sm" onClick={onEdit} data-testid="task-edit">
-          <Pencil /> Edit
+          <Pencil /> {t("common.edit")}
         </Button>
-        <Button variant="ghost" size="sm" onClick={() => window.confirm(`Delete the task "${task.name}" and its run history?`) && act(() => api.deleteTask(task.id))} data-testid="task-delete" aria-label={`Delete ${task.name}`}>
+        <Button variant="ghost" size="sm" onClick={() => window.confirm(t("tasks.confirmDelete", { name: task.name })) && act(() => api.deleteTask(task.id))} data-testid="task-delete" aria-label={t("tasks.delete", { name: task.name })}>
           <Trash2 />
         </Button>
         <button type="button" className="ml-auto flex items-center gap-0.5 text-zinc-500 hover:text-zinc-700" onClick={() => setOpen(!open)} data-testid="task-history-toggle" aria-expanded={open}>
-          {open ? <ChevronDown className="size-3.5" /> : <ChevronRight className="size-3.5" />} Runs
+          {open ? <ChevronDown className="size-3.5" /> : <ChevronRight className="size-3.5" />} {t("tasks.runs")}
         </button>
       </div>
       {open && (
@@ -114,6 +119,7 @@ function TaskCard({ task, zone, onEdit, onOpenSession, act }: { task: Task; zone
 }
 
 function HeartbeatCard({ heartbeat, onOpenFile, onOpenSession, act }: { heartbeat: Heartbeat; onOpenFile: (path: string) => void; onOpenSession: (id: string) => void; act: (what: () => Promise<unknown>) => void }) {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const [minutes, setMinutes] = useState(String(heartbeat.every_minutes));
   const settings = (enabled: boolean, every = Number(minutes) || heartbeat.every_minutes) => ({
@@ -128,7 +134,7 @@ function HeartbeatCard({ heartbeat, onOpenFile, onOpenSession, act }: { heartbea
         <input
           type="checkbox"
           role="switch"
-          aria-label="Heartbeat"
+          aria-label={t("tasks.heartbeat")}
           data-testid="heartbeat-switch"
           checked={heartbeat.enabled}
           onChange={(e) => {
@@ -137,13 +143,13 @@ function HeartbeatCard({ heartbeat, onOpenFile, onOpenSession, act }: { heartbea
           }}
         />
         <HeartPulse className="size-3.5 text-klein" />
-        <span className="flex-1 text-[13px] font-semibold text-zinc-800">Heartbeat</span>
+        <span className="flex-1 text-[13px] font-semibold text-zinc-800">{t("tasks.heartbeat")}</span>
         {heartbeat.last_run && <Outcome run={heartbeat.last_run} />}
       </div>
       <div className="mt-1 flex items-center gap-1 text-zinc-600">
-        every
+        {t("tasks.heartbeatEvery")}
         <input
-          aria-label="Heartbeat interval in minutes"
+          aria-label={t("tasks.heartbeatInterval")}
           data-testid="heartbeat-minutes"
           type="number"
           min={1}
@@ -153,18 +159,19 @@ function HeartbeatCard({ heartbeat, onOpenFile, onOpenSession, act }: { heartbea
           onChange={(e) => setMinutes(e.target.value)}
           onBlur={() => Number(minutes) !== heartbeat.every_minutes && Number(minutes) >= 1 && act(() => api.setHeartbeat(settings(heartbeat.enabled)))}
         />
-        minutes{heartbeat.quiet_hours ? `, quiet ${heartbeat.quiet_hours.from}–${heartbeat.quiet_hours.to}` : ""}
+        {t("tasks.heartbeatMinutes")}
+        {heartbeat.quiet_hours ? t("tasks.quietHours", { from: heartbeat.quiet_hours.from, to: heartbeat.quiet_hours.to }) : ""}
       </div>
-      <div className="text-zinc-500">{heartbeat.next_run ? `Next: ${localTime(heartbeat.next_run)}` : "Off: it checks in with you when switched on, quiet when nothing needs you."}</div>
+      <div className="text-zinc-500">{heartbeat.next_run ? `${t("tasks.next")} ${formatDateTime(heartbeat.next_run)}` : t("tasks.heartbeatOff")}</div>
       <div className="mt-1 flex flex-wrap items-center gap-0.5">
         <Button variant="ghost" size="sm" onClick={() => act(() => api.runTask("heartbeat"))} data-testid="heartbeat-run-now">
-          <Play /> Run now
+          <Play /> {t("tasks.runNow")}
         </Button>
         <Button variant="ghost" size="sm" onClick={() => onOpenFile(heartbeat.checklist)} data-testid="heartbeat-checklist">
-          <Pencil /> Checklist
+          <Pencil /> {t("tasks.checklist")}
         </Button>
         <button type="button" className="ml-auto flex items-center gap-0.5 text-zinc-500 hover:text-zinc-700" onClick={() => setOpen(!open)} aria-expanded={open}>
-          {open ? <ChevronDown className="size-3.5" /> : <ChevronRight className="size-3.5" />} Runs
+          {open ? <ChevronDown className="size-3.5" /> : <ChevronRight className="size-3.5" />} {t("tasks.runs")}
         </button>
       </div>
       {open && (
@@ -181,6 +188,7 @@ function HeartbeatCard({ heartbeat, onOpenFile, onOpenSession, act }: { heartbea
  * the reader's time, its last outcome, a switch, Run now, Edit, Delete and its runs.
  */
 export function TasksView({ sessions, onOpenSession, onOpenFile }: { sessions: SessionSummary[]; onOpenSession: (id: string) => void; onOpenFile: (path: string) => void }) {
+  const { t } = useTranslation();
   const { data: reply, error: loadError } = useTasks();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<Task | "new" | null>(null);
@@ -193,7 +201,7 @@ export function TasksView({ sessions, onOpenSession, onOpenFile }: { sessions: S
     );
   };
   if (loadError) return <div className="p-2 text-xs text-red-700">{loadError.message}</div>;
-  if (!reply) return <div className="p-2 text-xs text-zinc-500">Loading tasks…</div>;
+  if (!reply) return <div className="p-2 text-xs text-zinc-500">{t("tasks.loading")}</div>;
   const saved = (task: Task) => {
     if (task.enabled) askNotificationPermission();
     setEditing(null);
@@ -202,13 +210,13 @@ export function TasksView({ sessions, onOpenSession, onOpenFile }: { sessions: S
   return (
     <div className="space-y-2" data-testid="tasks-view">
       <div className="flex items-center justify-between px-1">
-        <h3 className="text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">Tasks ({reply.tasks.length})</h3>
+        <h3 className="text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">{t("tasks.title", { count: reply.tasks.length })}</h3>
         <div className="flex">
-          <Button variant="ghost" size="sm" onClick={() => onOpenFile(reply.file)} aria-label={`Edit ${reply.file}`} data-tip={`Edit ${reply.file}`}>
+          <Button variant="ghost" size="sm" onClick={() => onOpenFile(reply.file)} aria-label={t("common.editFile", { file: reply.file })} data-tip={t("common.editFile", { file: reply.file })}>
             <FileCog />
           </Button>
           <Button variant="ghost" size="sm" onClick={() => setEditing("new")} data-testid="task-new">
-            <Plus /> New task
+            <Plus /> {t("tasks.new")}
           </Button>
         </div>
       </div>
@@ -218,7 +226,7 @@ export function TasksView({ sessions, onOpenSession, onOpenFile }: { sessions: S
       <HeartbeatCard heartbeat={reply.heartbeat} onOpenFile={onOpenFile} onOpenSession={onOpenSession} act={act} />
       {reply.tasks.length === 0 && editing !== "new" && (
         <p className="px-1 text-xs leading-relaxed text-zinc-500" data-testid="tasks-empty">
-          No tasks yet. A task sends a prompt on a schedule (a cron expression, an interval, or once), each run a turn you can open; ask the agent to remind you of something and it sets one.
+          {t("tasks.empty")}
         </p>
       )}
       {reply.tasks.map((task) =>

@@ -4,31 +4,35 @@ import { ShieldAlert, ShieldCheck, ShieldX } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
+import type { TFunction } from "i18next";
+import { useTranslation } from "react-i18next";
+import { formatTime } from "@/i18n/format";
 
-function decisionText(decision: ApprovalEvent): string {
-  const rule = decision.rule ? ` “${decision.rule}”` : "";
+function decisionText(decision: ApprovalEvent, t: TFunction): string {
+  const rule = decision.rule ?? "";
   if (decision.decision === "approved") {
-    return decision.by === "rule" ? `Allowed by the rule${rule}` : decision.rule ? `Approved by you; always allowed from now on:${rule}` : "Approved by you, once";
+    return decision.by === "rule" ? t("approval.decided.allowedByRule", { rule }) : decision.rule ? t("approval.decided.always", { rule }) : t("approval.decided.once");
   }
   switch (decision.by) {
     case "rule":
-      return `Refused by the rule${rule}`;
+      return t("approval.decided.refusedByRule", { rule });
     case "timeout":
-      return "Denied: nobody approved it in time";
+      return t("approval.decided.timeout");
     case "stop":
-      return "Denied: the turn was stopped";
+      return t("approval.decided.stopped");
     default:
-      return `Denied by you${decision.reason ? `: ${decision.reason}` : ""}`;
+      return decision.reason ? t("approval.decided.deniedBecause", { reason: decision.reason }) : t("approval.decided.denied");
   }
 }
 
 /** How a governed call was decided, in one line. */
 export function ApprovalDecisionLine({ decision }: { decision: ApprovalEvent }) {
   const Icon = decision.decision === "approved" ? ShieldCheck : ShieldX;
+  const { t } = useTranslation();
   return (
     <div data-testid="approval-decision" data-decision={decision.decision} className={decision.decision === "approved" ? "flex items-center gap-1.5 px-3 pb-2 text-xs text-emerald-700" : "flex items-center gap-1.5 px-3 pb-2 text-xs text-red-700"}>
       <Icon className="size-3.5 shrink-0" />
-      {decisionText(decision)}
+      {decisionText(decision, t)}
     </div>
   );
 }
@@ -38,6 +42,7 @@ export function ApprovalDecisionLine({ decision }: { decision: ApprovalEvent }) 
  * run; Approve once, Always allow (the proposed rule, editable), or Deny with a reason the agent reads.
  */
 export function ApprovalRequestCard({ request }: { request: ApprovalRequestEvent }) {
+  const { t } = useTranslation();
   const [mode, setMode] = useState<"choose" | "always" | "deny">("choose");
   const [rule, setRule] = useState(request.proposal);
   const [reason, setReason] = useState("");
@@ -57,36 +62,36 @@ export function ApprovalRequestCard({ request }: { request: ApprovalRequestEvent
     <div data-testid="approval-card" data-approval-id={request.id} className="mx-3 mb-2 space-y-2 rounded-md border border-amber-300 bg-amber-50 p-2.5 text-xs text-amber-950">
       <div className="flex items-center gap-1.5 font-semibold">
         <ShieldAlert className="size-4 shrink-0 text-amber-700" />
-        {request.tool} wants to run{request.skill ? ` (skill: ${request.skill})` : ""}
+        {request.skill ? t("approval.wantsToRunSkill", { tool: request.tool, skill: request.skill }) : t("approval.wantsToRun", { tool: request.tool })}
       </div>
       <pre data-testid="approval-subject" className="max-h-60 overflow-auto whitespace-pre-wrap break-words rounded bg-white p-2 font-mono text-[12px] text-zinc-800">
         {request.subject}
       </pre>
       <div className="text-[11px] text-amber-800">
-        Runs in: {request.sandbox}. Asks until {new Date(request.expires_at).toLocaleTimeString()}, then it is denied.
+        {t("approval.runsIn", { sandbox: request.sandbox, until: formatTime(request.expires_at) })}
       </div>
       {mode === "choose" && (
         <div className="flex flex-wrap gap-1.5">
           <Button size="sm" disabled={sent} onClick={() => decide({ decision: "approve" })} data-testid="approval-approve">
-            Approve once
+            {t("approval.approveOnce")}
           </Button>
           <Button size="sm" variant="outline" disabled={sent} onClick={() => setMode("always")} data-testid="approval-always">
-            Always allow…
+            {t("approval.alwaysAllow")}
           </Button>
           <Button size="sm" variant="outline" disabled={sent} onClick={() => setMode("deny")} data-testid="approval-deny">
-            Deny…
+            {t("approval.denyEllipsis")}
           </Button>
         </div>
       )}
       {mode === "always" && (
         <div className="flex flex-wrap items-center gap-1.5">
-          <span>Allow from now on:</span>
+          <span>{t("approval.allowFromNowOn")}</span>
           <input data-testid="approval-rule" value={rule} onChange={(e) => setRule(e.target.value)} className="min-w-40 flex-1 rounded border border-amber-300 bg-white px-1.5 py-1 font-mono" />
           <Button size="sm" disabled={sent || !rule.trim()} onClick={() => decide({ decision: "always", rule: rule.trim() })} data-testid="approval-rule-save">
-            Allow and run
+            {t("approval.allowAndRun")}
           </Button>
           <Button size="sm" variant="ghost" onClick={() => setMode("choose")}>
-            Back
+            {t("common.back")}
           </Button>
         </div>
       )}
@@ -96,14 +101,14 @@ export function ApprovalRequestCard({ request }: { request: ApprovalRequestEvent
             data-testid="approval-reason"
             value={reason}
             onChange={(e) => setReason(e.target.value)}
-            placeholder="Why not? (the agent reads this)"
+            placeholder={t("approval.whyNot")}
             className="min-w-40 flex-1 rounded border border-amber-300 bg-white px-1.5 py-1"
           />
           <Button size="sm" variant="outline" disabled={sent} onClick={() => decide({ decision: "deny", ...(reason.trim() ? { reason: reason.trim() } : {}) })} data-testid="approval-deny-confirm">
-            Deny
+            {t("approval.deny")}
           </Button>
           <Button size="sm" variant="ghost" onClick={() => setMode("choose")}>
-            Back
+            {t("common.back")}
           </Button>
         </div>
       )}

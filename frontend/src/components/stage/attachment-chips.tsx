@@ -4,13 +4,15 @@ import { BookPlus, Check, Paperclip } from "lucide-react";
 import { createContext, useContext, useState } from "react";
 import { api } from "@/lib/api";
 import { uploadKnowledgeFile } from "@/lib/upload";
-import { formatBytes } from "@/lib/utils";
+import { formatBytes } from "@/i18n/format";
+import { useTranslation } from "react-i18next";
 
 /** Opens an attachment in the Inspector (the workbench provides it). */
 export const AttachmentContext = createContext<((attachment: Attachment) => void) | null>(null);
 
 /** One attachment of a sent message: a thumbnail or a chip that opens it, and "Add to knowledge". */
 function AttachmentChip({ attachment }: { attachment: Attachment }) {
+  const { t } = useTranslation();
   const [added, setAdded] = useState<"adding" | "added" | string | null>(null);
   const url = api.attachmentUrl(attachment.id);
   const openAttachment = useContext(AttachmentContext);
@@ -30,7 +32,7 @@ function AttachmentChip({ attachment }: { attachment: Attachment }) {
         type="button"
         data-testid="open-attachment"
         className="flex min-w-0 items-center gap-1.5 text-left"
-        data-tip="Open it in the Inspector"
+        data-tip={t("attachments.open")}
         onClick={() => openAttachment?.(attachment)}
       >
         {attachment.kind === "image" ? (
@@ -47,8 +49,8 @@ function AttachmentChip({ attachment }: { attachment: Attachment }) {
         <button
           type="button"
           data-testid="attachment-to-knowledge"
-          aria-label={`Add ${attachment.name} to knowledge`}
-          data-tip={added && added !== "adding" && added !== "added" ? added : "Add to knowledge (indexed and citable)"}
+          aria-label={t("attachments.addToKnowledgeName", { name: attachment.name })}
+          data-tip={added && added !== "adding" && added !== "added" ? added : t("attachments.addToKnowledge")}
           disabled={added === "adding" || added === "added"}
           className="rounded p-0.5 text-zinc-500 hover:bg-zinc-100 disabled:opacity-60"
           onClick={() => void addToKnowledge()}

@@ -4,6 +4,8 @@ import { CornerDownRight, Sparkles, TriangleAlert } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import type { Block } from "@/lib/turn-model";
 import { assertNever } from "@/lib/utils";
+import { chatErrorText } from "@/i18n/errors";
+import { useTranslation } from "react-i18next";
 import { AnswerText } from "./answer-text";
 import { CompactionBlock } from "./compaction-block";
 import { ReviewBlock } from "./review-block";
@@ -16,6 +18,7 @@ const MEMORY_FILE = "memory/MEMORY.md";
 
 /** What an agent did in a turn, in order: the main agent's, or a sub-agent's under its delegate call. */
 export function BlockList({ blocks, streaming }: { blocks: Block[]; streaming: boolean }) {
+  const { t } = useTranslation();
   const lastIndex = blocks.length - 1;
   return (
     <>
@@ -48,10 +51,14 @@ export function BlockList({ blocks, streaming }: { blocks: Block[]; streaming: b
             return (
               <div key={index} data-testid="skill-activation">
                 <Badge
-                  data-tip={`${block.location}${block.allowedTools ? ` · tools: ${block.allowedTools.join(", ")}` : ""}${block.allowedCommands ? ` · terminal commands: ${block.allowedCommands.join(", ")}` : ""}`}
+                  data-tip={[
+                    block.location,
+                    ...(block.allowedTools ? [t("blocks.skillTools", { tools: block.allowedTools.join(", ") })] : []),
+                    ...(block.allowedCommands ? [t("blocks.skillCommands", { commands: block.allowedCommands.join(", ") })] : []),
+                  ].join(" · ")}
                 >
                   <Sparkles />
-                  Skill active: {block.name}
+                  {t("blocks.skillActive", { name: block.name })}
                 </Badge>
               </div>
             );
@@ -59,15 +66,15 @@ export function BlockList({ blocks, streaming }: { blocks: Block[]; streaming: b
             return (
               <div key={index} data-testid="answer" data-partial={block.partial ? "true" : undefined}>
                 <AnswerText text={block.text} />
-                {!block.partial && <CopyButton text={() => block.text} label="Copy the answer (Markdown)" testId="copy-answer" className="-ml-1 mt-0.5" />}
+                {!block.partial && <CopyButton text={() => block.text} label={t("blocks.copyAnswer")} testId="copy-answer" className="-ml-1 mt-0.5" />}
                 {block.cutByLimit && (
                   <div data-testid="answer-cut" className="mt-1 text-[11px] text-amber-700">
-                    Cut: the model reached its output token limit here.
+                    {t("blocks.cut")}
                   </div>
                 )}
                 {block.interrupted && (
                   <div data-testid="answer-interrupted" className="mt-1 text-[11px] text-amber-700">
-                    Interrupted: the workbench stopped while this answer streamed; this is what was saved of it.
+                    {t("blocks.interrupted")}
                   </div>
                 )}
               </div>
@@ -75,13 +82,13 @@ export function BlockList({ blocks, streaming }: { blocks: Block[]; streaming: b
           case "prefix":
             return (
               <div key={index} data-testid="prefix-changed" className="text-[11px] text-zinc-500">
-                System prompt changed since the last turn: {block.changed.join(", ")} (the provider's prompt cache starts over).
+                {t("blocks.prefixChanged", { files: block.changed.join(", ") })}
               </div>
             );
           case "model_switch":
             return (
               <div key={index} data-testid="model-switch" className="text-[11px] text-amber-700">
-                {block.why === "failover" ? `Went on with ${block.to}: ${block.from} failed before answering. ` : `Now on ${block.to}. `}
+                {block.why === "failover" ? t("blocks.failover", { to: block.to, from: block.from }) : t("blocks.switched", { to: block.to })}{" "}
                 <span className="text-zinc-500">{block.reason}</span>
               </div>
             );
@@ -95,14 +102,14 @@ export function BlockList({ blocks, streaming }: { blocks: Block[]; streaming: b
                 className={block.code === "aborted" ? "text-xs text-zinc-500" : "flex gap-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"}
               >
                 {block.code !== "aborted" && <TriangleAlert className="mt-0.5 size-4 shrink-0" />}
-                <span>{block.message}</span>
+                <span>{chatErrorText(block.code, block.message)}</span>
               </div>
             );
           case "steer":
             return (
               <div key={index} data-testid="steer-message" className="flex justify-end">
                 <div className="flex max-w-[85%] items-start gap-1.5 rounded-2xl rounded-tr-sm border border-klein/30 bg-klein-50 px-3 py-1.5 text-[14px] text-zinc-800">
-                  <CornerDownRight aria-label="You steered the turn" className="mt-1 size-3.5 shrink-0 text-klein" />
+                  <CornerDownRight aria-label={t("blocks.steered")} className="mt-1 size-3.5 shrink-0 text-klein" />
                   <span className="whitespace-pre-wrap">{block.text}</span>
                 </div>
               </div>

@@ -2,7 +2,8 @@
 import type { ChangedFile } from "@mini-openclaw/protocol";
 import { FileDiff } from "lucide-react";
 import { createContext, useContext } from "react";
-import { cn, plural } from "@/lib/utils";
+import { cn } from "@/lib/utils";
+import { useTranslation } from "react-i18next";
 
 /** Opens one file of one call's changes in the Inspector (a diff with Revert). */
 export const ChangeContext = createContext<((change: string, path: string) => void) | null>(null);
@@ -15,12 +16,13 @@ const KIND_STYLE: Record<ChangedFile["kind"], string> = {
 
 /** What a call may have changed that the record cannot know: said, never left out in silence. */
 export function NotTracked({ lines }: { lines: string[] }) {
+  const { t } = useTranslation();
   if (lines.length === 0) return null;
   return (
     <ul className="mt-1 space-y-0.5 rounded bg-amber-50 px-2 py-1 text-[11px] text-amber-900" data-testid="not-tracked">
       {lines.map((line) => (
         <li key={line} className="break-all">
-          <span className="font-medium">not tracked:</span> {line}
+          <span className="font-medium">{t("changes.notTracked")}</span> {line}
         </li>
       ))}
     </ul>
@@ -30,9 +32,10 @@ export function NotTracked({ lines }: { lines: string[] }) {
 /** The files a tool call changed, under its card: each opens its diff. */
 export function ChangedFiles({ change, files, more = 0, untracked = [] }: { change: string; files: ChangedFile[]; more?: number; untracked?: string[] }) {
   const openChange = useContext(ChangeContext);
+  const { t } = useTranslation();
   return (
     <div className="border-t border-zinc-100 px-3 py-1.5" data-testid="changed-files">
-      <div className="pb-0.5 text-[11px] text-zinc-500">Changed {plural(files.length + more, "file")}</div>
+      <div className="pb-0.5 text-[11px] text-zinc-500">{t("changes.changedFiles", { count: files.length + more })}</div>
       <ul className="space-y-0.5">
         {files.map((file) => (
           <li key={file.path}>
@@ -44,19 +47,19 @@ export function ChangedFiles({ change, files, more = 0, untracked = [] }: { chan
               disabled={!openChange}
               onClick={() => openChange?.(change, file.path)}
               className="flex w-full items-center gap-1.5 rounded px-1 text-left font-mono text-[12px] text-zinc-700 hover:bg-zinc-50"
-              aria-label={`${file.kind} ${file.path}: show the diff`}
+              aria-label={t("changes.showDiff", { kind: t(`changes.kind.${file.kind}`), path: file.path })}
             >
               <FileDiff className="size-3 shrink-0 text-zinc-500" />
-              <span className={cn("w-16 shrink-0 font-sans text-[11px]", KIND_STYLE[file.kind])}>{file.kind}</span>
+              <span className={cn("w-16 shrink-0 font-sans text-[11px]", KIND_STYLE[file.kind])}>{t(`changes.kind.${file.kind}`)}</span>
               <span className="truncate">{file.path}</span>
-              {!file.restorable && <span className="shrink-0 font-sans text-[10px] text-zinc-500" data-tip={file.reason}>not restorable</span>}
+              {!file.restorable && <span className="shrink-0 font-sans text-[10px] text-zinc-500" data-tip={file.reason}>{t("changes.notRestorable")}</span>}
             </button>
           </li>
         ))}
       </ul>
       {more > 0 && (
         <div className="px-1 text-[11px] text-zinc-500" data-testid="changed-more">
-          and {plural(more, "more file")} (Rewind puts them back too)
+          {t("changes.more", { count: more })}
         </div>
       )}
       <NotTracked lines={untracked} />

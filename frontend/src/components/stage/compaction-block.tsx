@@ -4,6 +4,7 @@ import { useState } from "react";
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from "@/components/ui/collapsible";
 import { cn } from "@/lib/utils";
 import { Markdown } from "./markdown";
+import { useTranslation } from "react-i18next";
 
 interface CompactionBlockProps {
   turns: number;
@@ -14,6 +15,7 @@ interface CompactionBlockProps {
 
 /** Marks where earlier turns were summarized for the model; the summary opens on demand. */
 export function CompactionBlock({ turns, summary, skills, forced }: CompactionBlockProps) {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   return (
     <Collapsible open={open} onOpenChange={setOpen} data-testid="compaction" className="rounded-lg border border-dashed border-amber-300 bg-amber-50/60 px-3 py-2">
@@ -21,9 +23,8 @@ export function CompactionBlock({ turns, summary, skills, forced }: CompactionBl
         <ChevronRight className={cn("size-3.5 shrink-0 transition-transform", open && "rotate-90")} />
         <Layers className="size-3.5 shrink-0" />
         <span>
-          Context compacted{forced ? " on request" : " (over the context budget)"}: the model now gets a summary of the first {turns} turn
-          {turns === 1 ? "" : "s"}
-          {skills.length > 0 && `, plus the skills loaded in them (${skills.join(", ")})`}.
+          {forced ? t("compaction.onRequest", { count: turns }) : t("compaction.overBudget", { count: turns })}
+          {skills.length > 0 && t("compaction.plusSkills", { skills: skills.join(", ") })}
         </span>
       </CollapsibleTrigger>
       <CollapsibleContent>

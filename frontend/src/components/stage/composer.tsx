@@ -1,10 +1,12 @@
 "use client";
-import type { Attachment, QueueItem, SkillInfo } from "@mini-openclaw/protocol";
+import { type Attachment, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, type QueueItem, type SkillInfo } from "@mini-openclaw/protocol";
 import { ArrowUp, CornerDownRight, ListPlus, Paperclip, Pencil, Sparkles, Square, SquareSlash, X } from "lucide-react";
 import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import type { Attachments } from "@/lib/use-attachments";
-import { cn, formatBytes } from "@/lib/utils";
+import { cn } from "@/lib/utils";
+import { formatBytes, formatNumber } from "@/i18n/format";
+import { useTranslation } from "react-i18next";
 
 interface ComposerProps {
   /** The files going with the message (the Stage holds them: a drop anywhere on it adds one). */
@@ -42,6 +44,7 @@ export interface SlashCommand {
  * lists the skills: arrows move, Tab or Enter picks, Escape closes.
  */
 export function Composer({ files, streaming, disabled, skills, onSend, onSteer, onStop, queue = [], onRemoveQueued, restored, toolbar, commands = [] }: ComposerProps) {
+  const { t } = useTranslation();
   const [text, setText] = useState("");
   const picker = useRef<HTMLInputElement>(null);
   useEffect(() => {
@@ -111,7 +114,7 @@ export function Composer({ files, streaming, disabled, skills, onSend, onSteer, 
     <div className="relative border-t border-zinc-200/80 bg-white p-3">
       {matches.length > 0 && (
         <div role="listbox" data-testid="slash-menu" className="absolute bottom-full left-3 right-3 mb-1 overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-lg">
-          <div className="border-b border-zinc-100 px-3 py-1.5 text-[11px] font-medium uppercase tracking-wide text-zinc-500">Commands and skills</div>
+          <div className="border-b border-zinc-100 px-3 py-1.5 text-[11px] font-medium uppercase tracking-wide text-zinc-500">{t("composer.commandsAndSkills")}</div>
           {matches.slice(0, 10).map((match, i) => {
             const [name, description] = match.kind === "command" ? [match.command.name, match.command.description] : [match.skill.name, match.skill.description];
             return (
@@ -151,7 +154,7 @@ export function Composer({ files, streaming, disabled, skills, onSend, onSteer, 
               <span className="min-w-0">
                 <span className="block truncate font-medium">{f.name}</span>
                 <span className="block text-[10.5px] text-zinc-500">
-                  {f.error ? f.error.slice(0, 120) : f.attachment ? formatBytes(f.size) : `${Math.round(f.progress * 100)}% of ${formatBytes(f.size)}`}
+                  {f.error ? f.error.slice(0, 120) : f.attachment ? formatBytes(f.size) : t("composer.progress", { percent: formatNumber(f.progress, { style: "percent" }), size: formatBytes(f.size) })}
                 </span>
                 {!f.attachment && !f.error && (
                   <span className="mt-0.5 block h-0.5 w-full overflow-hidden rounded bg-zinc-100" data-testid="attachment-progress">
@@ -159,7 +162,7 @@ export function Composer({ files, streaming, disabled, skills, onSend, onSteer, 
                   </span>
                 )}
               </span>
-              <button type="button" aria-label={`Remove ${f.name}`} data-testid="attachment-remove" className="rounded p-0.5 text-zinc-500 hover:bg-zinc-100" onClick={() => files.remove(f.key)}>
+              <button type="button" aria-label={t("composer.removeFile", { name: f.name })} data-testid="attachment-remove" className="rounded p-0.5 text-zinc-500 hover:bg-zinc-100" onClick={() => files.remove(f.key)}>
                 <X className="size-3" />
               </button>
             </li>
@@ -172,7 +175,7 @@ export function Composer({ files, streaming, disabled, skills, onSend, onSteer, 
       >
         <textarea
           data-testid="composer"
-          aria-label="Message"
+          aria-label={t("composer.message")}
           value={text}
           onChange={(e) => {
             setText(e.target.value);
@@ -186,25 +189,25 @@ export function Composer({ files, streaming, disabled, skills, onSend, onSteer, 
             files.add(e.clipboardData.files);
           }}
           rows={Math.min(8, Math.max(1, text.split("\n").length))}
-          placeholder={streaming ? "Queue a follow-up, or steer the turn…" : "Ask the agent… (Shift+Enter: new line, / commands)"}
+          placeholder={streaming ? t("composer.placeholderStreaming") : t("composer.placeholder")}
           className="max-h-48 min-h-[36px] flex-1 resize-none bg-transparent px-1.5 py-1.5 text-[14.5px] outline-none placeholder:text-zinc-400"
         />
         {streaming && onSteer && (
           <>
-            <Button variant="ghost" size="sm" onClick={() => send(true)} disabled={!text.trim()} data-testid="steer" data-tip="Send into the running turn: the agent reads it at its next step">
-              <CornerDownRight /> Steer
+            <Button variant="ghost" size="sm" onClick={() => send(true)} disabled={!text.trim()} data-testid="steer" data-tip={t("composer.steerTip")}>
+              <CornerDownRight /> {t("composer.steer")}
             </Button>
-            <Button variant="ghost" size="sm" onClick={() => send(false)} disabled={!text.trim()} data-testid="follow-up" data-tip="Run as the next turn when this one ends (Enter)">
-              <ListPlus /> Follow up
+            <Button variant="ghost" size="sm" onClick={() => send(false)} disabled={!text.trim()} data-testid="follow-up" data-tip={t("composer.followUpTip")}>
+              <ListPlus /> {t("composer.followUp")}
             </Button>
           </>
         )}
         {streaming ? (
-          <Button variant="danger" size="icon" onClick={onStop} aria-label="Stop" data-testid="stop">
+          <Button variant="danger" size="icon" onClick={onStop} aria-label={t("composer.stop")} data-testid="stop">
             <Square className="fill-current" />
           </Button>
         ) : (
-          <Button size="icon" onClick={() => send(false)} disabled={!text.trim() || disabled || files.uploading} aria-label="Send" data-testid="send">
+          <Button size="icon" onClick={() => send(false)} disabled={!text.trim() || disabled || files.uploading} aria-label={t("composer.send")} data-testid="send">
             <ArrowUp />
           </Button>
         )}
@@ -223,25 +226,25 @@ export function Composer({ files, streaming, disabled, skills, onSend, onSteer, 
         />
         <button
           type="button"
-          aria-label="Attach files"
+          aria-label={t("composer.attachFiles")}
           data-testid="attach"
-          data-tip="Attach files or images, up to 10 of 20 MB each (or paste them, or drop them here)"
+          data-tip={t("composer.attachTip", { count: MAX_ATTACHMENTS, size: formatBytes(MAX_ATTACHMENT_BYTES) })}
           className="flex items-center gap-1 rounded px-1 py-0.5 text-[11.5px] text-zinc-500 hover:bg-zinc-100 hover:text-zinc-700"
           onClick={() => picker.current?.click()}
         >
-          <Paperclip className="size-3.5" /> Attach
+          <Paperclip className="size-3.5" /> {t("composer.attach")}
         </button>
         {toolbar}
       </div>
       {queue.length > 0 && (
-        <ul data-testid="queue" aria-label="Queued messages" className="mt-2 space-y-1">
+        <ul data-testid="queue" aria-label={t("composer.queued")} className="mt-2 space-y-1">
           {queue.map((item) => (
             <li key={item.id} data-testid="queue-item" data-mode={item.mode} className="flex items-center gap-2 rounded-lg border border-zinc-200 bg-zinc-50 px-2.5 py-1 text-[13px] text-zinc-700">
-              <span className="shrink-0 text-[10.5px] font-medium uppercase tracking-wide text-zinc-500">{item.mode === "steer" ? "steer" : "next"}</span>
+              <span className="shrink-0 text-[10.5px] font-medium uppercase tracking-wide text-zinc-500">{item.mode === "steer" ? t("composer.queueSteer") : t("composer.queueNext")}</span>
               <span className="min-w-0 flex-1 truncate">{item.message}</span>
               <button
                 type="button"
-                aria-label={`Edit queued message: ${item.message.slice(0, 40)}`}
+                aria-label={t("composer.editQueued", { message: item.message.slice(0, 40) })}
                 data-testid="queue-edit"
                 className="rounded p-0.5 text-zinc-500 hover:bg-zinc-200 hover:text-zinc-700"
                 onClick={() => {
@@ -253,7 +256,7 @@ export function Composer({ files, streaming, disabled, skills, onSend, onSteer, 
               </button>
               <button
                 type="button"
-                aria-label={`Remove queued message: ${item.message.slice(0, 40)}`}
+                aria-label={t("composer.removeQueued", { message: item.message.slice(0, 40) })}
                 data-testid="queue-remove"
                 className="rounded p-0.5 text-zinc-500 hover:bg-zinc-200 hover:text-zinc-700"
                 onClick={() => onRemoveQueued?.(item.id)}

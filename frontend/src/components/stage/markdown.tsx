@@ -7,6 +7,7 @@ import remarkGfm from "remark-gfm";
 import { CopyButton } from "@/components/ui/copy-button";
 import { linkCitations, parseCiteHref } from "@/lib/citations";
 import { urlHost, urlPlace } from "@/lib/url-origin";
+import { useTranslation } from "react-i18next";
 
 /** What a click on a cited knowledge passage does (the workbench opens it in the Inspector at its line). */
 export const CitationContext = createContext<((path: string, line: number) => void) | null>(null);
@@ -17,26 +18,31 @@ const pageOrigin = () => (typeof window === "undefined" ? "http://127.0.0.1" : w
 function SafeImage({ src, alt }: ComponentProps<"img">) {
   const url = typeof src === "string" ? src : undefined;
   const place = urlPlace(url, pageOrigin());
+  const { t } = useTranslation();
   if (place === "same-origin" || place === "inline") return <img src={url} alt={alt ?? ""} />;
-  if (place === "invalid") return <span className="text-zinc-500">[image: {alt || "invalid address"}]</span>;
+  if (place === "invalid") return <span className="text-zinc-500">{t("markdown.invalidImage", { alt: alt || t("markdown.invalidAddress") })}</span>;
   return (
     <a
       href={url}
       target="_blank"
       rel="noopener noreferrer"
       className="remote-image inline-flex items-center gap-1 rounded border border-dashed border-zinc-300 px-1.5 py-0.5 text-[13px] text-zinc-600"
-      data-tip={`Not loaded: ${url}`}
+      data-tip={t("common.notLoaded", { detail: url })}
       data-remote-image=""
     >
       <ImageOff className="h-3.5 w-3.5" aria-hidden />
-      {alt ? `${alt}: ` : ""}load image from {urlHost(url!)}?
+      {alt ? `${alt}: ` : ""}
+      {t("markdown.loadImage", { host: urlHost(url!) })}
     </a>
   );
 }
 
+const NEW_TAB = { target: "_blank", rel: "noopener noreferrer" } as const;
+
 /** Links to other origins open in a new tab that cannot reach back into this one. */
 function SafeLink({ href, children, node: _node, ...rest }: ComponentProps<"a"> & { node?: unknown }) {
   const openCitation = useContext(CitationContext);
+  const { t } = useTranslation();
   const cite = parseCiteHref(href);
   if (cite) {
     return (
@@ -47,7 +53,7 @@ function SafeLink({ href, children, node: _node, ...rest }: ComponentProps<"a"> 
         data-line={cite.line}
         onClick={() => openCitation?.(cite.path, cite.line)}
         className="cursor-pointer font-mono text-[0.92em] text-klein underline decoration-dotted underline-offset-2 hover:decoration-solid"
-        data-tip={`Open ${cite.path} at line ${cite.line}`}
+        data-tip={t("markdown.openCitation", { path: cite.path, line: cite.line })}
       >
         {children}
       </button>
@@ -55,7 +61,7 @@ function SafeLink({ href, children, node: _node, ...rest }: ComponentProps<"a"> 
   }
   const external = urlPlace(href, pageOrigin()) === "external";
   return (
-    <a href={href} {...rest} {...(external ? { target: "_blank", rel: "noopener noreferrer" } : {})}>
+    <a href={href} {...rest} {...(external ? NEW_TAB : {})}>
       {children}
     </a>
   );
@@ -64,12 +70,13 @@ function SafeLink({ href, children, node: _node, ...rest }: ComponentProps<"a"> 
 /** A code block with a Copy button (its text as shown, without the highlighting). */
 function CodeBlock({ children, node: _node, ...rest }: ComponentProps<"pre"> & { node?: unknown }) {
   const pre = useRef<HTMLPreElement>(null);
+  const { t } = useTranslation();
   return (
     <div className="group/code relative">
       <pre ref={pre} {...rest}>
         {children}
       </pre>
-      <CopyButton text={() => pre.current?.innerText ?? ""} label="Copy the code" testId="copy-code" className="absolute right-1 top-1 bg-white/80 opacity-70 group-hover/code:opacity-100" />
+      <CopyButton text={() => pre.current?.innerText ?? ""} label={t("markdown.copyCode")} testId="copy-code" className="absolute right-1 top-1 bg-white/80 opacity-70 group-hover/code:opacity-100" />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { ChevronsDownUp, ChevronsUpDown, Network, TriangleAlert } from "lucide-r
 import { memo, useMemo, useState } from "react";
 import { type MindMapNode, parseMindMap } from "@/lib/mind-map";
 import { cn } from "@/lib/utils";
+import { useTranslation } from "react-i18next";
 
 /** Branch colours by first-level index, so each branch reads as one. */
 const BRANCH_COLORS = ["#002fa7", "#0f766e", "#b45309", "#7c3aed", "#be123c", "#0369a1"];
@@ -33,6 +34,7 @@ interface NodeProps {
 }
 
 function MindMapBranch({ node, path, color, collapsed, onToggle }: NodeProps) {
+  const { t } = useTranslation();
   const key = pathKey(path);
   const isRoot = path.length === 0;
   const folded = collapsed.has(key);
@@ -46,7 +48,7 @@ function MindMapBranch({ node, path, color, collapsed, onToggle }: NodeProps) {
         disabled={!hasChildren || isRoot}
         onClick={() => onToggle(key)}
         aria-expanded={hasChildren ? !folded : undefined}
-        data-tip={hasChildren && !isRoot ? (folded ? "Show the branch" : "Fold the branch") : undefined}
+        data-tip={hasChildren && !isRoot ? (folded ? t("mindMap.showBranch") : t("mindMap.foldBranch")) : undefined}
         className={cn(
           "mm-label flex max-w-64 items-center gap-1.5 rounded-md border px-2 py-1 text-left text-[12.5px] leading-snug shadow-sm disabled:cursor-default",
           isRoot ? "border-transparent px-3 py-1.5 text-sm font-semibold text-white" : "bg-white text-zinc-800",
@@ -77,13 +79,14 @@ function MindMapBranch({ node, path, color, collapsed, onToggle }: NodeProps) {
 
 /** A `mindmap` block drawn as a tree, root on the left; every branch folds. Invalid maps say why. */
 export const MindMap = memo(function MindMap({ source }: { source: string }) {
+  const { t } = useTranslation();
   const parsed = useMemo(() => parseMindMap(source), [source]);
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
   if (!parsed.ok) {
     return (
       <div data-testid="mindmap-invalid" className="rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
         <div className="flex items-center gap-1.5 font-medium">
-          <TriangleAlert className="size-4" /> This mind map cannot be drawn: {parsed.error}.
+          <TriangleAlert className="size-4" /> {t("mindMap.invalid", { detail: parsed.error })}
         </div>
         <pre className="mt-2 max-h-48 overflow-auto text-xs whitespace-pre-wrap">{source}</pre>
       </div>
@@ -100,11 +103,11 @@ export const MindMap = memo(function MindMap({ source }: { source: string }) {
     <figure data-testid="mindmap" className="my-2 overflow-hidden rounded-xl border border-zinc-200 bg-white">
       <figcaption className="flex items-center justify-between border-b border-zinc-100 px-3 py-1.5 text-xs text-zinc-500">
         <span className="flex items-center gap-1.5 font-medium text-zinc-700">
-          <Network className="size-3.5 text-klein" /> Mind map · {parsed.map.title}
+          <Network className="size-3.5 text-klein" /> {t("mindMap.title")} · {parsed.map.title}
         </span>
         <span className="flex gap-1">
           <button type="button" className="flex items-center gap-1 rounded px-1.5 py-0.5 hover:bg-zinc-100" onClick={() => setCollapsed(new Set())} data-testid="mindmap-expand-all">
-            <ChevronsUpDown className="size-3.5" /> Expand all
+            <ChevronsUpDown className="size-3.5" /> {t("mindMap.expandAll")}
           </button>
           <button
             type="button"
@@ -112,7 +115,7 @@ export const MindMap = memo(function MindMap({ source }: { source: string }) {
             onClick={() => setCollapsed(new Set(allBranchKeys(parsed.map)))}
             data-testid="mindmap-collapse-all"
           >
-            <ChevronsDownUp className="size-3.5" /> Fold all
+            <ChevronsDownUp className="size-3.5" /> {t("mindMap.foldAll")}
           </button>
         </span>
       </figcaption>

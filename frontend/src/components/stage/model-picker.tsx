@@ -1,13 +1,15 @@
 "use client";
-import type { ModelProfile } from "@mini-openclaw/protocol";
+import type { ModelProfile, ProfileCapabilities } from "@mini-openclaw/protocol";
+import { i18n } from "@/i18n/language";
 import { useState } from "react";
 import { useModels } from "@/lib/server-state";
+import { useTranslation } from "react-i18next";
 
 /** What a profile can do, in words short enough for a menu line. */
 function capabilities(profile: ModelProfile): string {
-  const caps = Object.entries(profile.capabilities ?? {})
+  const caps = (Object.entries(profile.capabilities ?? {}) as Array<[keyof ProfileCapabilities, boolean | undefined]>)
     .filter(([, on]) => on)
-    .map(([name]) => name);
+    .map(([name]) => i18n.t(`model.capability.${name}`));
   return caps.length > 0 ? ` · ${caps.join(", ")}` : "";
 }
 
@@ -16,6 +18,7 @@ function capabilities(profile: ModelProfile): string {
  * only", the next message's alone. Lists every profile with its model and what it can do.
  */
 export function ModelPicker({ session, once, onChoose }: { session: string | null; once: string | null; onChoose: (name: string, once: boolean) => void }) {
+  const { t } = useTranslation();
   const { data } = useModels();
   const [onlyNext, setOnlyNext] = useState(false);
   if (!data) return null;
@@ -23,7 +26,7 @@ export function ModelPicker({ session, once, onChoose }: { session: string | nul
   return (
     <div className="flex items-center gap-2 text-[11.5px] text-zinc-500" data-testid="model-picker">
       <select
-        aria-label="Model profile"
+        aria-label={t("model.profile")}
         data-testid="model-select"
         className="max-w-[60%] truncate rounded border border-zinc-200 bg-white px-1.5 py-0.5 text-[11.5px] text-zinc-700 outline-none focus:border-klein"
         value={current}
@@ -33,17 +36,17 @@ export function ModelPicker({ session, once, onChoose }: { session: string | nul
           <option key={profile.name} value={profile.name}>
             {profile.name} · {profile.model}
             {capabilities(profile)}
-            {profile.name === data.default ? " (default)" : ""}
+            {profile.name === data.default ? ` ${t("model.default")}` : ""}
           </option>
         ))}
       </select>
-      <label className="flex items-center gap-1" data-tip="Pick a profile for the next message alone; the session keeps its own">
+      <label className="flex items-center gap-1" data-tip={t("model.onceTip")}>
         <input type="checkbox" data-testid="model-once" checked={onlyNext} onChange={(e) => setOnlyNext(e.target.checked)} />
-        this message only
+        {t("model.once")}
       </label>
       {once && (
         <span data-testid="model-once-pending" className="text-amber-700">
-          next message: {once}
+          {t("model.nextMessage", { name: once })}
         </span>
       )}
     </div>

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ApiError, api } from "@/lib/api";
 import { NotTracked } from "./changed-files";
+import { Trans, useTranslation } from "react-i18next";
 
 interface RewindDialogProps {
   sessionId: string;
@@ -22,6 +23,7 @@ interface RewindDialogProps {
  * the user says so.
  */
 export function RewindDialog({ sessionId, turn, turnsFrom, onClose, onDone }: RewindDialogProps) {
+  const { t } = useTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
   const [calls, setCalls] = useState<CallChanges[] | null>(null);
   const [files, setFiles] = useState(true);
@@ -40,7 +42,7 @@ export function RewindDialog({ sessionId, turn, turnsFrom, onClose, onDone }: Re
   }, [turn, sessionId, turnsFrom]);
 
   // Per path, what undoing does: a file the turns created goes, the others come back.
-  const paths = new Map<string, string>();
+  const paths = new Map<string, "removed" | "restored">();
   for (const call of calls ?? []) for (const f of call.files) if (!paths.has(f.path)) paths.set(f.path, f.kind === "created" ? "removed" : "restored");
   const untracked = [...new Set((calls ?? []).flatMap((c) => c.untracked ?? []))];
 
@@ -63,24 +65,24 @@ export function RewindDialog({ sessionId, turn, turnsFrom, onClose, onDone }: Re
     <dialog ref={dialog} onClose={onClose} data-testid="rewind-dialog" className="m-auto w-[480px] max-w-[95vw] rounded-xl border border-zinc-200 p-0 shadow-2xl backdrop:bg-zinc-900/30">
       <div className="space-y-3 p-5 text-sm">
         <div className="flex items-center justify-between">
-          <h2 className="text-[15px] font-semibold text-zinc-900">Rewind to before this turn</h2>
-          <button type="button" aria-label="Close" className="text-zinc-500 hover:text-zinc-700" onClick={onClose}>
+          <h2 className="text-[15px] font-semibold text-zinc-900">{t("rewind.title")}</h2>
+          <button type="button" aria-label={t("common.close")} className="text-zinc-500 hover:text-zinc-700" onClick={onClose}>
             <X className="size-4" />
           </button>
         </div>
         <label className="flex items-start gap-2">
           <input type="checkbox" className="mt-0.5 accent-klein" checked={files} onChange={(e) => setFiles(e.target.checked)} data-testid="rewind-files" />
           <span>
-            <span className="font-medium">Files</span>: put back what this turn and the ones after it changed
+            <Trans i18nKey="rewind.files" components={{ b: <span className="font-medium" /> }} />
           </span>
         </label>
         {files && (
           <ul className="max-h-40 overflow-auto rounded-md border border-zinc-200 px-2 py-1 font-mono text-[12px]" data-testid="rewind-list">
-            {calls === null && <li className="text-zinc-500">Loading…</li>}
-            {calls !== null && paths.size === 0 && <li className="font-sans text-zinc-500">No file was changed by these turns.</li>}
+            {calls === null && <li className="text-zinc-500">{t("common.loading")}</li>}
+            {calls !== null && paths.size === 0 && <li className="font-sans text-zinc-500">{t("rewind.noFiles")}</li>}
             {[...paths].map(([path, action]) => (
               <li key={path} className="flex gap-2">
-                <span className="w-16 shrink-0 font-sans text-[11px] text-zinc-500">{action}</span>
+                <span className="w-16 shrink-0 font-sans text-[11px] text-zinc-500">{t(`rewind.action.${action}`)}</span>
                 <span className="truncate">{path}</span>
               </li>
             ))}
@@ -90,12 +92,12 @@ export function RewindDialog({ sessionId, turn, turnsFrom, onClose, onDone }: Re
         <label className="flex items-start gap-2">
           <input type="checkbox" className="mt-0.5 accent-klein" checked={conversation} onChange={(e) => setConversation(e.target.checked)} data-testid="rewind-conversation" />
           <span>
-            <span className="font-medium">Conversation</span>: continue from before this turn (it stays as a branch you can switch back to)
+            <Trans i18nKey="rewind.conversation" components={{ b: <span className="font-medium" /> }} />
           </span>
         </label>
         {conflicts && (
           <div className="space-y-2 rounded-md border border-amber-200 bg-amber-50 p-2 text-xs text-amber-900" data-testid="rewind-conflicts">
-            <div>These files changed since (by you or another program); nothing was put back yet:</div>
+            <div>{t("rewind.conflicts")}</div>
             <ul className="font-mono">
               {conflicts.map((p) => (
                 <li key={p}>{p}</li>
@@ -103,10 +105,10 @@ export function RewindDialog({ sessionId, turn, turnsFrom, onClose, onDone }: Re
             </ul>
             <div className="flex gap-2">
               <Button size="sm" variant="ghost" disabled={busy} onClick={() => void run("skip")} data-testid="rewind-skip">
-                Keep those, put back the rest
+                {t("rewind.skip")}
               </Button>
               <Button size="sm" variant="ghost" disabled={busy} onClick={() => void run("overwrite")}>
-                Put back those too
+                {t("rewind.overwrite")}
               </Button>
             </div>
           </div>
@@ -114,10 +116,10 @@ export function RewindDialog({ sessionId, turn, turnsFrom, onClose, onDone }: Re
         {error && <div className="text-xs text-red-700">{error}</div>}
         <div className="flex justify-end gap-2">
           <Button variant="ghost" onClick={onClose}>
-            Cancel
+            {t("common.cancel")}
           </Button>
           <Button disabled={busy || (!files && !conversation) || conflicts !== null} onClick={() => void run("fail")} data-testid="rewind-confirm">
-            Rewind
+            {t("rewind.confirm")}
           </Button>
         </div>
       </div>

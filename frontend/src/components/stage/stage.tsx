@@ -6,10 +6,11 @@ import { Pane, PaneHeader } from "@/components/ui/pane";
 import type { Attachment, QueueItem, SessionDetail, SkillInfo } from "@mini-openclaw/protocol";
 import type { Turn } from "@/lib/turn-model";
 import { useAttachments } from "@/lib/use-attachments";
-import { formatCost } from "@/lib/utils";
+import { formatCost, formatNumber } from "@/i18n/format";
 import { Composer, type SlashCommand } from "./composer";
 import type { TurnActions } from "./turn-controls";
 import { TurnView } from "./turn-view";
+import { useTranslation } from "react-i18next";
 
 /** Turns rendered at first; earlier ones come in, a page at a time, as the reader scrolls up. */
 const PAGE = 20;
@@ -50,6 +51,7 @@ interface StageProps {
 
 /** The conversation, streamed: it follows the newest output unless the reader scrolled up. */
 export function Stage({ sessionKey, title, turns, streaming, loadError, skills, onSend, onStop, onSteer, queue, onRemoveQueued, restored, onCompact, toolsOff, onChatWithoutTools, highlight, turnActions, usage, composerToolbar, commands }: StageProps) {
+  const { t } = useTranslation();
   const scroller = useRef<HTMLDivElement>(null);
   const files = useAttachments();
   const [dragging, setDragging] = useState(false);
@@ -128,7 +130,7 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
     >
       {dragging && (
         <div data-testid="drop-overlay" className="pointer-events-none absolute inset-2 z-20 flex items-center justify-center rounded-xl border-2 border-dashed border-klein/60 bg-klein-50/70 text-sm font-medium text-klein">
-          Drop files to attach them to your message
+          {t("stage.dropFiles")}
         </div>
       )}
       <PaneHeader title={title} className="bg-white/70">
@@ -136,15 +138,26 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
           <span
             data-testid="session-usage"
             className="text-[11px] text-zinc-500"
-            data-tip={usage.rows.map((r) => `${r.profile} (${r.model}), ${r.by.replace("_", "-")}: ${r.input_tokens.toLocaleString()} in / ${r.output_tokens.toLocaleString()} out${r.cost !== null ? `, ${formatCost(r.cost)}` : ""}`).join("\n")}
+            data-tip={usage.rows
+              .map((r) =>
+                t("stage.usageRow", {
+                  profile: r.profile,
+                  model: r.model,
+                  by: t(`stage.usageBy.${r.by}`),
+                  input: formatNumber(r.input_tokens),
+                  output: formatNumber(r.output_tokens),
+                  cost: r.cost !== null ? formatCost(r.cost) : "–",
+                }),
+              )
+              .join("\n")}
           >
             {usage.total.cost !== null && <span data-testid="session-cost">{formatCost(usage.total.cost)} · </span>}
-            {(usage.total.input_tokens + usage.total.output_tokens).toLocaleString()} tokens
+            {t("stage.tokens", { count: usage.total.input_tokens + usage.total.output_tokens })}
           </span>
         )}
         {toolsOff && (
-          <span data-testid="tools-off" className="text-[11px] text-zinc-500" data-tip="This session's model takes no tools: it chats without them.">
-            tools off
+          <span data-testid="tools-off" className="text-[11px] text-zinc-500" data-tip={t("stage.toolsOffTip")}>
+            {t("stage.toolsOff")}
           </span>
         )}
         {onCompact && turns.length > 0 && !confirmCompact && (
@@ -154,15 +167,15 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
             disabled={streaming}
             onClick={() => setConfirmCompact(true)}
             data-testid="compact-session"
-            data-tip="Summarize the turns so far for the model: it gets the summary and the loaded skills instead. The session file keeps everything."
+            data-tip={t("stage.compactTip")}
           >
-            <Layers /> Compact
+            <Layers /> {t("stage.compact")}
           </Button>
         )}
         {onCompact && confirmCompact && (
           // Compacting calls the model and changes what it is sent from now on: asked first.
-          <span className="flex items-center gap-1 text-[12px] text-zinc-600" role="group" aria-label="Confirm compaction">
-            Summarize the turns so far?
+          <span className="flex items-center gap-1 text-[12px] text-zinc-600" role="group" aria-label={t("stage.confirmCompaction")}>
+            {t("stage.compactQuestion")}
             <Button
               size="sm"
               data-testid="compact-confirm"
@@ -172,10 +185,10 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
                 onCompact();
               }}
             >
-              Compact
+              {t("stage.compact")}
             </Button>
             <Button size="sm" variant="ghost" data-testid="compact-cancel" onClick={() => setConfirmCompact(false)}>
-              Cancel
+              {t("common.cancel")}
             </Button>
           </span>
         )}
@@ -194,14 +207,14 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
           {turns.length === 0 && !loadError && (
             <div className="flex flex-col items-center gap-3 pt-24 text-center text-zinc-500">
               <MessageSquare className="size-8 text-klein/60" />
-              <div className="text-base font-medium text-zinc-700">Start a conversation</div>
-              <div className="max-w-sm text-sm">Every thought, tool call and file the agent reads shows up here as it happens. Try “What’s the weather in Paris?”</div>
+              <div className="text-base font-medium text-zinc-700">{t("stage.start")}</div>
+              <div className="max-w-sm text-sm">{t("stage.startHint")}</div>
             </div>
           )}
           {hidden > 0 && (
             <div ref={sentinel} className="text-center">
               <button type="button" onClick={showMore} className="text-xs font-medium text-klein hover:underline" data-testid="show-earlier">
-                Show earlier turns ({hidden} more)
+                {t("stage.showEarlier", { count: hidden })}
               </button>
             </div>
           )}
@@ -217,17 +230,17 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
           ))}
           {imagesRefused && (
             <div className="flex items-center justify-between gap-3 rounded-lg border border-zinc-200 bg-white px-3 py-2 text-sm text-zinc-700">
-              <span>This model profile takes no images. Send the message without them?</span>
+              <span>{t("stage.imagesRefused")}</span>
               <Button size="sm" data-testid="send-text-alone" onClick={() => onSend(imagesRefused.user, (imagesRefused.attachments ?? []).filter((a) => a.kind !== "image"))}>
-                Send the text alone
+                {t("stage.sendTextAlone")}
               </Button>
             </div>
           )}
           {toolsRefused && (
             <div className="flex items-center justify-between gap-3 rounded-lg border border-zinc-200 bg-white px-3 py-2 text-sm text-zinc-700">
-              <span>This model takes no tools. Chat without them in this session? (No files, commands or web pages.)</span>
+              <span>{t("stage.toolsRefused")}</span>
               <Button size="sm" data-testid="chat-without-tools" onClick={onChatWithoutTools}>
-                Chat without tools
+                {t("stage.chatWithoutTools")}
               </Button>
             </div>
           )}

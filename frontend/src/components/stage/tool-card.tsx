@@ -3,11 +3,13 @@ import { Check, ChevronRight, Loader2, ShieldAlert, TriangleAlert } from "lucide
 import { type ReactNode, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Collapsible, CollapsibleContent, CollapsibleTrigger } from "@/components/ui/collapsible";
-import { cn, formatDuration } from "@/lib/utils";
+import { cn } from "@/lib/utils";
+import { formatDuration } from "@/i18n/format";
 import { ApprovalDecisionLine, ApprovalRequestCard } from "./approval-card";
 import { ChangedFiles } from "./changed-files";
 import type { ToolBlock } from "./tool-views/tool-view";
 import { toolView } from "./tool-views/tool-views";
+import { useTranslation } from "react-i18next";
 
 const LONG = 600;
 
@@ -16,6 +18,7 @@ const inputRecord = (input: unknown): Record<string, unknown> =>
   input !== null && typeof input === "object" && !Array.isArray(input) ? (input as Record<string, unknown>) : input == null ? {} : { input };
 
 function Output({ text }: { text: string }) {
+  const { t } = useTranslation();
   const [expanded, setExpanded] = useState(false);
   const long = text.length > LONG;
   return (
@@ -31,7 +34,7 @@ function Output({ text }: { text: string }) {
       </pre>
       {long && (
         <button type="button" className="mt-1 text-xs font-medium text-klein hover:underline" onClick={() => setExpanded((e) => !e)}>
-          {expanded ? "Show less" : `Show all ${text.length.toLocaleString()} characters`}
+          {expanded ? t("tool.showLess") : t("tool.showAll", { count: text.length })}
         </button>
       )}
     </div>
@@ -44,6 +47,7 @@ function Output({ text }: { text: string }) {
  */
 /** `children`: the trace of the sub-agent a delegate call started (the block list renders it, nested). */
 export function ToolCard({ block, children }: { block: ToolBlock; children?: ReactNode }) {
+  const { t } = useTranslation();
   const [open, setOpen] = useState<boolean | null>(null);
   const [raw, setRaw] = useState(false);
   const view = toolView(block.name);
@@ -66,20 +70,20 @@ export function ToolCard({ block, children }: { block: ToolBlock; children?: Rea
         {block.mcp ? (
           <>
             <span className="font-mono text-[13px] font-semibold text-zinc-800">{block.mcp.tool}</span>
-            <Badge variant="muted" data-testid="mcp-server-badge">MCP · {block.mcp.server}</Badge>
+            <Badge variant="muted" data-testid="mcp-server-badge">{`MCP · ${block.mcp.server}`}</Badge>
           </>
         ) : (
           <span className="font-mono text-[13px] font-semibold text-zinc-800">{block.name}</span>
         )}
         <span className="min-w-0 flex-1 truncate font-mono text-xs text-zinc-500">{view.summary(input)}</span>
         {block.running && block.approval?.request && !block.approval.decision ? (
-          <Badge variant="muted" data-testid="awaiting-approval"><ShieldAlert />awaiting approval</Badge>
+          <Badge variant="muted" data-testid="awaiting-approval"><ShieldAlert />{t("tool.awaitingApproval")}</Badge>
         ) : block.running ? (
-          <Badge variant="muted"><Loader2 className="animate-spin" />running</Badge>
+          <Badge variant="muted"><Loader2 className="animate-spin" />{t("tool.running")}</Badge>
         ) : failed ? (
-          <Badge variant="danger"><TriangleAlert />error</Badge>
+          <Badge variant="danger"><TriangleAlert />{t("tool.error")}</Badge>
         ) : (
-          <Badge variant="success"><Check />ok</Badge>
+          <Badge variant="success"><Check />{t("tool.ok")}</Badge>
         )}
         {block.durationMs !== undefined && <span className="text-xs tabular-nums text-zinc-500" data-testid="tool-duration">{formatDuration(block.durationMs)}</span>}
       </CollapsibleTrigger>
@@ -95,9 +99,9 @@ export function ToolCard({ block, children }: { block: ToolBlock; children?: Rea
       <CollapsibleContent>
         <div className="space-y-2 border-t border-zinc-100 px-3 py-2">
           <div className="flex items-center justify-between">
-            <span className="text-[11px] font-semibold uppercase tracking-wide text-zinc-500">Input</span>
+            <span className="text-[11px] font-semibold uppercase tracking-wide text-zinc-500">{t("tool.input")}</span>
             <button type="button" className="text-xs font-medium text-klein hover:underline" onClick={() => setRaw((r) => !r)}>
-              {raw ? "Formatted" : "Raw"}
+              {raw ? t("tool.formatted") : t("tool.raw")}
             </button>
           </div>
           {raw ? (
@@ -115,7 +119,7 @@ export function ToolCard({ block, children }: { block: ToolBlock; children?: Rea
               )}
               {block.output !== undefined && (
                 <>
-                  <span className="text-[11px] font-semibold uppercase tracking-wide text-zinc-500">Output</span>
+                  <span className="text-[11px] font-semibold uppercase tracking-wide text-zinc-500">{t("tool.output")}</span>
                   <Output text={block.output} />
                 </>
               )}

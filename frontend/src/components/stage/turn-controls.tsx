@@ -3,6 +3,7 @@ import type { BranchTurn } from "@mini-openclaw/protocol";
 import { ChevronLeft, ChevronRight, GitBranch, History, Pencil, RotateCcw } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useTranslation } from "react-i18next";
 
 /** What a stored turn offers: edit its message or regenerate its answer (both as a new branch), switch branch, fork. */
 export interface TurnActions {
@@ -19,11 +20,12 @@ const icon = "rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-700 di
 
 /** `‹ 2/3 ›` where the session forks: the other turns that follow the same one. */
 export function BranchSwitcher({ branch, busy, onSwitch }: { branch: BranchTurn; busy: boolean; onSwitch: (turn: number) => void }) {
+  const { t } = useTranslation();
   const at = branch.siblings.indexOf(branch.turn);
   if (branch.siblings.length < 2 || at < 0) return null;
   return (
     <div className="flex items-center gap-0.5 text-[11px] text-zinc-500" data-testid="branch-switcher">
-      <button type="button" className={icon} aria-label="Previous branch" data-testid="branch-prev" disabled={busy || at === 0} onClick={() => onSwitch(branch.siblings[at - 1])}>
+      <button type="button" className={icon} aria-label={t("turn.previousBranch")} data-testid="branch-prev" disabled={busy || at === 0} onClick={() => onSwitch(branch.siblings[at - 1])}>
         <ChevronLeft className="size-3.5" />
       </button>
       <span data-testid="branch-position" className="tabular-nums">
@@ -32,7 +34,7 @@ export function BranchSwitcher({ branch, busy, onSwitch }: { branch: BranchTurn;
       <button
         type="button"
         className={icon}
-        aria-label="Next branch"
+        aria-label={t("turn.nextBranch")}
         data-testid="branch-next"
         disabled={busy || at === branch.siblings.length - 1}
         onClick={() => onSwitch(branch.siblings[at + 1])}
@@ -45,6 +47,7 @@ export function BranchSwitcher({ branch, busy, onSwitch }: { branch: BranchTurn;
 
 /** The user's message in place, editable: sending it starts a branch from the turn before. */
 export function MessageEditor({ text, onSend, onSave, onCancel }: { text: string; onSend: (text: string) => void; onSave: (text: string) => void; onCancel: () => void }) {
+  const { t } = useTranslation();
   const [draft, setDraft] = useState(text);
   const send = () => draft.trim() && onSend(draft);
   return (
@@ -66,7 +69,7 @@ export function MessageEditor({ text, onSend, onSave, onCancel }: { text: string
       />
       <div className="flex justify-end gap-1.5">
         <Button variant="ghost" size="sm" onClick={onCancel} data-testid="edit-cancel">
-          Cancel
+          {t("common.cancel")}
         </Button>
         <Button
           variant="outline"
@@ -74,12 +77,12 @@ export function MessageEditor({ text, onSend, onSave, onCancel }: { text: string
           onClick={() => draft.trim() && onSave(draft)}
           disabled={!draft.trim() || draft === text}
           data-testid="edit-save"
-          data-tip="Correct the message without running it again; the model reads the correction from the next turn on"
+          data-tip={t("turn.saveOnlyTip")}
         >
-          Save only
+          {t("turn.saveOnly")}
         </Button>
-        <Button size="sm" onClick={send} disabled={!draft.trim()} data-testid="edit-send" data-tip="Send the edited message; the first version stays as another branch">
-          Send as a branch
+        <Button size="sm" onClick={send} disabled={!draft.trim()} data-testid="edit-send" data-tip={t("turn.sendAsBranchTip")}>
+          {t("turn.sendAsBranch")}
         </Button>
       </div>
     </div>
@@ -88,23 +91,25 @@ export function MessageEditor({ text, onSend, onSave, onCancel }: { text: string
 
 /** Edit (on the message), and regenerate and fork (under the answer). */
 export function EditButton({ busy, onEdit }: { busy: boolean; onEdit: () => void }) {
+  const { t } = useTranslation();
   return (
-    <button type="button" className={icon} data-tip="Edit and send again (as a new branch)" aria-label="Edit this message" data-testid="edit-message" disabled={busy} onClick={onEdit}>
+    <button type="button" className={icon} data-tip={t("turn.editTip")} aria-label={t("turn.edit")} data-testid="edit-message" disabled={busy} onClick={onEdit}>
       <Pencil className="size-3.5" />
     </button>
   );
 }
 
 export function AnswerButtons({ branch, user, busy, actions }: { branch: BranchTurn; user: string; busy: boolean; actions: TurnActions }) {
+  const { t } = useTranslation();
   return (
     <span data-testid="answer-buttons" className="ml-2 inline-flex items-center gap-0.5 opacity-0 transition-opacity group-hover/turn:opacity-100 focus-within:opacity-100 pointer-coarse:opacity-100">
-      <button type="button" className={icon} data-tip="Regenerate this answer (as a new branch)" aria-label="Regenerate this answer" data-testid="regenerate" disabled={busy} onClick={() => actions.send(user, branch.parent)}>
+      <button type="button" className={icon} data-tip={t("turn.regenerateTip")} aria-label={t("turn.regenerate")} data-testid="regenerate" disabled={busy} onClick={() => actions.send(user, branch.parent)}>
         <RotateCcw className="size-3.5" />
       </button>
-      <button type="button" className={icon} data-tip="Fork: a new session with the conversation up to here" aria-label="Fork into a new session" data-testid="fork-turn" disabled={busy} onClick={() => actions.fork(branch.turn)}>
+      <button type="button" className={icon} data-tip={t("turn.forkTip")} aria-label={t("turn.fork")} data-testid="fork-turn" disabled={busy} onClick={() => actions.fork(branch.turn)}>
         <GitBranch className="size-3.5" />
       </button>
-      <button type="button" className={icon} data-tip="Rewind to before this turn (files, conversation, or both)" aria-label="Rewind to before this turn" data-testid="rewind-turn" disabled={busy} onClick={() => actions.rewind(branch.turn)}>
+      <button type="button" className={icon} data-tip={t("turn.rewindTip")} aria-label={t("rewind.title")} data-testid="rewind-turn" disabled={busy} onClick={() => actions.rewind(branch.turn)}>
         <History className="size-3.5" />
       </button>
     </span>

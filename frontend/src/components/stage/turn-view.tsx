@@ -2,14 +2,15 @@
 import { User } from "lucide-react";
 import { memo, useState } from "react";
 import type { Turn } from "@/lib/turn-model";
-import { cn, formatCost, formatDuration } from "@/lib/utils";
+import { cn } from "@/lib/utils";
+import { formatCost, formatDuration, formatNumber } from "@/i18n/format";
 import { AttachmentChips } from "./attachment-chips";
 import { Button } from "@/components/ui/button";
 import { BlockList } from "./block-list";
 import { AnswerButtons, BranchSwitcher, EditButton, MessageEditor, type TurnActions } from "./turn-controls";
+import { useTranslation } from "react-i18next";
 
 /** What Continue sends: the stopped answer is in the history the model gets, so it can pick up from there. */
-const CONTINUE = "Continue from where you stopped.";
 
 interface TurnViewProps {
   turn: Turn;
@@ -24,6 +25,7 @@ interface TurnViewProps {
 
 /** One turn: the user's message, then everything the agent did, in the order it happened. */
 export const TurnView = memo(function TurnView({ turn, highlighted = false, actions, busy = false, last = false }: TurnViewProps) {
+  const { t } = useTranslation();
   const streaming = turn.status === "streaming";
   const lastBlock = turn.blocks.at(-1);
   const stopped = turn.status === "stopped" || (lastBlock?.kind === "error" && lastBlock.code === "aborted");
@@ -39,8 +41,8 @@ export const TurnView = memo(function TurnView({ turn, highlighted = false, acti
       data-compacted={turn.compacted ? "true" : undefined}
     >
       {turn.compacted && (
-        <div className="text-[11px] font-medium tracking-wide text-amber-700 uppercase" data-tip="The model is sent a summary in place of this turn; the session file keeps it whole.">
-          In the summary
+        <div className="text-[11px] font-medium tracking-wide text-amber-700 uppercase" data-tip={t("turn.inSummaryTip")}>
+          {t("turn.inSummary")}
         </div>
       )}
       <div className="flex items-start justify-end gap-1">
@@ -74,8 +76,8 @@ export const TurnView = memo(function TurnView({ turn, highlighted = false, acti
                 </div>
                 {turn.attachments && <AttachmentChips attachments={turn.attachments} />}
                 {turn.edited && (
-                  <span className="text-[10px] text-zinc-500" data-testid="message-edited" data-tip="Corrected after it ran; the answer below is to the first version">
-                    edited
+                  <span className="text-[10px] text-zinc-500" data-testid="message-edited" data-tip={t("turn.editedTip")}>
+                    {t("turn.edited")}
                   </span>
                 )}
               </div>
@@ -88,15 +90,16 @@ export const TurnView = memo(function TurnView({ turn, highlighted = false, acti
         <BlockList blocks={turn.blocks} streaming={streaming} />
         {streaming && turn.blocks.length === 0 && <div className="h-5 w-16 animate-pulse rounded bg-zinc-100" data-testid="waiting" />}
         {last && stopped && branch && actions && (
-          <Button variant="outline" size="sm" disabled={busy} data-testid="continue-turn" onClick={() => actions.send(CONTINUE, branch.turn)} data-tip="Ask the model to go on from what it had written">
-            Continue
+          <Button variant="outline" size="sm" disabled={busy} data-testid="continue-turn" onClick={() => actions.send(t("turn.continueMessage"), branch.turn)} data-tip={t("turn.continueTip")}>
+            {t("turn.continue")}
           </Button>
         )}
         {!streaming && turn.durationMs !== undefined && (
           <div className="text-[11px] text-zinc-500" data-testid="turn-footer">
             {formatDuration(turn.durationMs)}
             {turn.model && <span data-testid="turn-model">{` · ${turn.model.profile && turn.model.profile !== "default" ? `${turn.model.profile} (${turn.model.name})` : turn.model.name}`}</span>}
-            {turn.usage && ` · ${turn.usage.input.toLocaleString()} in / ${turn.usage.output.toLocaleString()} out tokens${turn.usage.cached ? ` (${turn.usage.cached.toLocaleString()} cached)` : ""}`}
+            {turn.usage && ` · ${t("turn.usage", { input: formatNumber(turn.usage.input), output: formatNumber(turn.usage.output) })}`}
+            {turn.usage?.cached ? ` ${t("turn.cached", { cached: formatNumber(turn.usage.cached) })}` : ""}
             {turn.usage?.cost !== undefined && <span data-testid="turn-cost">{` · ${formatCost(turn.usage.cost)}`}</span>}
             {branch && actions && <AnswerButtons branch={branch} user={turn.user} busy={busy} actions={actions} />}
           </div>

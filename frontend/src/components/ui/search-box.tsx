@@ -1,5 +1,6 @@
 "use client";
 import { Search, X } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { cn } from "@/lib/utils";
 
 /** A small search field with its icon; Escape and the × clear it. `onSubmit`: Enter runs it (a query box). */
@@ -18,6 +19,7 @@ export function SearchBox({
   onSubmit?: () => void;
   className?: string;
 }) {
+  const { t } = useTranslation();
   return (
     <form
       role="search"
@@ -37,7 +39,7 @@ export function SearchBox({
         className="w-full bg-transparent text-xs outline-none placeholder:text-zinc-400"
       />
       {value && (
-        <button type="button" aria-label="Clear" onClick={() => onChange("")} className="text-zinc-500 hover:text-zinc-700">
+        <button type="button" aria-label={t("common.clear")} onClick={() => onChange("")} className="text-zinc-500 hover:text-zinc-700">
           <X className="size-3.5" />
         </button>
       )}

@@ -1,5 +1,6 @@
 "use client";
 import { CircleAlert, Info, X } from "lucide-react";
+import { useTranslation } from "react-i18next";
 import { useCallback, useState } from "react";
 import { cn } from "@/lib/utils";
 
@@ -35,6 +36,7 @@ export function useToasts() {
 }
 
 export function Toaster({ toasts, onDismiss }: { toasts: Toast[]; onDismiss: (id: number) => void }) {
+  const { t } = useTranslation();
   return (
     <div className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-96 flex-col gap-2" role="status" aria-live="polite">
       {toasts.map((toast) => (
@@ -62,7 +64,7 @@ export function Toaster({ toasts, onDismiss }: { toasts: Toast[]; onDismiss: (id
               {toast.action.label}
             </button>
           )}
-          <button type="button" aria-label="Dismiss" onClick={() => onDismiss(toast.id)} className="text-zinc-500 hover:text-zinc-700">
+          <button type="button" aria-label={t("common.dismiss")} onClick={() => onDismiss(toast.id)} className="text-zinc-500 hover:text-zinc-700">
             <X className="size-4" />
           </button>
         </div>
