@@ -82,7 +82,7 @@ describe.skipIf(!sandboxExpected().available)("changes per tool call", () => {
     const id = sessionIdOf(events);
     const listed = await changesApi(wb, id, 1);
     expect(listed.calls.map((c) => c.tool)).toEqual(["terminal", "terminal", "terminal", "python_repl", "delegate"]);
-    expect(listed.calls[0].files[0]).toEqual({ path: "workspace/notes.txt", kind: "modified", restorable: true });
+    expect(listed.calls[0].files[0]).toEqual({ path: "workspace/notes.txt", kind: "modified", restorable: true, reverted: false });
     expect((await changesApi(wb, id, 2)).calls).toEqual([]);
     // The session file holds the paths, never the contents.
     const raw = (await readFile(join(wb.dataRoot, "sessions", `${id}.jsonl`), "utf8")).split("\n").filter((l) => l.includes('"type":"changes"'));
@@ -124,6 +124,9 @@ describe.skipIf(!sandboxExpected().available)("changes per tool call", () => {
     expect(await reply.json()).toEqual({ reverted: "workspace/a.txt", action: "restored" });
     expect(await readFile(join(wb.dataRoot, "workspace/a.txt"), "utf8")).toBe(TRICKY);
     expect(await readFile(join(wb.dataRoot, "workspace/b.txt"), "utf8")).toBe("new");
+    // The list marks the reverted file (back to its state before the call), not the other.
+    const listed = await changesApi(wb, sessionIdOf(events), 1);
+    expect(listed.calls[0].files.map((f) => [f.path, f.reverted])).toEqual([["workspace/a.txt", true], ["workspace/b.txt", false]]);
     // A second revert of the same file finds it changed since the call (it is the earlier version now).
     expect((await revert(wb, { change: change.change, path: "workspace/a.txt" })).status).toBe(409);
     expect((await revert(wb, { change: "nope~123", path: "workspace/a.txt" })).status).toBe(404);

@@ -91,7 +91,7 @@ describe("context compaction", () => {
     wb.config.limits.compactKeepTurns = 1;
     const events = await chat(wb, "three", id);
     expect(events[events.length - 1]).toMatchObject({ type: "final", content: "ok" });
-    await expect.poll(() => seen).toContainEqual(expect.objectContaining({ type: "toast", level: "warning", message: expect.stringMatching(/could not be compacted/) }));
+    await expect.poll(() => seen).toContainEqual(expect.objectContaining({ type: "toast", level: "warning", message: expect.stringMatching(/could not be compacted/), notice: expect.objectContaining({ kind: "compaction_failed", detail: expect.any(String) }) }));
     controller.abort();
     await reading;
     const session = (await (await fetch(`${wb.url}/api/sessions/${id}`)).json()) as SessionDetail;

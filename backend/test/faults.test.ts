@@ -160,7 +160,7 @@ describe.skipIf(!isRoot)("a disk that fills up (a 64 KB tmpfs; needs root)", () 
     expect(first.status).toBe(200);
     const big = await postJson(`${wb.url}/api/files`, { path: "memory/small/notes.md", content: "x".repeat(200_000) });
     expect(big.status).toBe(507);
-    expect(await big.json()).toEqual({ error: "The disk is full: nothing was saved, and the previous content is intact." });
+    expect(await big.json()).toEqual({ error: "The disk is full: nothing was saved, and the previous content is intact.", code: "disk_full" });
     expect(await readFile(join(dir, "notes.md"), "utf8")).toBe("version one\n");
     expect((await readdir(dir)).filter((n) => n.endsWith(".tmp"))).toEqual([]);
   });

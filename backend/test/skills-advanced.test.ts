@@ -41,7 +41,7 @@ describe("slash commands", () => {
     wb = await startWorkbench();
     const response = await postJson(`${wb.url}/api/chat`, { message: "/no_such_skill now" });
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ error: "Unknown skill /no_such_skill. Available: /get_weather, /pm-analysis." });
+    expect(await response.json()).toEqual({ error: "Unknown skill /no_such_skill. Available: /get_weather, /pm-analysis.", code: "not_found" });
     expect(wb.model.requests).toHaveLength(0);
   });
 });
@@ -164,6 +164,7 @@ describe("UI events", () => {
       type: "toast",
       level: "warning",
       message: expect.stringMatching(/^Skill "broken" is skipped: SKILL.md has no frontmatter/),
+      notice: { kind: "skill_skipped", folder: "broken", detail: expect.stringMatching(/^SKILL.md has no frontmatter/) },
     });
     controller.abort();
     await reading;

@@ -43,8 +43,10 @@ describe.skipIf(!chromiumAvailable || !sandboxExpected().available)("file change
     const listed = page.getByTestId("changes-item");
     await expect.poll(() => listed.evaluateAll((els) => els.map((e) => e.getAttribute("data-path")))).toEqual(["memory/MEMORY.md", "workspace/greeting.txt"]);
     expect(await page.getByTestId("changes-list").innerText()).toContain("TURN 1 · TERMINAL");
+    // A file the call created is shown whole (no diff against an empty, "removed" line 1).
     await listed.filter({ hasText: "workspace/greeting.txt" }).click();
-    await page.locator(".monaco-diff-editor").waitFor();
+    await expect.poll(() => page.getByTestId("inspector").locator(".monaco-editor .view-lines").first().innerText()).toBe("hello");
+    expect(await page.locator(".monaco-diff-editor").count()).toBe(0);
 
     await page.locator('[data-testid="changed-file"][data-path="memory/MEMORY.md"]').click();
     await page.locator(".monaco-diff-editor").waitFor();
@@ -52,6 +54,11 @@ describe.skipIf(!chromiumAvailable || !sandboxExpected().available)("file change
     await page.getByTestId("revert-done").waitFor();
     expect(await readFile(join(wb.dataRoot, "memory/MEMORY.md"), "utf8")).toBe(memoryBefore);
     expect(await readFile(join(wb.dataRoot, "workspace/greeting.txt"), "utf8")).toBe("hello");
+    // The reverted file is marked, on the tool card and in the Changes list; the other is not.
+    const reverted = () => page.locator('[data-testid="changed-file"][data-reverted="true"]').evaluateAll((els) => els.map((e) => e.getAttribute("data-path")));
+    await expect.poll(reverted).toEqual(["memory/MEMORY.md"]);
+    await expect.poll(() => listed.evaluateAll((els) => els.filter((e) => e.getAttribute("data-reverted") === "true").map((e) => e.getAttribute("data-path")))).toEqual(["memory/MEMORY.md"]);
+    expect(await page.locator('[data-testid="changed-file"][data-path="memory/MEMORY.md"]').innerText()).toContain("reverted");
   });
 
   it("Rewind lists the files it will put back, then puts them back and the conversation goes on from before the turn", async () => {

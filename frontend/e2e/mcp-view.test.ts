@@ -16,6 +16,7 @@ describe.skipIf(!chromiumAvailable)("the MCP view", () => {
       mcpServers: {
         notes: { command: process.execPath, args: [scriptedMcpServer, "ok"] },
         broken: { command: process.execPath, args: [scriptedMcpServer, "crash"] },
+        "filesystem-for-the-design-team": { command: process.execPath, args: [scriptedMcpServer, "crash"] },
       },
     });
     const wb = session.use(await startWorkbench({ dataRoot, script: callsThenAnswer([{ name: "mcp__notes__echo", args: { text: "from the page" } }]) }));
@@ -28,6 +29,10 @@ describe.skipIf(!chromiumAvailable)("the MCP view", () => {
     await expect.poll(() => notes.getAttribute("data-state")).toBe("connected");
     expect(await broken.getAttribute("data-state")).toBe("failed");
     expect(await broken.getByTestId("mcp-reason").innerText()).toContain("fatal: cannot open database");
+    // A long name is shown whole (wrapped), never cut to "fi…".
+    const long = page.locator('[data-testid="mcp-server"][data-server="filesystem-for-the-design-team"]').getByTestId("mcp-name");
+    expect(await long.innerText()).toBe("filesystem-for-the-design-team");
+    expect(await long.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     await notes.getByText("Tools", { exact: true }).click();
     expect(await notes.getByTestId("mcp-tool").allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining("mcp__notes__echo")]));
 

@@ -90,7 +90,44 @@ describe.skipIf(!chromiumAvailable)("what a newcomer tripped on", () => {
     await expect.poll(() => page.getByTestId("pane-title").first().innerText()).toBe("What is the forecast?");
   });
 
-  it("on a touch screen the controls that show on hover are always there", async () => {
+  it("a session's search snippet reads as text; a row's controls leave its date readable; Agents makes a new role", async () => {
+    const wb = session.use(await startWorkbench({ script: () => ({ content: "The **weather** in Paris is *sunny* all [week](https://example.com)." }) }));
+    const view = await session.open(wb.url);
+    const { page } = view;
+    await page.getByTestId("composer").fill("What is the forecast?");
+    await page.keyboard.press("Enter");
+    await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
+    await page.getByTestId("session-search").fill("weather");
+    const hit = page.getByTestId("search-result").first();
+    await expect.poll(() => hit.innerText()).toContain("The weather in Paris is sunny all week.");
+    expect(await hit.innerText()).not.toContain("**");
+    await page.getByTestId("session-search").fill("");
+
+    // Hovered, the row's controls sit beside its date, not over it.
+    const row = page.getByTestId("session-item").first();
+    await row.hover();
+    await row.getByTestId("session-actions").waitFor();
+    const [textRight, actionsLeft] = await row.evaluate((el) => {
+      const meta = el.querySelector('[data-testid="session-meta"]')!;
+      const actions = el.querySelector('[data-testid="session-actions"]')!;
+      return [meta.getBoundingClientRect().right - parseFloat(getComputedStyle(meta).paddingRight), actions.getBoundingClientRect().left];
+    });
+    expect(textRight).toBeLessThanOrEqual(actionsLeft + 1);
+
+    // Agents: New role makes agents/<name>.md from a template, opens it, and the role is listed.
+    await page.getByTestId("nav-agents").click();
+    await page.getByTestId("role-new").click();
+    await page.getByTestId("role-name").fill("Bad Name");
+    expect(await page.getByTestId("role-create").isDisabled()).toBe(true);
+    await page.getByTestId("role-name").fill("planner");
+    await page.getByTestId("role-create").click();
+    await expect.poll(() => page.locator('[data-testid="file-item"][data-path="agents/planner.md"]').count()).toBe(1);
+    await expect.poll(() => page.getByTestId("role-item").allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining("planner")]));
+    const saved = await (await fetch(`${wb.url}/api/files?path=agents/planner.md`)).json();
+    expect(saved.content).toMatch(/^---\nname: planner\ndescription: .+\ntools: \[read_file\]\n---\n/);
+  });
+
+  it("on a touch screen the controls that show on hover are a \"more\" menu, always there, each action named", async () => {
     const wb = session.use(await startWorkbench({ script: () => ({ content: "Answered." }) }));
     const view = await session.open(wb.url, { width: 1024, height: 768 }, "light", true);
     const { page } = view;
@@ -101,7 +138,20 @@ describe.skipIf(!chromiumAvailable)("what a newcomer tripped on", () => {
     // Nothing hovered: the session's actions and the turn's controls are visible all the same.
     // (The session's row is listed once the server says the list changed: waited for, not assumed.)
     await page.getByTestId("session-item").first().waitFor();
-    await expect.poll(() => page.getByTestId("session-actions").first().isVisible()).toBe(true);
-    await expect.poll(() => page.getByTestId("answer-buttons").first().evaluate((el) => getComputedStyle(el).opacity)).toBe("1");
+    const sessionMore = page.getByTestId("session-more").first();
+    await expect.poll(() => sessionMore.isVisible()).toBe(true);
+    expect(await page.getByTestId("session-actions").first().isVisible()).toBe(false);
+    await sessionMore.click();
+    expect(await page.getByRole("menuitem").allInnerTexts()).toEqual(["Rename", "Pin to the top", "Export as Markdown", "Export as JSON", "Delete"]);
+    await page.keyboard.press("Escape");
+    expect(await page.getByRole("menu").count()).toBe(0);
+    // The turn's Regenerate, Fork and Rewind: one "⋯" under the answer; Fork from it makes a new session.
+    const turnMore = page.getByTestId("turn-more").first();
+    await expect.poll(() => turnMore.isVisible()).toBe(true);
+    await turnMore.click();
+    expect(await page.getByRole("menuitem").allInnerTexts()).toEqual(["Regenerate this answer", "Fork into a new session", "Rewind to before this turn"]);
+    await page.getByTestId("menu-fork").click();
+    await expect.poll(() => page.getByTestId("toast").last().innerText()).toContain("Forked into a new session");
+    await expect.poll(() => page.getByTestId("session-item").count()).toBe(2);
   });
 });

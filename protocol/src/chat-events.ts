@@ -403,6 +403,18 @@ export const queueItemSchema = z.object({
 });
 export type QueueItem = z.infer<typeof queueItemSchema>;
 
+/** What a server toast tells, as data: each kind with the facts a message is made of. */
+export const toastNoticeSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("model_set"), model: z.string(), base_url: z.string().nullable() }),
+  z.object({ kind: z.literal("profile_saved"), name: z.string(), model: z.string() }),
+  z.object({ kind: z.literal("profile_deleted"), name: z.string() }),
+  z.object({ kind: z.literal("compacted"), turns: z.number().int(), skills: z.array(z.string()) }),
+  z.object({ kind: z.literal("compaction_failed"), detail: z.string() }),
+  z.object({ kind: z.literal("queued_failed"), detail: z.string() }),
+  z.object({ kind: z.literal("skill_skipped"), folder: z.string(), detail: z.string() }),
+]);
+export type ToastNotice = z.infer<typeof toastNoticeSchema>;
+
 /**
  * Events the backend pushes to every open UI on `GET /api/events` (an EventSource stream): refresh a
  * list, a file changed on disk, a toast to show, a turn that started or ended anywhere, a queue that changed.
@@ -413,7 +425,8 @@ export const uiEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("file_changed"), path: z.string() }),
   /** The reviewer left a review in this session. */
   z.object({ type: z.literal("review"), session_id: z.string() }),
-  z.object({ type: z.literal("toast"), message: z.string(), level: z.enum(["info", "warning"]) }),
+  /** Something to tell the user: `notice` says what (for a UI to word in its language), `message` in the server's English. */
+  z.object({ type: z.literal("toast"), message: z.string(), level: z.enum(["info", "warning"]), notice: toastNoticeSchema.optional() }),
   /** A turn started or ended in this session (any tab, any client): watchers attach or reload. */
   z.object({ type: z.literal("turn"), session_id: z.string(), running: z.boolean(), turn: z.number().int().positive().optional() }),
   /** The session's queue as it is now. */

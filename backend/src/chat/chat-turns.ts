@@ -65,7 +65,7 @@ export class ChatTurns {
         return;
       } catch (err) {
         log.warn({ err, sessionId }, "a queued message could not run");
-        ui.toast(`A queued message could not run: ${(err as Error).message}`, "warning");
+        ui.toast({ kind: "queued_failed", detail: (err as Error).message }, "warning");
       }
     }
   }

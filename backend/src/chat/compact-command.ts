@@ -24,7 +24,7 @@ export async function compactSessionNow(deps: ChatDeps, id: string, keepTurns: n
     if (!plan) return { compacted: false, reason: "Nothing to compact: no turns beyond those kept and those already summarized." };
     const entry = await compactTurns(profile, plan, { forced: true, budgetTokens: config.limits.contextBudgetTokens, signal });
     await sessions.append(sessionId, entry);
-    ui.toast(`Compacted ${plan.coversTurns} turn${plan.coversTurns === 1 ? "" : "s"} into a summary${entry.skills?.length ? `; kept ${entry.skills.map((s) => s.name).join(", ")}` : ""}.`);
+    ui.toast({ kind: "compacted", turns: plan.coversTurns, skills: entry.skills?.map((s) => s.name) ?? [] });
     return { compacted: true, entry };
   } finally {
     turns.release(sessionId);

@@ -246,7 +246,7 @@ async function compactForBudget(deps: ChatDeps, profile: ResolvedProfile, budget
     return await compactTurns(compactionProfile(deps, profile.name), plan, { forced: false, budgetTokens: budget, signal });
   } catch (err) {
     log.warn({ err }, "compaction failed");
-    ui.toast(`The session is over its context budget but could not be compacted: ${(err as Error).message}`, "warning");
+    ui.toast({ kind: "compaction_failed", detail: (err as Error).message }, "warning");
     return null;
   }
 }

@@ -11,7 +11,8 @@ import type { CallRecord, ChangeTracker, StoredChange } from "./change-tracker.j
 export type Action = "restored" | "removed";
 
 /** Whether a file is still as the last recorded call left it (else the user changed it since). */
-function unchanged(now: { exists: boolean; hash: string | null } | undefined, expected: string | null): boolean {
+/** Whether a file is as a record says (`expected`: its hash, or null for absent). */
+export function unchanged(now: { exists: boolean; hash: string | null } | undefined, expected: string | null): boolean {
   return expected === null ? !now?.exists : now?.exists === true && now.hash === expected;
 }
 

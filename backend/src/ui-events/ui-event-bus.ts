@@ -1,4 +1,5 @@
-import type { UiEvent } from "@mini-openclaw/protocol";
+import type { ToastNotice, UiEvent } from "@mini-openclaw/protocol";
+import { toastEvent } from "./notice-message.js";
 
 /** Messages from the backend to every open UI (`GET /api/events`): toasts and refresh requests. */
 export class UiEventBus {
@@ -13,7 +14,8 @@ export class UiEventBus {
     for (const listener of this.listeners) listener(event);
   }
 
-  toast(message: string, level: "info" | "warning" = "info"): void {
-    this.publish({ type: "toast", message, level });
+  /** A toast: what happened as data (pages word it in their language) and in the server's words. */
+  toast(notice: ToastNotice, level: "info" | "warning" = "info"): void {
+    this.publish(toastEvent(notice, level));
   }
 }

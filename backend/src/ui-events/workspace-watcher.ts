@@ -6,6 +6,7 @@ import { readConfinedText } from "../paths/read-confined-file.js";
 import { MAX_SKILL_BYTES } from "../skills/scan-skills.js";
 import { APPROVALS_FILE, MCP_FILE } from "../settings/settings-files.js";
 import { scanWorkspaceFiles } from "../workspace/list-workspace-files.js";
+import { toastEvent } from "./notice-message.js";
 
 /** How often the files are looked at when the system cannot watch their folders. */
 const POLL_MS = 500;
@@ -77,7 +78,7 @@ export class WorkspaceWatcher {
     if (!folder) return;
     const text = await readConfinedText(this.dataRoot, path, MAX_SKILL_BYTES).then((f) => f.content, () => null);
     const parsed = text === null ? null : parseSkill(text, folder);
-    if (parsed && !parsed.ok) this.emit({ type: "toast", level: "warning", message: `Skill "${folder}" is skipped: ${parsed.reason}.` });
+    if (parsed && !parsed.ok) this.emit(toastEvent({ kind: "skill_skipped", folder, detail: parsed.reason }, "warning"));
   }
 
   close(): void {

@@ -29,6 +29,7 @@ import { useTheme } from "@/lib/theme";
 import { useTranslation } from "react-i18next";
 import { i18n, type Language, LANGUAGES } from "@/i18n/language";
 import { useLanguage } from "@/i18n/language-provider";
+import { toastText } from "@/i18n/server-messages";
 
 /** The three-pane IDE: Sidebar (navigation, sessions), Stage (the conversation), Inspector (files, prompt). */
 export function Workbench() {
@@ -132,7 +133,7 @@ export function Workbench() {
       else if (event.type === "queue") setQueue(event.session_id, event.items);
       else if (event.type === "review") setReviewed({ sessionId: event.session_id, at: Date.now() });
       else if (event.type === "file_changed") setDiskChanges((d) => ({ ...d, [event.path]: (d[event.path] ?? 0) + 1 }));
-      else if (event.type === "toast") showToast(event.message, event.level);
+      else if (event.type === "toast") showToast(toastText(event.message, event.notice), event.level);
       else if (event.type === "task_run" && event.notify) taskRunRef.current(event);
     };
     return () => source.close();
@@ -379,6 +380,7 @@ export function Workbench() {
                 if (reply.files.untracked.length) parts.push(t("rewind.toast.untracked", { files: reply.files.untracked.join("; ") }));
                 if (reply.conversation_leaf !== null) parts.push(t("rewind.toast.goesOn"));
                 showToast(parts.join(t("common.listSeparator")));
+                void queryClient.invalidateQueries({ queryKey: keys.allChanges });
                 refreshLists();
                 if (chat.sessionId) void chat.open(chat.sessionId);
               }}
@@ -406,6 +408,7 @@ export function Workbench() {
             onOpenChange={showChange}
             onReverted={(path) => {
               showToast(t("changes.toast.reverted", { path }));
+              void queryClient.invalidateQueries({ queryKey: keys.allChanges });
               refreshLists();
             }}
             onCollapse={panes.collapse}

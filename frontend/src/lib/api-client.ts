@@ -4,7 +4,7 @@
  * or read a field it does not send. Every failure becomes an ApiError with the server's words.
  */
 import { type ApiErrorCode, apiErrorCodeFor, apiErrorCodeSchema, type BodyOf, type Operation, type ParamsOf, type QueryOf, type ReplyOf } from "@mini-openclaw/protocol";
-import { apiErrorText } from "@/i18n/errors";
+import { apiErrorText } from "@/i18n/server-messages";
 import { i18n } from "@/i18n/language";
 
 /** A failed call: its status, its stable code, and a message in the user's language with the server's words as the detail. */

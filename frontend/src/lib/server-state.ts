@@ -30,6 +30,9 @@ export const keys = {
   knowledgeStatus: ["knowledge", "status"] as const,
   knowledgeDocuments: ["knowledge", "documents"] as const,
   tasks: ["tasks"] as const,
+  /** A session's file changes, each file marked when it is back to its state before the call. */
+  changes: (sessionId: string) => ["changes", sessionId] as const,
+  allChanges: ["changes"] as const,
   prompt: (sessionId: string | null) => ["prompt", sessionId] as const,
 };
 
@@ -73,7 +76,7 @@ export function staleKeys(event: UiEvent): ReadonlyArray<readonly unknown[]> {
       return [];
     case "turn":
       // A turn started or ended anywhere: the list shows it; an ended one sent its session's prompt.
-      return event.running ? [keys.sessions] : [keys.sessions, keys.prompt(event.session_id), ["changes", event.session_id]];
+      return event.running ? [keys.sessions] : [keys.sessions, keys.prompt(event.session_id), keys.changes(event.session_id)];
     case "review":
       return [keys.agents];
     case "task_run":

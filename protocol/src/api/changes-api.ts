@@ -3,6 +3,12 @@ import { changedFileSchema } from "../chat-events.js";
 import { MAX_PATH_CHARS } from "./limits.js";
 import { errorReplies, operation, sessionParams } from "./operation.js";
 
+/** A file a call changed, as the list shows it now. */
+export const listedFileSchema = changedFileSchema.extend({
+  /** The file is now as it was before the call (put back by Revert, Rewind or by hand): the change is undone. */
+  reverted: z.boolean(),
+});
+
 /** One call's file changes, as `GET /api/sessions/:id/changes?turn=N` lists them. */
 export const callChangesSchema = z.object({
   change: z.string(),
@@ -10,7 +16,7 @@ export const callChangesSchema = z.object({
   call_id: z.string(),
   tool: z.string(),
   at: z.string(),
-  files: z.array(changedFileSchema),
+  files: z.array(listedFileSchema),
   /** What the call may have changed that cannot be known, each with why. */
   untracked: z.array(z.string()).optional(),
 });

@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { Config } from "../../config/config.js";
 import { UserError } from "../../lib/user-error.js";
 import type { ChangeTracker } from "../../checkpoints/change-tracker.js";
-import { applyRewind, planRewind, revertFile } from "../../checkpoints/undo-changes.js";
+import { applyRewind, planRewind, revertFile, unchanged } from "../../checkpoints/undo-changes.js";
 import { branchTo, hasTurn, turnTree } from "../../sessions/session-branches.js";
 import { assertSessionId } from "../../sessions/session-id.js";
 import { noSuchTurn, type SessionStore } from "../../sessions/session-store.js";
@@ -45,17 +45,18 @@ export async function changeRoutes(app: FastifyInstance, { config, sessions, tur
     handler: async (request) => {
       const id = await known(request.params.id);
       const turn = request.query.turn !== undefined ? Number(request.query.turn) : null;
-      const calls: CallChanges[] = (await changes.calls(id))
-        .filter((c) => turn === null || c.turn === turn)
-        .map((c) => ({
-          change: c.change,
-          turn: c.turn,
-          call_id: c.call_id,
-          tool: c.tool,
-          at: c.at,
-          files: c.files.map(({ before: _b, after: _a, before_mode: _m, ...shown }) => shown),
-          ...(c.untracked ? { untracked: c.untracked } : {}),
-        }));
+      const recorded = (await changes.calls(id)).filter((c) => turn === null || c.turn === turn);
+      // Each file as it is now: one that is back to its state before the call shows as reverted.
+      const now = await changes.currentHashes([...new Set(recorded.flatMap((c) => c.files.map((f) => f.path)))]);
+      const calls: CallChanges[] = recorded.map((c) => ({
+        change: c.change,
+        turn: c.turn,
+        call_id: c.call_id,
+        tool: c.tool,
+        at: c.at,
+        files: c.files.map(({ before, after, before_mode: _m, ...shown }) => ({ ...shown, reverted: before !== after && unchanged(now.get(shown.path), before) })),
+        ...(c.untracked ? { untracked: c.untracked } : {}),
+      }));
       return { session_id: id, turn, calls };
     },
   });

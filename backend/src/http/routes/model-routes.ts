@@ -99,7 +99,9 @@ export async function modelRoutes(
     // The embedder may follow the chat endpoint (no base URL of its own): made again either way; a new one re-embeds.
     await knowledge.useEmbedder(embedderFor(config));
     if (request.body.capabilities) await models.setCapabilities(DEFAULT_PROFILE, request.body.capabilities);
-    ui.toast(`Model set: ${next.model}${next.baseUrl ? ` at ${next.baseUrl}` : ""}.`);
+    ui.toast({ kind: "model_set", model: next.model, base_url: next.baseUrl ?? null });
+    // Logged without the key (only whether it changed) and without anything a URL could carry beside its origin.
+    request.log.info({ model: next.model, endpoint: next.baseUrl ? new URL(next.baseUrl).origin : "OpenAI", key_changed: request.body.api_key !== undefined }, "model saved");
     ui.publish({ type: "refresh", target: "health" });
     return reply(config);
   } });

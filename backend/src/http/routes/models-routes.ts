@@ -44,7 +44,7 @@ export async function modelsRoutes(app: FastifyInstance, { config, models, sessi
     baseUrlOf(request.body.base_url, "base_url");
     for (const fallback of request.body.fallbacks ?? []) if (!models.has(fallback) || fallback === name) throw new UserError(400, `'fallbacks' names "${fallback}", which is ${fallback === name ? "this profile" : "no profile"}.`);
     await models.save(name, request.body);
-    ui.toast(`Model profile saved: ${name} (${request.body.model}).`);
+    ui.toast({ kind: "profile_saved", name, model: request.body.model });
     changed();
     return models.reply();
   } });
@@ -52,7 +52,7 @@ export async function modelsRoutes(app: FastifyInstance, { config, models, sessi
   typed(app).route({ ...routeOf(api.models.remove), handler: async (request) => {
     const name = profileName(request.params.name);
     await models.remove(name);
-    ui.toast(`Model profile deleted: ${name}. Sessions on it go back to the default profile.`);
+    ui.toast({ kind: "profile_deleted", name });
     changed();
     return models.reply();
   } });

@@ -7,7 +7,7 @@ import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/badge";
 import { ApiError, api } from "@/lib/api";
-import { EditorFrame } from "./editor-frame";
+import { EditorFrame, MonacoEditor } from "./editor-frame";
 import { useTranslation } from "react-i18next";
 
 const MonacoDiff = dynamic(() => import("./diff-editor"), { ssr: false, loading: () => <LoadingLine what="diff" /> });
@@ -84,8 +84,11 @@ export function ChangeDiff({ open, onReverted }: { open: OpenChange; onReverted:
         </>
       }
     >
-      {diff && (diff.before !== null || diff.after !== null) ? (
-        <MonacoDiff path={open.path} before={diff.before ?? ""} after={diff.after ?? ""} />
+      {diff && diff.before !== null && diff.after !== null ? (
+        <MonacoDiff path={open.path} before={diff.before} after={diff.after} />
+      ) : diff && (diff.after ?? diff.before) !== null ? (
+        // A file the call created (or deleted) has one side: shown whole, not as a diff against an empty line.
+        <MonacoEditor path={`${open.change}/${open.path}`} value={(diff.after ?? diff.before)!} readOnly onChange={() => {}} onSave={() => {}} />
       ) : diff ? (
         <div className="p-4 text-sm text-zinc-500">{t("changes.notText")}</div>
       ) : null}

@@ -1,6 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { api } from "@/lib/api";
+import { keys } from "@/lib/server-state";
 import { cn } from "@/lib/utils";
 import type { OpenChange } from "./change-diff";
 import { useTranslation } from "react-i18next";
@@ -13,7 +14,7 @@ const KIND_MARK = { created: "A", modified: "M", deleted: "D" } as const;
  */
 export function ChangesList({ sessionId, open, onOpen }: { sessionId: string; open: OpenChange | null; onOpen: (change: string, path: string) => void }) {
   const { t } = useTranslation();
-  const { data, error } = useQuery({ queryKey: ["changes", sessionId], queryFn: () => api.changes(sessionId) });
+  const { data, error } = useQuery({ queryKey: keys.changes(sessionId), queryFn: () => api.changes(sessionId) });
   if (error) return <div className="p-3 text-xs text-red-700">{error.message}</div>;
   if (!data) return <div className="p-3 text-xs text-zinc-500">{t("changes.loading")}</div>;
   if (data.calls.length === 0) return <div className="p-3 text-xs text-zinc-500" data-testid="changes-empty">{t("changes.none")}</div>;
@@ -30,6 +31,7 @@ export function ChangesList({ sessionId, open, onOpen }: { sessionId: string; op
               type="button"
               data-testid="changes-item"
               data-path={file.path}
+              data-reverted={file.reverted ? "true" : undefined}
               onClick={() => onOpen(call.change, file.path)}
               className={cn(
                 "flex w-full items-center gap-1.5 rounded px-1.5 py-0.5 text-left font-mono",
@@ -39,7 +41,8 @@ export function ChangesList({ sessionId, open, onOpen }: { sessionId: string; op
               <span className="w-3 shrink-0 text-zinc-500" aria-label={t(`changes.kind.${file.kind}`)}>
                 {KIND_MARK[file.kind]}
               </span>
-              <span className="truncate">{file.path}</span>
+              <span className={cn("truncate", file.reverted && "text-zinc-500 line-through")}>{file.path}</span>
+              {file.reverted && <span className="ml-auto shrink-0 font-sans text-[10.5px] text-zinc-500" data-testid="change-reverted">{t("changes.reverted")}</span>}
             </button>
           ))}
         </li>

@@ -3,6 +3,7 @@ import type { SessionSearchHit, SessionSummary } from "@mini-openclaw/protocol";
 import { Braces, Download, FileUp, Pencil, Pin, PinOff, Plus, Trash2 } from "lucide-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
+import { MoreMenu } from "@/components/ui/more-menu";
 import { SearchBox } from "@/components/ui/search-box";
 import { api } from "@/lib/api";
 import { cn } from "@/lib/utils";
@@ -170,7 +171,7 @@ function SessionRow({ session: s, active, onOpen, onRename, onPin, onDelete }: {
             <span className="truncate" data-testid="session-title">{s.title}</span>
           </div>
           {/* Room for the row's controls when they show, so they never cover the date. */}
-          <div className="mt-0.5 truncate text-[11px] text-zinc-600 group-focus-within:pr-28 group-hover:pr-28 pointer-coarse:pr-28" data-testid="session-meta">
+          <div className="mt-0.5 truncate text-[11px] text-zinc-600 group-focus-within:pr-28 group-hover:pr-28 pointer-coarse:pr-8" data-testid="session-meta">
             {relativeTime(s.updated_at)} · {t("sessions.messages", { count: s.message_count })}
           </div>
         </button>
@@ -178,7 +179,7 @@ function SessionRow({ session: s, active, onOpen, onRename, onPin, onDelete }: {
       {!editing && (
         // On the row's second line, beside the date: never over the title, and showing them moves nothing.
         // Shown on hover and on keyboard focus, and always on a touch screen (no hover there).
-        <div className="absolute right-1 bottom-0.5 hidden items-center gap-0.5 rounded bg-inherit group-focus-within:flex group-hover:flex pointer-coarse:flex" data-testid="session-actions">
+        <div className="absolute right-1 bottom-0.5 hidden items-center gap-0.5 rounded bg-inherit group-focus-within:flex group-hover:flex pointer-coarse:hidden" data-testid="session-actions">
           <button type="button" data-tip={t("sessions.rename")} aria-label={t("sessions.rename")} data-testid="session-rename" className={icon} onClick={() => (setDraft(s.title), setEditing(true))}>
             <Pencil className="size-3.5" />
           </button>
@@ -195,6 +196,21 @@ function SessionRow({ session: s, active, onOpen, onRename, onPin, onDelete }: {
             <Trash2 className="size-3.5" />
           </button>
         </div>
+      )}
+      {!editing && (
+        // A touch screen has no hover: the same actions, as a menu with their names.
+        <MoreMenu
+          className="absolute right-0.5 bottom-0 hidden pointer-coarse:block"
+          testId="session-more"
+          label={t("sessions.actions", { title: s.title })}
+          items={[
+            { label: t("sessions.rename"), icon: <Pencil />, onSelect: () => (setDraft(s.title), setEditing(true)), testId: "menu-rename" },
+            { label: s.pinned ? t("sessions.unpin") : t("sessions.pin"), icon: s.pinned ? <PinOff /> : <Pin />, onSelect: () => onPin(s.id, !s.pinned), testId: "menu-pin" },
+            { label: t("sessions.exportMd"), icon: <Download />, href: api.exportUrl(s.id, "md"), onSelect: () => {}, testId: "menu-export-md" },
+            { label: t("sessions.exportJson"), icon: <Braces />, href: api.exportUrl(s.id, "json"), onSelect: () => {}, testId: "menu-export-json" },
+            { label: t("common.delete"), icon: <Trash2 />, onSelect: () => onDelete(s), danger: true, testId: "menu-delete" },
+          ]}
+        />
       )}
     </div>
   );

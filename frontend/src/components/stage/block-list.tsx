@@ -4,7 +4,7 @@ import { CornerDownRight, Sparkles, TriangleAlert } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import type { Block } from "@/lib/turn-model";
 import { assertNever } from "@/lib/utils";
-import { chatErrorText } from "@/i18n/errors";
+import { chatErrorText } from "@/i18n/server-messages";
 import { useTranslation } from "react-i18next";
 import { AnswerText } from "./answer-text";
 import { CompactionBlock } from "./compaction-block";

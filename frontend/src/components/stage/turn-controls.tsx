@@ -3,6 +3,7 @@ import type { BranchTurn } from "@mini-openclaw/protocol";
 import { ChevronLeft, ChevronRight, GitBranch, History, Pencil, RotateCcw } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { MoreMenu } from "@/components/ui/more-menu";
 import { useTranslation } from "react-i18next";
 
 /** What a stored turn offers: edit its message or regenerate its answer (both as a new branch), switch branch, fork. */
@@ -102,7 +103,20 @@ export function EditButton({ busy, onEdit }: { busy: boolean; onEdit: () => void
 export function AnswerButtons({ branch, user, busy, actions }: { branch: BranchTurn; user: string; busy: boolean; actions: TurnActions }) {
   const { t } = useTranslation();
   return (
-    <span data-testid="answer-buttons" className="ml-2 inline-flex items-center gap-0.5 opacity-0 transition-opacity group-hover/turn:opacity-100 focus-within:opacity-100 pointer-coarse:opacity-100">
+    <>
+    {/* On a touch screen or a narrow window: one "⋯" that opens them as a menu with their names. */}
+    <MoreMenu
+      className="ml-1 hidden max-md:inline-block pointer-coarse:inline-block"
+      testId="turn-more"
+      up
+      label={t("turn.more")}
+      items={[
+        { label: t("turn.regenerate"), icon: <RotateCcw />, disabled: busy, onSelect: () => actions.send(user, branch.parent), testId: "menu-regenerate" },
+        { label: t("turn.fork"), icon: <GitBranch />, disabled: busy, onSelect: () => actions.fork(branch.turn), testId: "menu-fork" },
+        { label: t("rewind.title"), icon: <History />, disabled: busy, onSelect: () => actions.rewind(branch.turn), testId: "menu-rewind" },
+      ]}
+    />
+    <span data-testid="answer-buttons" className="ml-2 inline-flex items-center gap-0.5 opacity-0 transition-opacity group-hover/turn:opacity-100 focus-within:opacity-100 max-md:hidden pointer-coarse:hidden">
       <button type="button" className={icon} data-tip={t("turn.regenerateTip")} aria-label={t("turn.regenerate")} data-testid="regenerate" disabled={busy} onClick={() => actions.send(user, branch.parent)}>
         <RotateCcw className="size-3.5" />
       </button>
@@ -113,5 +127,6 @@ export function AnswerButtons({ branch, user, busy, actions }: { branch: BranchT
         <History className="size-3.5" />
       </button>
     </span>
+    </>
   );
 }

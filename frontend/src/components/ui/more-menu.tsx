@@ -1,0 +1,100 @@
+"use client";
+import { MoreHorizontal } from "lucide-react";
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { cn } from "@/lib/utils";
+
+export interface MoreMenuItem {
+  label: string;
+  icon: ReactNode;
+  onSelect: () => void;
+  disabled?: boolean;
+  /** An item that is a download link (an export) rather than an action. */
+  href?: string;
+  testId?: string;
+  danger?: boolean;
+}
+
+/**
+ * "⋯": a row's actions as a menu, for screens without hover (touch) and narrow windows, where a row of
+ * small icons is hard to hit. WAI-ARIA's menu button: Enter/Space/↓ open it, arrows move, Esc closes.
+ */
+/** `up`: opens above the button (a row at the bottom of a scrolled pane, where below is cut off). */
+export function MoreMenu({ items, label, className, testId, up = false }: { items: MoreMenuItem[]; label?: string; className?: string; testId?: string; up?: boolean }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  const box = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const entries = useRef<Array<HTMLElement | null>>([]);
+  useEffect(() => {
+    if (!open) return;
+    entries.current.find((e) => e && !e.hasAttribute("disabled"))?.focus();
+    const away = (e: PointerEvent) => !box.current?.contains(e.target as Node) && setOpen(false);
+    document.addEventListener("pointerdown", away);
+    return () => document.removeEventListener("pointerdown", away);
+  }, [open]);
+  const onKeyDown = (e: KeyboardEvent) => {
+    const list = entries.current.filter((el): el is HTMLElement => el !== null);
+    const at = list.indexOf(document.activeElement as HTMLElement);
+    if (e.key === "Escape") {
+      setOpen(false);
+      button.current?.focus();
+    } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      e.preventDefault();
+      list[(at + (e.key === "ArrowDown" ? 1 : list.length - 1)) % list.length]?.focus();
+    }
+  };
+  const close = () => setOpen(false);
+  return (
+    <div ref={box} className={cn("relative", className)} onKeyDown={onKeyDown}>
+      <button
+        ref={button}
+        type="button"
+        aria-label={label ?? t("common.more")}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        data-testid={testId}
+        onClick={() => setOpen(!open)}
+        className="rounded p-1.5 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-700"
+      >
+        <MoreHorizontal className="size-4" />
+      </button>
+      {open && (
+        <div id={menuId} role="menu" className={cn("absolute right-0 z-30 min-w-44", up ? "bottom-full mb-1" : "mt-1", "rounded-lg border border-zinc-200 bg-white p-1 text-[13px] shadow-lg")} data-testid="more-menu">
+          {items.map((item, i) => {
+            const content = (
+              <>
+                <span className="size-4 shrink-0 text-zinc-500 [&>svg]:size-4">{item.icon}</span>
+                {item.label}
+              </>
+            );
+            const style = cn("flex w-full items-center gap-2 rounded-md px-2.5 py-2 text-left hover:bg-zinc-50 focus:bg-zinc-50 focus:outline-none disabled:opacity-40", item.danger ? "text-red-700" : "text-zinc-700");
+            return item.href ? (
+              <a key={item.label} ref={(el) => void (entries.current[i] = el)} role="menuitem" href={item.href} download className={style} data-testid={item.testId} onClick={close}>
+                {content}
+              </a>
+            ) : (
+              <button
+                key={item.label}
+                ref={(el) => void (entries.current[i] = el)}
+                type="button"
+                role="menuitem"
+                disabled={item.disabled}
+                className={style}
+                data-testid={item.testId}
+                onClick={() => {
+                  close();
+                  item.onSelect();
+                }}
+              >
+                {content}
+              </button>
+            );
+          })}
+        </div>
+      )}
+    </div>
+  );
+}
