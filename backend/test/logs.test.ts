@@ -2,7 +2,7 @@
  * The server's log as a person reads it (issue 31): requests at debug level, one info line per
  * finished turn with its session, tokens and duration, and, piped, one JSON object per line.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -80,5 +80,27 @@ describe("a failed turn in the log", () => {
     expect(failed[0]).toMatchObject({ level: 40, outcome: "model_unreachable", session_id: reply.session_id });
     expect(failed[0].error).toBe(`Cannot reach the model endpoint http://127.0.0.1:${port}/v1 (connect ECONNREFUSED 127.0.0.1:${port}): is the server running? Check the base URL in the Model dialog (OPENAI_BASE_URL).`);
     expect(server.stdout.join("")).not.toContain("sk-log-secret-5521");
+  });
+});
+
+describe("saving the model in the log", () => {
+  it("is one info line with the model, the endpoint's origin and whether the key changed, and never the key", async () => {
+    root = await mkdtemp(join(tmpdir(), "moc-logs-"));
+    // The model in KEY.md (settings in the environment would win over a save, which refuses to change them).
+    await writeFile(join(root, "KEY.md"), "OPENAI_BASE_URL=http://127.0.0.1:9/v1\nOPENAI_API_KEY=sk-old-1\nOPENAI_MODEL=m\n");
+    server = await startServerProcess({ WORKBENCH_ROOT: root, KEY_FILE: join(root, "KEY.md") });
+    const before = lines(server).length;
+    const saved = await fetch(`${server.url}/api/model`, {
+      method: "PUT",
+      headers: { "content-type": "application/json", origin: server.url },
+      body: JSON.stringify({ base_url: "http://user:pw@127.0.0.1:11434/v1", model: "qwen3:8b", api_key: "sk-new-secret-7731" }),
+    });
+    expect(saved.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    const logged = parsed(server).slice(before).filter((l) => l.msg === "model saved");
+    expect(logged).toEqual([expect.objectContaining({ level: 30, model: "qwen3:8b", endpoint: "http://127.0.0.1:11434", key_changed: true })]);
+    const text = server.stdout.join("");
+    expect(text).not.toContain("sk-new-secret-7731");
+    expect(text).not.toContain("user:pw");
   });
 });

@@ -107,6 +107,10 @@ describe.skipIf(!chromiumAvailable)("the workbench in Chinese and English", () =
     const task = page.getByTestId("task-card");
     expect(await task.getByTestId("task-schedule").innerText()).toBe("每 2 小时");
     expect(await task.getByTestId("task-next").innerText()).toMatch(/^下次： \d{4}年\d{1,2}月\d{1,2}日/);
+    await page.getByTestId("task-new").click();
+    await page.getByTestId("task-form").waitFor();
+    expect([...(await leftovers(page)), ...(await violations(page))]).toEqual([]);
+    await page.getByTestId("task-form").getByRole("button", { name: "取消" }).click();
 
     // The dialogs and the palette.
     await page.getByTestId("model-button").click();
@@ -124,6 +128,14 @@ describe.skipIf(!chromiumAvailable)("the workbench in Chinese and English", () =
     await page.getByTestId("shortcuts").waitFor();
     expect(await page.getByTestId("shortcuts").innerText()).toContain("键盘快捷键");
     expect(await leftovers(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+
+    // The Rewind dialog.
+    await page.getByTestId("turn").first().hover();
+    await page.getByTestId("rewind-turn").first().click();
+    await page.getByTestId("rewind-dialog").waitFor();
+    expect(await page.getByTestId("rewind-dialog").innerText()).toContain("回退到这一轮之前");
+    expect([...(await leftovers(page)), ...(await violations(page))]).toEqual([]);
     await page.keyboard.press("Escape");
 
     // A toast: deleting the session says so, with Undo, in Chinese.
@@ -154,7 +166,7 @@ describe.skipIf(!chromiumAvailable)("the workbench in Chinese and English", () =
     await page.keyboard.press("Enter");
     await expect.poll(() => page.getByTestId("nav-chat").innerText()).toBe("对话");
     expect(await page.evaluate(() => document.documentElement.lang)).toBe("zh-CN");
-  });
+  }, 120_000);
 
   it("a server error carries a stable code the UI words in Chinese, the server's own words kept as the detail", async () => {
     const wb = session.use(await startWorkbench({ script: [] }));

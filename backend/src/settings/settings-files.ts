@@ -5,12 +5,14 @@
  * Code and Cursor show): those values are masked in every API reply (secret-mask.ts), and no tool
  * reads any of these files.
  */
-export const APPROVALS_FILE = "APPROVALS.json";
-export const MCP_FILE = "MCP.json";
+import { SETTINGS_FILE_NAMES } from "@mini-openclaw/protocol";
+
+export const APPROVALS_FILE = SETTINGS_FILE_NAMES.approvals;
+export const MCP_FILE = SETTINGS_FILE_NAMES.mcp;
 /** The model profiles (models/model-profiles.ts): never a key, those are in KEY.md. */
-export const MODELS_FILE = "MODELS.json";
+export const MODELS_FILE = SETTINGS_FILE_NAMES.models;
 /** Scheduled tasks and the heartbeat (tasks/tasks-file.ts). */
-export const TASKS_FILE = "TASKS.json";
+export const TASKS_FILE = SETTINGS_FILE_NAMES.tasks;
 
 /** A JSON path pattern: `*` matches any one key. */
 export type JsonPathPattern = readonly string[];

@@ -17,7 +17,8 @@ const MAX_BYTES = 32 * 1024 * 1024;
 export const RUNS_KEPT = 200;
 
 export class TaskRunLog {
-  private readonly byId = new Map<string, TaskRun>();
+  /** Per task, its runs by id (what `runs` and `last` read without going through every task's). */
+  private readonly byTask = new Map<string, Map<string, TaskRun>>();
   /** Appends in order, one at a time. */
   private chain: Promise<void> = Promise.resolve();
 
@@ -33,32 +34,41 @@ export class TaskRunLog {
       if (!line.trim()) continue;
       try {
         const parsed = taskRunSchema.safeParse(JSON.parse(line));
-        if (parsed.success) this.byId.set(parsed.data.id, parsed.data);
+        if (parsed.success) this.remember(parsed.data);
       } catch {
         // a torn last line
       }
     }
-    for (const run of this.byId.values()) {
-      if (run.outcome === "running") this.byId.set(run.id, { ...run, outcome: "aborted", ended_at: now, detail: "The workbench stopped while it ran." });
+    for (const runs of this.byTask.values()) {
+      for (const run of runs.values()) if (run.outcome === "running") runs.set(run.id, { ...run, outcome: "aborted", ended_at: now, detail: "The workbench stopped while it ran." });
     }
-    const perTask = new Map<string, TaskRun[]>();
-    for (const run of this.byId.values()) perTask.set(run.task_id, [...(perTask.get(run.task_id) ?? []), run]);
-    for (const runs of perTask.values()) for (const old of runs.slice(0, Math.max(0, runs.length - RUNS_KEPT))) this.byId.delete(old.id);
-    const lines = [...this.byId.values()].map((run) => `${JSON.stringify(run)}\n`).join("");
+    const lines = this.allLines();
     if (lines !== text) await writeConfinedAtomic(this.dataRoot, `${FOLDER}/${NAME}`, lines);
+  }
+
+  /** Holds a run (the newest RUNS_KEPT of its task; older ones leave the file when it is next compacted). */
+  private remember(run: TaskRun): void {
+    const runs = this.byTask.get(run.task_id) ?? new Map<string, TaskRun>();
+    this.byTask.set(run.task_id, runs);
+    runs.delete(run.id); // re-inserted last: each task's map stays in order of the latest change
+    runs.set(run.id, run);
+    if (runs.size > RUNS_KEPT) for (const old of [...runs.keys()].slice(0, runs.size - RUNS_KEPT)) runs.delete(old);
+  }
+
+  private allLines(): string {
+    return [...this.byTask.values()].flatMap((runs) => [...runs.values()].map((run) => `${JSON.stringify(run)}\n`)).join("");
   }
 
   /** Records a run as it is now. */
   put(run: TaskRun): Promise<void> {
-    this.byId.delete(run.id); // re-inserted last: the map stays in order of the latest change
-    this.byId.set(run.id, run);
+    this.remember(run);
     this.chain = this.chain.then(() => inConfinedFolder(this.dataRoot, FOLDER, { create: true }, (dir) => appendFile(dir.at(NAME), `${JSON.stringify(run)}\n`)));
     return this.chain;
   }
 
   /** A task's runs, newest first. */
   runs(taskId: string): TaskRun[] {
-    return [...this.byId.values()].filter((run) => run.task_id === taskId).sort((a, b) => b.started_at.localeCompare(a.started_at) || b.id.localeCompare(a.id));
+    return [...(this.byTask.get(taskId)?.values() ?? [])].sort((a, b) => b.started_at.localeCompare(a.started_at) || b.id.localeCompare(a.id));
   }
 
   last(taskId: string): TaskRun | null {
@@ -68,8 +78,8 @@ export class TaskRunLog {
   /** The latest scheduled time a task ran (or was skipped) for: where its schedule goes on from. */
   lastScheduled(taskId: string): number | null {
     let latest: number | null = null;
-    for (const run of this.byId.values()) {
-      if (run.task_id !== taskId || run.scheduled_for === null) continue;
+    for (const run of this.byTask.get(taskId)?.values() ?? []) {
+      if (run.scheduled_for === null) continue;
       const at = Date.parse(run.scheduled_for);
       if (latest === null || at > latest) latest = at;
     }
@@ -78,7 +88,7 @@ export class TaskRunLog {
 
   /** Drops a deleted task's runs. */
   forget(taskId: string): void {
-    for (const run of [...this.byId.values()]) if (run.task_id === taskId) this.byId.delete(run.id);
-    this.chain = this.chain.then(() => writeConfinedAtomic(this.dataRoot, `${FOLDER}/${NAME}`, [...this.byId.values()].map((run) => `${JSON.stringify(run)}\n`).join("")));
+    this.byTask.delete(taskId);
+    this.chain = this.chain.then(() => writeConfinedAtomic(this.dataRoot, `${FOLDER}/${NAME}`, this.allLines()));
   }
 }

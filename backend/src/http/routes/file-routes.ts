@@ -1,4 +1,4 @@
-import { api, modelsFileSchema, tasksFileSchema } from "@mini-openclaw/protocol";
+import { api, modelsFileSchema, type SettingsFileName, tasksFileSchema } from "@mini-openclaw/protocol";
 import { z } from "zod";
 import { policySchema } from "../../approvals/approval-policy.js";
 import { mcpFileSchema } from "../../mcp/mcp-config.js";
@@ -43,8 +43,9 @@ export async function fileRoutes(app: FastifyInstance, { config }: { config: Con
   // Each settings file's JSON Schema, from the very schema the server checks it with.
   const schemas = new Map<string, Record<string, unknown>>();
   const jsonSchemaOf = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
-  const settingsSchema = (path: string): z.ZodType | null =>
-    path === APPROVALS_FILE ? policySchema : path === MCP_FILE ? mcpFileSchema : path === MODELS_FILE ? modelsFileSchema : path === TASKS_FILE ? tasksFileSchema : null;
+  // Every settings file has one: a file added to the list and not here does not build.
+  const SCHEMAS: Record<SettingsFileName, z.ZodType> = { [APPROVALS_FILE]: policySchema, [MCP_FILE]: mcpFileSchema, [MODELS_FILE]: modelsFileSchema, [TASKS_FILE]: tasksFileSchema };
+  const settingsSchema = (path: string): z.ZodType | null => (Object.hasOwn(SCHEMAS, path) ? SCHEMAS[path as SettingsFileName] : null);
   typed(app).route({
     ...routeOf(api.files.schema),
     handler: async (request) => {
