@@ -2,7 +2,7 @@ import type { HealthReply } from "@mini-openclaw/protocol";
 import { Cpu, ShieldAlert, ShieldCheck } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Badge } from "@/components/ui/badge";
-import { isLanguage, LANGUAGES } from "@/i18n/language";
+import { isLanguage, LANGUAGES, LOCALE_OF } from "@/i18n/language";
 import { useLanguage } from "@/i18n/language-provider";
 import { type ThemePreference, useTheme } from "@/lib/theme";
 
@@ -41,7 +41,7 @@ function LanguageControl() {
       className="rounded-md border border-zinc-200 bg-white px-1.5 py-0.5 text-[12px] text-zinc-800"
     >
       {Object.entries(LANGUAGES).map(([code, name]) => (
-        <option key={code} value={code} lang={code === "zh" ? "zh-CN" : "en"}>
+        <option key={code} value={code} lang={LOCALE_OF[code as keyof typeof LOCALE_OF]}>
           {name}
         </option>
       ))}

@@ -1,5 +1,5 @@
 "use client";
-import { type ReactNode, useLayoutEffect, useState } from "react";
+import { type ReactNode, useLayoutEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { currentLanguage, i18n, type Language, LOCALE_OF, preferredLanguage, rememberLanguage } from "./language";
 
@@ -18,13 +18,12 @@ export function LanguageProvider({ children }: { children: ReactNode }) {
 
 /** The language in use and a way to change it (remembered; no reload). */
 export function useLanguage(): { language: Language; setLanguage: (language: Language) => void } {
-  useTranslation();
-  const [, rerender] = useState(0);
+  useTranslation(); // re-renders the caller when the language changes
   return {
     language: currentLanguage(),
     setLanguage: (language) => {
       rememberLanguage(language);
-      void i18n.changeLanguage(language).then(() => rerender((n) => n + 1));
+      void i18n.changeLanguage(language);
     },
   };
 }

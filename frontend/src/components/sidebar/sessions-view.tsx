@@ -3,7 +3,7 @@ import type { SessionSearchHit, SessionSummary } from "@mini-openclaw/protocol";
 import { Braces, Download, FileUp, Pencil, Pin, PinOff, Plus, Trash2 } from "lucide-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { MoreMenu } from "@/components/ui/more-menu";
+import { ActionIcons, MoreMenu, type MoreMenuItem } from "@/components/ui/more-menu";
 import { SearchBox } from "@/components/ui/search-box";
 import { api } from "@/lib/api";
 import { cn } from "@/lib/utils";
@@ -138,6 +138,14 @@ function SessionRow({ session: s, active, onOpen, onRename, onPin, onDelete }: {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(s.title);
   const icon = "rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-700";
+  const pin = s.pinned ? t("sessions.unpin") : t("sessions.pin");
+  const rowActions: MoreMenuItem[] = [
+    { label: t("sessions.rename"), icon: <Pencil />, onSelect: () => (setDraft(s.title), setEditing(true)), testId: "menu-rename", buttonTestId: "session-rename" },
+    { label: pin, icon: s.pinned ? <PinOff /> : <Pin />, onSelect: () => onPin(s.id, !s.pinned), testId: "menu-pin", buttonTestId: "session-pin" },
+    { label: t("sessions.exportMd"), icon: <Download />, href: api.exportUrl(s.id, "md"), onSelect: () => {}, testId: "menu-export-md", buttonTestId: "session-export-md" },
+    { label: t("sessions.exportJson"), tip: t("sessions.exportJsonTip"), icon: <Braces />, href: api.exportUrl(s.id, "json"), onSelect: () => {}, testId: "menu-export-json", buttonTestId: "session-export-json" },
+    { label: t("common.delete"), tip: t("sessions.deleteTip"), icon: <Trash2 />, onSelect: () => onDelete(s), danger: true, testId: "menu-delete", buttonTestId: "session-delete" },
+  ];
   const save = () => {
     setEditing(false);
     const title = draft.trim();
@@ -178,40 +186,12 @@ function SessionRow({ session: s, active, onOpen, onRename, onPin, onDelete }: {
       )}
       {!editing && (
         // On the row's second line, beside the date: never over the title, and showing them moves nothing.
-        // Shown on hover and on keyboard focus, and always on a touch screen (no hover there).
+        // Shown on hover and on keyboard focus; a touch screen (no hover) gets them as a menu with their names.
         <div className="absolute right-1 bottom-0.5 hidden items-center gap-0.5 rounded bg-inherit group-focus-within:flex group-hover:flex pointer-coarse:hidden" data-testid="session-actions">
-          <button type="button" data-tip={t("sessions.rename")} aria-label={t("sessions.rename")} data-testid="session-rename" className={icon} onClick={() => (setDraft(s.title), setEditing(true))}>
-            <Pencil className="size-3.5" />
-          </button>
-          <button type="button" data-tip={s.pinned ? t("sessions.unpin") : t("sessions.pin")} aria-label={s.pinned ? t("sessions.unpin") : t("sessions.pin")} data-testid="session-pin" className={icon} onClick={() => onPin(s.id, !s.pinned)}>
-            {s.pinned ? <PinOff className="size-3.5" /> : <Pin className="size-3.5" />}
-          </button>
-          <a href={api.exportUrl(s.id, "md")} download data-tip={t("sessions.exportMd")} aria-label={t("sessions.exportMd")} data-testid="session-export-md" className={icon}>
-            <Download className="size-3.5" />
-          </a>
-          <a href={api.exportUrl(s.id, "json")} download data-tip={t("sessions.exportJsonTip")} aria-label={t("sessions.exportJson")} data-testid="session-export-json" className={icon}>
-            <Braces className="size-3.5" />
-          </a>
-          <button type="button" data-tip={t("sessions.deleteTip")} aria-label={t("common.delete")} data-testid="session-delete" className={cn(icon, "hover:text-red-700")} onClick={() => onDelete(s)}>
-            <Trash2 className="size-3.5" />
-          </button>
+          <ActionIcons items={rowActions} className={icon} />
         </div>
       )}
-      {!editing && (
-        // A touch screen has no hover: the same actions, as a menu with their names.
-        <MoreMenu
-          className="absolute right-0.5 bottom-0 hidden pointer-coarse:block"
-          testId="session-more"
-          label={t("sessions.actions", { title: s.title })}
-          items={[
-            { label: t("sessions.rename"), icon: <Pencil />, onSelect: () => (setDraft(s.title), setEditing(true)), testId: "menu-rename" },
-            { label: s.pinned ? t("sessions.unpin") : t("sessions.pin"), icon: s.pinned ? <PinOff /> : <Pin />, onSelect: () => onPin(s.id, !s.pinned), testId: "menu-pin" },
-            { label: t("sessions.exportMd"), icon: <Download />, href: api.exportUrl(s.id, "md"), onSelect: () => {}, testId: "menu-export-md" },
-            { label: t("sessions.exportJson"), icon: <Braces />, href: api.exportUrl(s.id, "json"), onSelect: () => {}, testId: "menu-export-json" },
-            { label: t("common.delete"), icon: <Trash2 />, onSelect: () => onDelete(s), danger: true, testId: "menu-delete" },
-          ]}
-        />
-      )}
+      {!editing && <MoreMenu className="absolute right-0.5 bottom-0 hidden pointer-coarse:block" testId="session-more" label={t("sessions.actions", { title: s.title })} items={rowActions} />}
     </div>
   );
 }

@@ -3,7 +3,7 @@ import type { BranchTurn } from "@mini-openclaw/protocol";
 import { ChevronLeft, ChevronRight, GitBranch, History, Pencil, RotateCcw } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { MoreMenu } from "@/components/ui/more-menu";
+import { ActionIcons, MoreMenu, type MoreMenuItem } from "@/components/ui/more-menu";
 import { useTranslation } from "react-i18next";
 
 /** What a stored turn offers: edit its message or regenerate its answer (both as a new branch), switch branch, fork. */
@@ -102,31 +102,18 @@ export function EditButton({ busy, onEdit }: { busy: boolean; onEdit: () => void
 
 export function AnswerButtons({ branch, user, busy, actions }: { branch: BranchTurn; user: string; busy: boolean; actions: TurnActions }) {
   const { t } = useTranslation();
+  const items: MoreMenuItem[] = [
+    { label: t("turn.regenerate"), tip: t("turn.regenerateTip"), icon: <RotateCcw />, disabled: busy, onSelect: () => actions.send(user, branch.parent), testId: "menu-regenerate", buttonTestId: "regenerate" },
+    { label: t("turn.fork"), tip: t("turn.forkTip"), icon: <GitBranch />, disabled: busy, onSelect: () => actions.fork(branch.turn), testId: "menu-fork", buttonTestId: "fork-turn" },
+    { label: t("rewind.title"), tip: t("turn.rewindTip"), icon: <History />, disabled: busy, onSelect: () => actions.rewind(branch.turn), testId: "menu-rewind", buttonTestId: "rewind-turn" },
+  ];
   return (
     <>
-    {/* On a touch screen or a narrow window: one "⋯" that opens them as a menu with their names. */}
-    <MoreMenu
-      className="ml-1 hidden max-md:inline-block pointer-coarse:inline-block"
-      testId="turn-more"
-      up
-      label={t("turn.more")}
-      items={[
-        { label: t("turn.regenerate"), icon: <RotateCcw />, disabled: busy, onSelect: () => actions.send(user, branch.parent), testId: "menu-regenerate" },
-        { label: t("turn.fork"), icon: <GitBranch />, disabled: busy, onSelect: () => actions.fork(branch.turn), testId: "menu-fork" },
-        { label: t("rewind.title"), icon: <History />, disabled: busy, onSelect: () => actions.rewind(branch.turn), testId: "menu-rewind" },
-      ]}
-    />
-    <span data-testid="answer-buttons" className="ml-2 inline-flex items-center gap-0.5 opacity-0 transition-opacity group-hover/turn:opacity-100 focus-within:opacity-100 max-md:hidden pointer-coarse:hidden">
-      <button type="button" className={icon} data-tip={t("turn.regenerateTip")} aria-label={t("turn.regenerate")} data-testid="regenerate" disabled={busy} onClick={() => actions.send(user, branch.parent)}>
-        <RotateCcw className="size-3.5" />
-      </button>
-      <button type="button" className={icon} data-tip={t("turn.forkTip")} aria-label={t("turn.fork")} data-testid="fork-turn" disabled={busy} onClick={() => actions.fork(branch.turn)}>
-        <GitBranch className="size-3.5" />
-      </button>
-      <button type="button" className={icon} data-tip={t("turn.rewindTip")} aria-label={t("rewind.title")} data-testid="rewind-turn" disabled={busy} onClick={() => actions.rewind(branch.turn)}>
-        <History className="size-3.5" />
-      </button>
-    </span>
+      {/* On a touch screen or a narrow window: one "⋯" that opens them as a menu with their names. */}
+      <MoreMenu className="ml-1 hidden max-md:inline-block pointer-coarse:inline-block" testId="turn-more" up label={t("turn.more")} items={items} />
+      <span data-testid="answer-buttons" className="ml-2 inline-flex items-center gap-0.5 opacity-0 transition-opacity group-hover/turn:opacity-100 focus-within:opacity-100 max-md:hidden pointer-coarse:hidden">
+        <ActionIcons items={items} className={icon} />
+      </span>
     </>
   );
 }

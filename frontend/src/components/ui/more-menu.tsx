@@ -4,8 +4,13 @@ import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState 
 import { useTranslation } from "react-i18next";
 import { cn } from "@/lib/utils";
 
+/** One action of a row: shown as an icon (`ActionIcons`, with `tip`) where there is hover, as a named item (`MoreMenu`) where there is not. */
 export interface MoreMenuItem {
   label: string;
+  /** The icon's tooltip (default: the label). */
+  tip?: string;
+  /** The icon button's test id (the menu item's is `testId`). */
+  buttonTestId?: string;
   icon: ReactNode;
   onSelect: () => void;
   disabled?: boolean;
@@ -97,4 +102,20 @@ export function MoreMenu({ items, label, className, testId, up = false }: { item
       )}
     </div>
   );
+}
+
+/** The same actions as a row of small icon buttons (where there is hover and room). */
+export function ActionIcons({ items, className }: { items: MoreMenuItem[]; className: string }) {
+  return items.map((item) => {
+    const shared = { "data-tip": item.tip ?? item.label, "aria-label": item.label, "data-testid": item.buttonTestId, className: cn(className, "[&>svg]:size-3.5", item.danger && "hover:text-red-700") };
+    return item.href ? (
+      <a key={item.label} href={item.href} download {...shared}>
+        {item.icon}
+      </a>
+    ) : (
+      <button key={item.label} type="button" disabled={item.disabled} onClick={item.onSelect} {...shared}>
+        {item.icon}
+      </button>
+    );
+  });
 }
