@@ -6,17 +6,23 @@
  * the slowest /api/health while indexing, searches sent while indexing, query p50/p95 (k=10), bytes
  * the server wrote and time until searchable for the one-file change, and restart-to-first-search.
  *
- * Run: npx -y pnpm@10 bench:knowledge-scale [--chunks 50000] (KEEP_ROOT=1 keeps the generated data root)
+ * Run: npx -y pnpm@10 bench:knowledge-scale [--chunks 50000] [--store postgres] (KEEP_ROOT=1 keeps the
+ * generated data root). `--store postgres`: the index on PostgreSQL, KNOWLEDGE_STORE_URL when it is set,
+ * else a PGlite engine with pgvector started here (PostgreSQL as WebAssembly in one process: slower
+ * than a server; its own RSS and writes are printed apart from the workbench's).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile, appendFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { type PostgresEngine, startPostgresEngine } from "../test-support/postgres-engine.js";
 
 const arg = process.argv.indexOf("--chunks");
 const TARGET_CHUNKS = arg > 0 ? Number(process.argv[arg + 1]) : 200_000;
 const CHUNKS_PER_FILE = 24;
+const storeArg = process.argv.indexOf("--store");
+const POSTGRES = storeArg > 0 && process.argv[storeArg + 1] === "postgres";
 const FILES = Math.max(1, Math.round(TARGET_CHUNKS / CHUNKS_PER_FILE));
 const main = resolve(import.meta.dirname, "..", "dist", "main.js");
 
@@ -74,7 +80,7 @@ async function writtenBytes(pid: number): Promise<number> {
 async function startServer(root: string, port: number): Promise<{ child: ChildProcess; startedAt: number; url: string }> {
   const startedAt = performance.now();
   const child = spawn(process.execPath, [main], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", WORKBENCH_ROOT: root, LOG_LEVEL: "warn", OPENAI_API_KEY: "", EMBEDDING_MODEL: "" },
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", WORKBENCH_ROOT: root, LOG_LEVEL: "warn", OPENAI_API_KEY: "", EMBEDDING_MODEL: "", ...storeEnv },
     stdio: ["ignore", "ignore", "inherit"],
   });
   return { child, startedAt, url: `http://127.0.0.1:${port}` };
@@ -94,6 +100,8 @@ type Status = { documents: number; chunks: number; indexing: { running: boolean;
 type Search = { indexing: boolean; results: Array<{ source: string }> };
 
 const root = await mkdtemp(join(tmpdir(), "moc-kscale-"));
+const engine: PostgresEngine | null = POSTGRES && !process.env.KNOWLEDGE_STORE_URL ? await startPostgresEngine({ vector: true }) : null;
+const storeEnv: Record<string, string> = POSTGRES ? { KNOWLEDGE_STORE_URL: process.env.KNOWLEDGE_STORE_URL ?? engine!.url(), KNOWLEDGE_COLLECTION: "scale_bench" } : { KNOWLEDGE_STORE_URL: "" };
 try {
   await mkdir(join(root, "knowledge", "corpus"), { recursive: true });
   console.log(`generating ${FILES} files (~${FILES * CHUNKS_PER_FILE} chunks) under ${root}`);
@@ -102,11 +110,13 @@ try {
   const port = await freePort();
   let server = await startServer(root, port);
   let peakRss = 0;
+  let enginePeakRss = 0;
   let healthMax = 0;
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
       peakRss = Math.max(peakRss, await rssOf(server.child.pid!));
+      if (engine) enginePeakRss = Math.max(enginePeakRss, await rssOf(engine.pid));
       await sleep(200);
     }
   })();
@@ -162,6 +172,7 @@ try {
   })();
   await sleep(1500);
   const writtenBefore = await writtenBytes(server.child.pid!);
+  const engineWrittenBefore = engine ? await writtenBytes(engine.pid) : 0;
   const token = `zqxmarker${Date.now()}`;
   const changedAt = performance.now();
   await appendFile(small, `\nThe marker word is ${token}.\n`);
@@ -176,6 +187,7 @@ try {
   }
   await sleep(3000); // the WAL's checkpoint, if one falls due, counts too
   const writtenForChange = (await writtenBytes(server.child.pid!)) - writtenBefore;
+  const engineWrittenForChange = engine ? (await writtenBytes(engine.pid)) - engineWrittenBefore : 0;
 
   // Restart: the first search that answers with results, timed from the process's start (three restarts).
   const restarts: number[] = [];
@@ -197,15 +209,18 @@ try {
   }
   await stopServer(server.child);
 
-  console.log(`\ncorpus: ${FILES} files, ${done!.chunks} chunks (first status: running ${firstStatus?.indexing.running})`);
+  console.log(`\nstore: ${POSTGRES ? `PostgreSQL${engine ? " (PGlite engine with pgvector, its own process)" : ""}` : "SQLite (embedded)"}`);
+  if (engine) console.log(`peak engine RSS while indexing: ${mb(enginePeakRss)}`);
+  console.log(`corpus: ${FILES} files, ${done!.chunks} chunks (first status: running ${firstStatus?.indexing.running})`);
   console.log(`index from empty: ${(indexMs / 1000).toFixed(1)} s (from the process's start)`);
   console.log(`peak server RSS while indexing: ${mb(peakRss)}`);
   console.log(`/api/health while indexing: max ${healthMax.toFixed(1)} ms`);
   console.log(`searches while indexing: ${whileIndexing.length}, p50 ${pct(whileIndexing, 50).toFixed(1)} ms, max ${Math.max(...whileIndexing).toFixed(1)} ms, ${saidIndexing} said indexing: true`);
   console.log(`query (k=10, 200 queries of 3-5 words): p50 ${pct(latencies, 50).toFixed(1)} ms, p95 ${pct(latencies, 95).toFixed(1)} ms`);
-  console.log(`one small file changed: ${mb(writtenForChange)} written by the server, searchable after ${searchableMs.toFixed(0)} ms`);
+  console.log(`one small file changed: ${mb(writtenForChange)} written by the server${engine ? ` (${mb(engineWrittenForChange)} by the engine)` : ""}, searchable after ${searchableMs.toFixed(0)} ms`);
   console.log(`restart to first search with results: ${restarts.map((ms) => ms.toFixed(0)).join(", ")} ms (three restarts)`);
 } finally {
+  await engine?.close();
   if (process.env.KEEP_ROOT === "1") console.log(`data root kept: ${root}`);
   else await rm(root, { recursive: true, force: true });
 }

@@ -11,7 +11,8 @@ import { join, resolve } from "node:path";
 import type { Scored } from "../src/knowledge/top-k.js";
 import { offlineEmbedder } from "../src/knowledge/embedders.js";
 import { DEFAULT_ALPHA, reciprocalRankFusion } from "../src/knowledge/fusion.js";
-import { KnowledgeBase } from "../src/knowledge/knowledge-base.js";
+import { KnowledgeBase, type ServerStoreConfig } from "../src/knowledge/knowledge-base.js";
+import { startPostgresEngine } from "../test-support/postgres-engine.js";
 import { offlineEmbed } from "../src/knowledge/offline-embedder.js";
 import { textTerms, textWords } from "../src/knowledge/text-terms.js";
 
@@ -66,48 +67,51 @@ function docRanking(sources: string[]): string[] {
   return out;
 }
 
-// 1. Index the corpus through the knowledge base, as files.
+// 1. The corpus as files under a fresh data root's knowledge/.
 const root = await mkdtemp(join(tmpdir(), "moc-scifact-"));
 await mkdir(join(root, "knowledge", "scifact"), { recursive: true });
 for (const doc of corpus) await writeFile(join(root, "knowledge", "scifact", `${doc._id}.txt`), `${doc.title}\n${doc.text}`);
-let started = performance.now();
-const kb = new KnowledgeBase(root, offlineEmbedder);
-await kb.sync();
-const indexMs = performance.now() - started;
-const status = kb.status();
-
-// 2. Reload from storage/ in a fresh instance (no re-embedding). The indexing's garbage is collected
-// first, as a restarted server starts with a clean heap (run with --expose-gc, as the package script does).
 const collect = () => (globalThis as { gc?: () => void }).gc?.();
-collect();
-started = performance.now();
-const reloaded = new KnowledgeBase(root, offlineEmbedder);
-await reloaded.load();
-const reloadMs = performance.now() - started;
 
-// 3. Queries: hybrid through the knowledge base; BM25 and vector alone from the same store.
-const store = reloaded.llamaIndexStore.client();
-const pathsOf = (hits: Scored[]) => {
-  const chunks = store.chunks(hits.map((h) => h.id));
-  return hits.map((h) => chunks.get(h.id)!.path);
-};
-function evaluate(set: Map<string, Map<string, number>>) {
-  const scores = { bm25: [[], []], vector: [[], []], hybrid: [[], []], rrf: [[], []] } as Record<string, [number[], number[]]>;
-  const latency: number[] = [];
-  return (async () => {
+/** Indexes the corpus into one store, reloads it in a fresh instance, and scores both query sets. */
+async function runOn(server: ServerStoreConfig | null) {
+  let started = performance.now();
+  const kb = new KnowledgeBase(root, offlineEmbedder, undefined, undefined, server);
+  await kb.sync();
+  const indexMs = performance.now() - started;
+  const status = kb.status();
+  await kb.close();
+
+  // 2. Reload in a fresh instance (no re-embedding). The indexing's garbage is collected first, as a
+  // restarted server starts with a clean heap (run with --expose-gc, as the package script does).
+  collect();
+  started = performance.now();
+  const reloaded = new KnowledgeBase(root, offlineEmbedder, undefined, undefined, server);
+  await reloaded.load();
+  const reloadMs = performance.now() - started;
+
+  // 3. Queries: hybrid through the knowledge base; BM25 and vector alone from the same store.
+  const store = reloaded.llamaIndexStore.client();
+  const pathsOf = async (hits: Scored[]) => {
+    const chunks = await store.chunks(hits.map((h) => h.id));
+    return hits.map((h) => chunks.get(h.id)!.path);
+  };
+  async function evaluate(set: Map<string, Map<string, number>>) {
+    const scores = { bm25: [[], []], vector: [[], []], hybrid: [[], []], rrf: [[], []] } as Record<string, [number[], number[]]>;
+    const latency: number[] = [];
     for (const [qid, rel] of set) {
       const text = queries.get(qid)!;
       const t0 = performance.now();
       const reply = await reloaded.search(text, 100, { sync: false });
       latency.push(performance.now() - t0);
-      const lexical = store.lexical(textTerms(text), 100);
-      const idf = store.idf(textWords(text.toLowerCase()));
-      const vector = store.scanVectors(offlineEmbed(text, (t) => idf.get(t) ?? 1), 100);
+      const lexical = await store.lexical(textTerms(text), 100);
+      const idf = await store.idf(textWords(text.toLowerCase()));
+      const vector = await store.scanVectors(offlineEmbed(text, (t) => idf.get(t) ?? 1), 100);
       const rankings: Record<string, string[]> = {
-        bm25: docRanking(pathsOf(lexical)),
-        vector: docRanking(pathsOf(vector)),
+        bm25: docRanking(await pathsOf(lexical)),
+        vector: docRanking(await pathsOf(vector)),
         hybrid: docRanking(reply.results.map((r) => r.source)),
-        rrf: docRanking(pathsOf(reciprocalRankFusion([lexical, vector]))),
+        rrf: docRanking(await pathsOf(reciprocalRankFusion([lexical, vector]))),
       };
       for (const [name, ranked] of Object.entries(rankings)) {
         scores[name][0].push(ndcg10(ranked, rel));
@@ -115,28 +119,51 @@ function evaluate(set: Map<string, Map<string, number>>) {
       }
     }
     return { scores, latency };
-  })();
+  }
+  const test = await evaluate(testQrels);
+  const train = await evaluate(trainQrels);
+  await reloaded.close();
+  return { status, indexMs, reloadMs, test, train };
 }
-const test = await evaluate(testQrels);
-const train = await evaluate(trainQrels);
-// Per-query nDCG@10 of each method, for a paired comparison of two versions (bench/paired-bootstrap.ts).
+
+/**
+ * The PostgreSQL store's run: on KNOWLEDGE_STORE_URL when it is set, else on a PGlite engine with
+ * pgvector started here (test-support/postgres-engine.ts). BENCH_STORES=sqlite skips it.
+ */
+async function runOnPostgres() {
+  const engine = process.env.KNOWLEDGE_STORE_URL ? null : await startPostgresEngine({ vector: true });
+  try {
+    const url = process.env.KNOWLEDGE_STORE_URL ?? engine!.url();
+    return await runOn({ url, collection: "scifact_bench", leaseMs: 30_000 });
+  } finally {
+    await engine?.close();
+  }
+}
+
+const runs: Array<[string, Awaited<ReturnType<typeof runOn>>]> = [["SQLite (embedded)", await runOn(null)]];
+if (process.env.BENCH_STORES !== "sqlite") runs.push(["PostgreSQL", await runOnPostgres()]);
+// Per-query nDCG@10 of each method on the embedded store, for a paired comparison of two versions (bench/paired-bootstrap.ts).
 if (process.env.SCIFACT_SCORES) {
+  const { test, train } = runs[0][1];
   const perQuery = (run: typeof test) => Object.fromEntries(Object.entries(run.scores).map(([name, [n]]) => [name, n]));
   writeFileSync(process.env.SCIFACT_SCORES, JSON.stringify({ test: { queries: [...testQrels.keys()], ...perQuery(test) }, train: { queries: [...trainQrels.keys()], ...perQuery(train) } }));
 }
-
-console.log(`SciFact: ${corpus.length} documents → ${status.chunks} chunks; embedder: ${status.embedder.label}`);
-console.log(`index (files → chunks → BM25 + vectors → storage/): ${(indexMs / 1000).toFixed(1)} s; reload from storage/: ${reloadMs.toFixed(0)} ms`);
-console.log(`\n${"method".padEnd(28)} nDCG@10  Recall@100   (test, ${testQrels.size} queries)   train nDCG@10 (${trainQrels.size} queries)`);
 const label: Record<string, string> = { bm25: "BM25 alone", vector: "vector alone (offline)", hybrid: `hybrid (min-max, α=${DEFAULT_ALPHA})`, rrf: "hybrid via RRF (k=60)" };
-for (const name of ["bm25", "vector", "hybrid", "rrf"]) {
-  const [n, r] = test.scores[name];
-  console.log(`${label[name].padEnd(28)} ${mean(n).toFixed(4)}   ${mean(r).toFixed(4)}                        ${mean(train.scores[name][0]).toFixed(4)}`);
+for (const [store, run] of runs) {
+  console.log(`\n== ${store}: ${run.status.store.location}${run.status.store.kind === "postgres" ? ` (vectors: ${run.status.store.vectors})` : ""}`);
+  console.log(`SciFact: ${corpus.length} documents → ${run.status.chunks} chunks; embedder: ${run.status.embedder.label}`);
+  console.log(`index (files → chunks → BM25 + vectors → store): ${(run.indexMs / 1000).toFixed(1)} s; reload: ${run.reloadMs.toFixed(0)} ms`);
+  console.log(`${"method".padEnd(28)} nDCG@10  Recall@100   (test, ${testQrels.size} queries)   train nDCG@10 (${trainQrels.size} queries)`);
+  for (const name of ["bm25", "vector", "hybrid", "rrf"]) {
+    const [n, r] = run.test.scores[name];
+    console.log(`${label[name].padEnd(28)} ${mean(n).toFixed(4)}   ${mean(r).toFixed(4)}                        ${mean(run.train.scores[name][0]).toFixed(4)}`);
+  }
+  console.log(`query latency (hybrid, k=100, ${run.test.latency.length} queries): p50 ${pct(run.test.latency, 50).toFixed(1)} ms, p95 ${pct(run.test.latency, 95).toFixed(1)} ms`);
 }
-console.log(`\nquery latency (hybrid, k=100, ${test.latency.length} queries): p50 ${pct(test.latency, 50).toFixed(1)} ms, p95 ${pct(test.latency, 95).toFixed(1)} ms`);
+if (runs.length === 2) {
+  const hybrid = (run: (typeof runs)[number][1]) => mean(run.test.scores.hybrid[0]);
+  console.log(`\nhybrid nDCG@10, PostgreSQL − SQLite: ${(hybrid(runs[1][1]) - hybrid(runs[0][1])).toFixed(4)}`);
+}
 console.log(`peak RSS so far: ${mb(peakRss)}`);
 await rm(root, { recursive: true, force: true });
-
-await kb.close();
-await reloaded.close();
 clearInterval(sampler);

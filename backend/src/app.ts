@@ -109,7 +109,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   void sessions.list().catch(() => {});
   const prompts = new PromptLog();
   const ui = new UiEventBus();
-  const knowledge = new KnowledgeBase(config.dataRoot, embedderFor(config), app.log, () => ui.publish({ type: "refresh", target: "knowledge" }));
+  const knowledge = new KnowledgeBase(config.dataRoot, embedderFor(config), app.log, () => ui.publish({ type: "refresh", target: "knowledge" }), config.knowledgeStore);
   // Index in the background and keep watching: the server answers at once, status shows progress.
   knowledge.start();
   const delegations = new DelegationRegistry(() => ui.publish({ type: "refresh", target: "agents" }));

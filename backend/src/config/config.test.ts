@@ -52,3 +52,17 @@ describe("KEY.md", () => {
     expect(locationPrefixFor("/srv/elsewhere")).toBe(".");
   });
 });
+
+describe("the knowledge store setting", () => {
+  it("reads KNOWLEDGE_STORE_URL from KEY.md, with a collection and a lease; bad values are refused without repeating the password", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "moc-key-"));
+    const keyFile = join(dir, "KEY.md");
+    await writeFile(keyFile, "KNOWLEDGE_STORE_URL=postgres://kb:pa55-word@db.internal:5433/team\nKNOWLEDGE_COLLECTION=team_docs\n");
+    expect(loadConfig({ KNOWLEDGE_LEASE_MS: "5000" }, keyFile).knowledgeStore).toEqual({ url: "postgres://kb:pa55-word@db.internal:5433/team", collection: "team_docs", leaseMs: 5000 });
+    expect(loadConfig({}, "/nonexistent/KEY.md").knowledgeStore).toBeNull();
+    expect(() => loadConfig({ KNOWLEDGE_STORE_URL: "mysql://kb:pa55-word@db/team" }, "/nonexistent/KEY.md")).toThrow(/must start with postgres:\/\/ \(it starts with mysql:\/\/\)$/);
+    expect(() => loadConfig({ KNOWLEDGE_STORE_URL: "pa55-word" }, "/nonexistent/KEY.md")).toThrow(/^KNOWLEDGE_STORE_URL is not a URL \(expected postgres:\/\/user:password@host:5432\/database\)$/);
+    expect(() => loadConfig({ KNOWLEDGE_COLLECTION: "Team Docs" }, keyFile)).toThrow(/KNOWLEDGE_COLLECTION "Team Docs" must be/);
+    await rm(dir, { recursive: true, force: true });
+  });
+});

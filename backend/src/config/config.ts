@@ -2,6 +2,7 @@ import type { ModelSettingName } from "@mini-openclaw/protocol";
 import { resolve } from "node:path";
 import { pathUnder } from "../lib/path-under.js";
 import { readKeyFile } from "./key-file.js";
+import { checkCollection, checkStoreUrl } from "./knowledge-store-config.js";
 import { readTelemetryConfig, type TelemetryConfig } from "./telemetry-config.js";
 import { backendDir, defaultFrontendDir, defaultKeyFile, projectRoot } from "./project-paths.js";
 
@@ -109,6 +110,17 @@ export interface Config {
   checkReplies: boolean;
   /** Where turns are exported as OpenTelemetry traces; null: nothing is loaded or sent. */
   telemetry: TelemetryConfig | null;
+  /** KNOWLEDGE_STORE_URL: the knowledge index on a PostgreSQL server; null: the embedded SQLite file. */
+  knowledgeStore: KnowledgeServerConfig | null;
+}
+
+/** A PostgreSQL store for the knowledge index. The URL holds the password: never logged, served or passed to a tool. */
+export interface KnowledgeServerConfig {
+  url: string;
+  /** KNOWLEDGE_COLLECTION; null: derived from the knowledge folder's identity. */
+  collection: string | null;
+  /** KNOWLEDGE_LEASE_MS: how long an indexing workbench's heartbeat counts before another may take over. */
+  leaseMs: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -221,6 +233,13 @@ export function loadConfig(
     logLevel: get("LOG_LEVEL") ?? "info",
     checkReplies: /^(on|1|true|yes)$/i.test(get("API_CHECK_REPLIES") ?? ""),
     telemetry: readTelemetryConfig(get),
+    knowledgeStore: orNull(get("KNOWLEDGE_STORE_URL"))
+      ? {
+          url: checkStoreUrl(get("KNOWLEDGE_STORE_URL")!.trim()),
+          collection: orNull(get("KNOWLEDGE_COLLECTION")) && checkCollection(get("KNOWLEDGE_COLLECTION")!.trim()),
+          leaseMs: Math.max(1000, intFrom(get("KNOWLEDGE_LEASE_MS"), 30_000, "KNOWLEDGE_LEASE_MS")),
+        }
+      : null,
   };
 }
 

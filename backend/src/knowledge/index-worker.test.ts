@@ -17,12 +17,12 @@ beforeAll(async () => {
 afterAll(async () => rm(root, { recursive: true, force: true }));
 
 const space = { embedder: offlineEmbedder.id, format: "sparse-i8" as const };
-const job = (maxBytes = 1000) => ({ kind: "index" as const, dbFile, dataRoot: root, path: "knowledge/a.md", size: 1, mtimeMs: 2, maxBytes, offline: space });
+const job = (maxBytes = 1000) => ({ kind: "index" as const, store: { kind: "sqlite" as const, file: dbFile }, dataRoot: root, path: "knowledge/a.md", size: 1, mtimeMs: 2, maxBytes, offline: space });
 
 describe("IndexWorker", () => {
   it("reads, chunks and writes a document in its worker, with terms and offline vectors", async () => {
     const worker = new IndexWorker(30_000);
-    expect(await worker.run({ kind: "prepare", dbFile, textAnalysis: 2, space })).toMatchObject({ ok: true });
+    expect(await worker.run({ kind: "prepare", store: { kind: "sqlite", file: dbFile }, textAnalysis: 2, space })).toMatchObject({ ok: true });
     const result = await worker.run(job());
     await worker.close();
     expect(result).toMatchObject({ ok: true, chunks: 1 });

@@ -6,20 +6,21 @@
  * heap limit. The server keeps answering whatever a document holds, and never writes the store itself.
  */
 import { JobWorker } from "../workers/job-worker.js";
-import type { VectorSpace } from "./knowledge-store.js";
+import type { VectorSpace } from "./index-store.js";
+import type { StoreLocation } from "./store-location.js";
 
 type Job<K extends string, T> = { kind: K } & T;
 
 export type WorkerJob =
   | Job<"extract", { dataRoot: string; path: string; maxBytes: number }>
   /** `offline`: compute the offline embedder's vectors too, in this space. */
-  | Job<"index", { dbFile: string; dataRoot: string; path: string; size: number; mtimeMs: number; maxBytes: number; offline: VectorSpace | null }>
-  | Job<"fail", { dbFile: string; path: string; size: number; mtimeMs: number; reason: string }>
-  | Job<"remove", { dbFile: string; paths: string[] }>
-  | Job<"prepare", { dbFile: string; textAnalysis: number; space: VectorSpace }>
-  | Job<"clear", { dbFile: string; textAnalysis: number }>
-  | Job<"vectors", { dbFile: string; space: VectorSpace; rows: Array<{ id: number; vector: Float32Array }> }>
-  | Job<"embed-offline", { dbFile: string; space: VectorSpace; batch: number }>
+  | Job<"index", { store: StoreLocation; dataRoot: string; path: string; size: number; mtimeMs: number; maxBytes: number; offline: VectorSpace | null }>
+  | Job<"fail", { store: StoreLocation; path: string; size: number; mtimeMs: number; reason: string }>
+  | Job<"remove", { store: StoreLocation; paths: string[] }>
+  | Job<"prepare", { store: StoreLocation; textAnalysis: number; space: VectorSpace }>
+  | Job<"clear", { store: StoreLocation; textAnalysis: number }>
+  | Job<"vectors", { store: StoreLocation; space: VectorSpace; rows: Array<{ id: number; vector: Float32Array }> }>
+  | Job<"embed-offline", { store: StoreLocation; space: VectorSpace; batch: number }>
   /** Closes the worker's connections (a terminated thread would leave them open in the process). */
   | Job<"close", object>;
 
@@ -32,8 +33,11 @@ export type WorkerReply =
       text?: string;
       pages?: Array<{ page: number; line: number }> | null;
     }
-  /** `recorded`: the document's failure is in the store (an unreadable document), not a failure to write. */
-  | { ok: false; reason: string; recorded?: boolean };
+  /**
+   * `recorded`: the document's failure is in the store (an unreadable document), not a failure to write.
+   * `storeDown`: the server store failed (unreachable, the lease passed on): nothing was written, try again later.
+   */
+  | { ok: false; reason: string; recorded?: boolean; storeDown?: boolean };
 
 export class IndexWorker {
   private readonly jobs = new JobWorker<WorkerJob, WorkerReply>({

@@ -1,23 +1,32 @@
 /**
  * The knowledge base: documents under `knowledge/`, chunked and indexed (BM25 terms and vectors) in
- * an SQLite store under `storage/knowledge/`, kept in step with the folder one document at a time,
+ * an SQLite store under `storage/knowledge/` or a PostgreSQL server's collection, kept in step with the folder one document at a time,
  * and searched with hybrid fusion through the store's LlamaIndex vector store. The indexing (reading,
  * chunking, embedding offline, writing) happens in a worker thread, so the server never waits for
  * it: a search answers at once from what is committed, and says when indexing is under way. It never
  * goes dark: without an embedding endpoint it uses the offline embedder, and when the endpoint
  * fails BM25 keeps answering (and says so).
+ *
+ * A server store may be shared: the workbench holding the collection's lease indexes it, the others
+ * search what is committed and show who indexes and how far, and take over when its heartbeat stops.
+ * An unreachable server fails knowledge searches (naming the store) and is tried again with backoff.
  */
 import type { KnowledgeDocument, KnowledgeHit, KnowledgeRemoveReply, KnowledgeSearchReply, KnowledgeSourceReply, KnowledgeStatusReply, KnowledgeUploadReply } from "@mini-openclaw/protocol";
 import { VectorStoreQueryMode } from "@llamaindex/core/vector-store";
 import { lstat, mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
+import type { KnowledgeServerConfig } from "../config/config.js";
 import { UserError } from "../lib/user-error.js";
 import { FolderWatcher } from "../paths/folder-watcher.js";
 import { walkConfinedDir } from "../paths/walk-confined-dir.js";
 import type { Embedder } from "./embedders.js";
 import { DEFAULT_ALPHA } from "./fusion.js";
 import { IndexWorker } from "./index-worker.js";
-import { type DocumentRow, KnowledgeStore, type StoredChunk, type VectorSpace } from "./knowledge-store.js";
+import type { DocumentRow, IndexStore, StoredChunk, VectorSpace } from "./index-store.js";
+import { IndexLease, newLeaseHolder } from "./index-lease.js";
+import { KnowledgeStore } from "./knowledge-store.js";
+import { PostgresStore } from "./postgres-store.js";
+import { defaultCollection, describeStore, type StoreLocation } from "./store-location.js";
 import { addKnowledgeFile, knowledgePath, restoreKnowledgeFile, trashKnowledgeFile } from "./knowledge-files.js";
 import { KnowledgeVectorStore } from "./knowledge-vector-store.js";
 import { KNOWLEDGE_EXTENSIONS, MAX_DOCUMENT_BYTES, pageWord } from "./document-kinds.js";
@@ -45,6 +54,12 @@ export type SearchHit = KnowledgeHit;
 export type SearchReply = KnowledgeSearchReply;
 export type KnowledgeStatus = KnowledgeStatusReply;
 
+export type ServerStoreConfig = KnowledgeServerConfig;
+
+/** Waits between tries to reach an unreachable server store: doubling from the first to the last. */
+const RETRY_FIRST_MS = 1000;
+const RETRY_LAST_MS = 30_000;
+
 /** The vector space an embedder's vectors are stored in. */
 function spaceOf(embedder: Embedder): VectorSpace {
   return { embedder: embedder.id, format: embedder.mode === "offline" ? "sparse-i8" : "f32" };
@@ -52,8 +67,22 @@ function spaceOf(embedder: Embedder): VectorSpace {
 
 export class KnowledgeBase {
   private readonly store: string;
-  private readonly dbFile: string;
-  private reader: KnowledgeStore | null = null;
+  private readonly location: StoreLocation;
+  private reader: IndexStore | null = null;
+  /** A server store's lease on its collection (null: the embedded store, or not connected yet). */
+  private lease: IndexLease | null = null;
+  /** Whether this workbench writes the index: always the embedded store; a server store's while it holds the lease. */
+  private writer: boolean;
+  /** Who indexes a shared collection, as its lease row says. */
+  private indexer: KnowledgeStatusReply["store"]["indexer"] = null;
+  /** Why the server store cannot be used now (unreachable, a newer schema); retried with backoff. */
+  private storeError: string | null = null;
+  private retryMs = RETRY_FIRST_MS;
+  private nextTry = 0;
+  private leaseTimer: NodeJS.Timeout | null = null;
+  private ticking = false;
+  /** The last look failed on the server store: the next heartbeat that reaches it looks again (and resumes). */
+  private syncFailed = false;
   private readonly vectorStore: KnowledgeVectorStore;
   /** The documents table as the last commits left it (the worker reports each one). */
   private docs = new Map<string, DocumentRow>();
@@ -88,9 +117,13 @@ export class KnowledgeBase {
     private readonly log: { warn(obj: object, msg: string): void } = { warn() {} },
     /** The status or the documents changed (progress, a document in or out): pages showing them read them again. */
     private readonly onChange: () => void = () => {},
+    private readonly server: ServerStoreConfig | null = null,
   ) {
     this.store = join(dataRoot, "storage", "knowledge");
-    this.dbFile = join(this.store, DB_FILE);
+    this.location = server
+      ? { kind: "postgres", url: server.url, collection: server.collection ?? defaultCollection(join(dataRoot, "knowledge")), holder: newLeaseHolder() }
+      : { kind: "sqlite", file: join(this.store, DB_FILE) };
+    this.writer = server === null;
     this.vectorStore = new KnowledgeVectorStore(
       () => this.openReader(),
       () => this.embedder,
@@ -107,18 +140,23 @@ export class KnowledgeBase {
     return this.vectorStore;
   }
 
-  private openReader(): KnowledgeStore {
+  private openReader(): IndexStore {
     if (!this.reader) throw new Error("the knowledge store is not open yet");
     return this.reader;
   }
 
   /** Opens the store once: an index an earlier version stored is taken over (rebuilt from the documents). */
   load(): Promise<void> {
-    this.loaded ??= this.open();
+    this.loaded ??= this.open().catch((err: Error) => {
+      // A server that could not be reached (or refused) is tried again by the next call.
+      this.loaded = null;
+      throw err;
+    });
     return this.loaded;
   }
 
   private async open(): Promise<void> {
+    if (this.location.kind === "postgres") return this.openServer(this.location);
     await mkdir(this.store, { recursive: true });
     const earlier = (await readdir(this.store).catch(() => [] as string[])).filter((name) => EARLIER_LAYOUT.includes(name));
     if (earlier.length > 0) {
@@ -126,22 +164,103 @@ export class KnowledgeBase {
       for (const name of earlier) await rm(join(this.store, name), { force: true });
     }
     this.reader = (earlier.length === 0 ? await this.openIfPrepared() : null) ?? (await this.prepareInWorker());
-    this.vectorsPending = this.reader.vectorsMayBeMissing();
-    this.refreshDocuments();
+    this.vectorsPending = await this.reader.vectorsMayBeMissing();
+    await this.refreshDocuments();
+  }
+
+  /** The server store: connected (its schema made or migrated), the lease taken if no one holds it. */
+  private async openServer(location: Extract<StoreLocation, { kind: "postgres" }>): Promise<void> {
+    const store = await PostgresStore.open({ url: location.url, collection: location.collection, holder: null });
+    try {
+      this.lease = new IndexLease(store.pool, location.collection, location.holder, this.server!.leaseMs);
+      this.reader = store;
+      await this.holdLease();
+      this.vectorsPending = await store.vectorsMayBeMissing();
+      await this.refreshDocuments();
+    } catch (err) {
+      this.reader = null;
+      this.lease = null;
+      await store.close();
+      throw err;
+    }
+  }
+
+  /**
+   * Renews the lease, or takes it when it is free or its holder's heartbeat stopped (then the
+   * collection is brought to this text analysis and embedder, and indexing starts); reads who indexes.
+   */
+  private async holdLease(): Promise<void> {
+    const lease = this.lease!;
+    const progress = { ...this.progress, running: this.progress.running || this.rebuilding > 0 };
+    const held = this.writer ? await lease.renew(progress) : await lease.acquire(progress);
+    if (held && !this.writer) {
+      const prepared = await this.worker.run({ kind: "prepare", store: this.location, textAnalysis: TEXT_ANALYSIS_VERSION, space: spaceOf(this.embedder) });
+      if (!prepared.ok) throw new Error(prepared.reason);
+      this.writer = true;
+      this.vectorsPending = await this.openReader().vectorsMayBeMissing();
+      await this.refreshDocuments();
+      // Indexing starts (or resumes: the documents table says what is done).
+      if (this.watcher) void this.sync().catch((err) => this.log.warn({ err: (err as Error).message }, "knowledge sync failed"));
+    } else if (!held && this.writer) {
+      this.writer = false;
+      this.log.warn({ collection: this.location.kind === "postgres" ? this.location.collection : null }, "knowledge lease passed to another workbench; searching only");
+    }
+    this.indexer = await lease.indexer();
+    if (!this.writer) await this.refreshDocumentsIfChanged();
+  }
+
+  /** The heartbeat of a server store: keeps or takes the lease, reconnects with backoff, resumes a failed look. */
+  private async tick(): Promise<void> {
+    if (this.ticking || this.closed || Date.now() < this.nextTry) return;
+    this.ticking = true;
+    try {
+      await this.load();
+      await this.holdLease();
+      if (this.storeError !== null) this.changed();
+      this.storeError = null;
+      this.retryMs = RETRY_FIRST_MS;
+      if (this.writer && this.syncFailed && this.syncing === null) void this.sync().catch(() => {});
+    } catch (err) {
+      this.storeDown(err as Error);
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  /** The server store failed: said in the status, tried again after a wait that doubles. */
+  private storeDown(err: Error): void {
+    if (this.location.kind !== "postgres" || this.closed) return;
+    if (this.storeError === null) this.log.warn({ store: describeStore(this.location, this.dataRoot), reason: err.message }, "knowledge store unreachable; retrying");
+    this.storeError = err.message;
+    this.nextTry = Date.now() + this.retryMs;
+    this.retryMs = Math.min(this.retryMs * 2, RETRY_LAST_MS);
+    this.changed();
+  }
+
+  /** An error for a search the server store cannot answer now, naming the store (its password left out). */
+  private unavailable(err: Error): UserError {
+    return new UserError(503, `The knowledge store (${describeStore(this.location, this.dataRoot)}) cannot be reached: ${err.message}. It is tried again in the background; everything else works.`);
   }
 
   /** The worker brings the store to this text analysis and embedder (or makes it), then it is opened for reading. */
   private async prepareInWorker(): Promise<KnowledgeStore> {
-    let prepared = await this.worker.run({ kind: "prepare", dbFile: this.dbFile, textAnalysis: TEXT_ANALYSIS_VERSION, space: spaceOf(this.embedder) });
+    const file = this.dbFile();
+    let prepared = await this.worker.run({ kind: "prepare", store: this.location, textAnalysis: TEXT_ANALYSIS_VERSION, space: spaceOf(this.embedder) });
     if (!prepared.ok && !this.closed) {
       // An unreadable database (damaged, not SQLite): set aside, and built again from the documents.
       this.log.warn({ reason: prepared.reason }, "knowledge store unreadable; rebuilding");
       this.recovered = `the stored index could not be read (${prepared.reason}); it was rebuilt from the documents`;
-      for (const suffix of ["", "-wal", "-shm"]) await rm(`${this.dbFile}${suffix}`, { force: true });
-      prepared = await this.worker.run({ kind: "prepare", dbFile: this.dbFile, textAnalysis: TEXT_ANALYSIS_VERSION, space: spaceOf(this.embedder) });
+      for (const suffix of ["", "-wal", "-shm"]) await rm(`${file}${suffix}`, { force: true });
+      prepared = await this.worker.run({ kind: "prepare", store: this.location, textAnalysis: TEXT_ANALYSIS_VERSION, space: spaceOf(this.embedder) });
     }
     if (!prepared.ok) throw new Error(`the knowledge store could not be opened (${prepared.reason})`);
-    return KnowledgeStore.open(this.dbFile);
+    return KnowledgeStore.open(file);
+  }
+
+  /** The embedded store's database file. */
+  private dbFile(): string {
+    if (this.location.kind !== "sqlite") throw new Error("the knowledge index is on a server");
+    return this.location.file;
   }
 
   /**
@@ -150,11 +269,11 @@ export class KnowledgeBase {
    * this keeps the worker's start, which loads every document reader, off the way to the first search.
    */
   private async openIfPrepared(): Promise<KnowledgeStore | null> {
-    const info = await lstat(this.dbFile).catch(() => null);
+    const info = await lstat(this.dbFile()).catch(() => null);
     if (!info?.isFile()) return null;
     let store: KnowledgeStore | null = null;
     try {
-      store = KnowledgeStore.open(this.dbFile);
+      store = KnowledgeStore.open(this.dbFile());
       if (store.preparedFor(TEXT_ANALYSIS_VERSION, spaceOf(this.embedder))) return store;
     } catch {
       // Damaged or not SQLite: the worker's prepare says so and the store is rebuilt.
@@ -174,12 +293,17 @@ export class KnowledgeBase {
   }
 
   /** The documents table read again (at open, and after a rebuild). */
-  private refreshDocuments(): void {
+  private async refreshDocuments(): Promise<void> {
     this.changed();
     const reader = this.openReader();
-    this.docs = new Map(reader.documents().map((row) => [row.path, row]));
+    this.docs = new Map((await reader.documents()).map((row) => [row.path, row]));
     this.chunkTotal = [...this.docs.values()].reduce((sum, row) => sum + row.chunks, 0);
-    this.updatedAt = reader.meta("updated_at");
+    this.updatedAt = await reader.meta("updated_at");
+  }
+
+  /** The documents table read again when another workbench has written since the last read. */
+  private async refreshDocumentsIfChanged(): Promise<void> {
+    if ((await this.openReader().meta("updated_at")) !== this.updatedAt) await this.refreshDocuments();
   }
 
   private committed(row: DocumentRow | { path: string; removed: true }): void {
@@ -222,6 +346,12 @@ export class KnowledgeBase {
     this.syncing ??= this.syncNow()
       .then((changed) => {
         this.lastLookChanged = changed;
+        this.syncFailed = false;
+      })
+      .catch((err: Error) => {
+        this.syncFailed = true;
+        this.storeDown(err);
+        throw err;
       })
       .finally(() => {
         this.syncing = null;
@@ -246,11 +376,16 @@ export class KnowledgeBase {
   /** One look at the folder; true when documents were added, changed or removed. */
   private async syncNow(): Promise<boolean> {
     await this.load();
+    // Another workbench indexes the shared collection: this one reads what it committed.
+    if (!this.writer) {
+      await this.refreshDocumentsIfChanged();
+      return false;
+    }
     const onDisk = await this.listDocuments();
     let changed = false;
     const gone = [...this.docs.keys()].filter((path) => !onDisk.has(path));
     if (gone.length > 0) {
-      const reply = await this.worker.run({ kind: "remove", dbFile: this.dbFile, paths: gone });
+      const reply = await this.worker.run({ kind: "remove", store: this.location, paths: gone });
       if (!reply.ok) throw new Error(`documents could not be removed from the index (${reply.reason})`);
       for (const path of gone) this.committed({ path, removed: true });
       changed = true;
@@ -266,13 +401,15 @@ export class KnowledgeBase {
       this.progress.current = path;
       this.changed();
       const doc = { path, size: info.size, mtimeMs: info.mtimeMs };
-      const reply = await this.worker.run({ kind: "index", dbFile: this.dbFile, dataRoot: this.dataRoot, ...doc, maxBytes: MAX_DOCUMENT_BYTES, offline });
+      const reply = await this.worker.run({ kind: "index", store: this.location, dataRoot: this.dataRoot, ...doc, maxBytes: MAX_DOCUMENT_BYTES, offline });
       if (this.closed) break;
       if (reply.ok) this.committed({ ...doc, chunks: reply.chunks ?? 0, reason: null });
+      // The server store failed (unreachable, the lease passed on): nothing was written; the next look resumes here.
+      else if (reply.storeDown) throw new Error(reply.reason);
       else {
         this.log.warn({ path, reason: reply.reason }, "knowledge document skipped");
         // Stopped from outside (over its time budget): the failure is recorded by a fresh worker.
-        const recorded = reply.recorded || (await this.worker.run({ kind: "fail", dbFile: this.dbFile, ...doc, reason: reply.reason })).ok;
+        const recorded = reply.recorded || (await this.worker.run({ kind: "fail", store: this.location, ...doc, reason: reply.reason })).ok;
         if (recorded) this.committed({ ...doc, chunks: 0, reason: reply.reason });
       }
       if (!offline) this.vectorsPending = true;
@@ -292,20 +429,20 @@ export class KnowledgeBase {
       if (this.embedder.mode === "offline") {
         for (;;) {
           if (this.closed) return;
-          const reply = await this.worker.run({ kind: "embed-offline", dbFile: this.dbFile, space, batch: 256 });
+          const reply = await this.worker.run({ kind: "embed-offline", store: this.location, space, batch: 256 });
           if (!reply.ok) throw new Error(reply.reason);
           if (!reply.stored) break;
         }
       } else {
         for (;;) {
           if (this.closed) return;
-          const missing = this.openReader().missingVectors(256);
+          const missing = await this.openReader().missingVectors(256);
           if (missing.length === 0) {
-            await this.worker.run({ kind: "vectors", dbFile: this.dbFile, space, rows: [] });
+            await this.worker.run({ kind: "vectors", store: this.location, space, rows: [] });
             break;
           }
           const vectors = await this.embedder.embedDocuments(missing.map((c) => c.text));
-          const reply = await this.worker.run({ kind: "vectors", dbFile: this.dbFile, space, rows: missing.map((c, i) => ({ id: c.id, vector: vectors[i] })) });
+          const reply = await this.worker.run({ kind: "vectors", store: this.location, space, rows: missing.map((c, i) => ({ id: c.id, vector: vectors[i] })) });
           if (!reply.ok) throw new Error(reply.reason);
           if (!reply.stored) break; // the embedder changed meanwhile
         }
@@ -331,7 +468,7 @@ export class KnowledgeBase {
     this.embedder = embedder;
     this.embedError = null;
     this.changed();
-    await this.worker.run({ kind: "prepare", dbFile: this.dbFile, textAnalysis: TEXT_ANALYSIS_VERSION, space: spaceOf(embedder) });
+    if (this.writer) await this.worker.run({ kind: "prepare", store: this.location, textAnalysis: TEXT_ANALYSIS_VERSION, space: spaceOf(embedder) });
     this.vectorsPending = true;
     if (!this.closed) void this.sync().catch((err) => this.log.warn({ err }, "knowledge sync failed"));
   }
@@ -341,6 +478,11 @@ export class KnowledgeBase {
     this.progress.running = true;
     this.watcher ??= new FolderWatcher(this.dataRoot, { rootNames: ["knowledge"], pollMs: POLL_MS, onChange: () => this.lookAfterChange() });
     this.watcher.request();
+    if (this.server) {
+      this.leaseTimer = setInterval(() => void this.tick(), Math.max(200, Math.floor(this.server.leaseMs / 3)));
+      this.leaseTimer.unref();
+      void this.tick();
+    }
   }
 
   /** Stops watching and waits for a running sync, so nothing writes to storage/ after the server stopped. */
@@ -349,14 +491,27 @@ export class KnowledgeBase {
     this.watcher = null;
     this.closed = true;
     if (this.changeTimer) clearTimeout(this.changeTimer);
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
     // The document being written finishes (its transaction commits); a long read is cut short.
     await Promise.race([this.syncing?.catch(() => {}), new Promise((r) => setTimeout(r, 2000))]);
     await this.worker.close();
     await this.extractor.close();
     await this.syncing?.catch(() => {});
     await this.loaded?.catch(() => {});
-    this.reader?.close();
+    // A clean stop gives the shared collection's lease up: another workbench takes it at once.
+    if (this.writer && this.lease) await this.lease.release().catch(() => {});
+    await this.reader?.close();
     this.reader = null;
+  }
+
+  /** Refuses a rebuild this workbench cannot do: the server store unreachable, or another workbench indexing the collection. */
+  checkRebuild(): void {
+    if (this.location.kind !== "postgres") return;
+    if (this.storeError !== null || this.reader === null) throw this.unavailable(new Error(this.storeError ?? "not connected yet"));
+    if (!this.writer) {
+      const by = this.indexer ? ` (${this.indexer.host}, pid ${this.indexer.pid})` : "";
+      throw new UserError(409, `Another workbench${by} indexes this collection: rebuild it there, or stop it and its lease passes here.`);
+    }
   }
 
   /**
@@ -368,10 +523,11 @@ export class KnowledgeBase {
     this.changed();
     try {
       await this.load();
+      this.checkRebuild();
       await this.syncing?.catch(() => {});
-      const reply = await this.worker.run({ kind: "clear", dbFile: this.dbFile, textAnalysis: TEXT_ANALYSIS_VERSION });
+      const reply = await this.worker.run({ kind: "clear", store: this.location, textAnalysis: TEXT_ANALYSIS_VERSION });
       if (!reply.ok) throw new Error(`the index could not be cleared (${reply.reason})`);
-      this.refreshDocuments();
+      await this.refreshDocuments();
       this.vectorsPending = true;
       await this.sync();
     } finally {
@@ -390,11 +546,21 @@ export class KnowledgeBase {
       // The first look since start (the whole folder against the store) is not waited for: what is committed answers.
       if (this.lastSync > 0) await Promise.race([look, new Promise((r) => setTimeout(r, LOOK_WAIT_MS))]);
     }
+    try {
+      return await this.searchStore(query, k);
+    } catch (err) {
+      if (this.location.kind !== "postgres" || err instanceof UserError) throw err;
+      this.storeDown(err as Error);
+      throw this.unavailable(err as Error);
+    }
+  }
+
+  private async searchStore(query: string, k: number): Promise<SearchReply> {
     await this.load();
     const reader = this.openReader();
     let note = this.embedError ? `vector search unavailable (${this.embedError}); results are from BM25 alone` : null;
     let queryEmbedding: number[] | undefined;
-    if (reader.vectorSpace()?.embedder === this.embedder.id && this.chunkTotal > 0) {
+    if ((await reader.vectorSpace())?.embedder === this.embedder.id && this.chunkTotal > 0) {
       try {
         queryEmbedding = (await this.vectorStore.embedModel.getQueryEmbedding({ type: "text", text: query })) ?? undefined;
       } catch (err) {
@@ -409,11 +575,14 @@ export class KnowledgeBase {
       alpha: DEFAULT_ALPHA,
     });
     const nodes = found.nodes ?? [];
-    // Documents deleted since the last look at the folder are never returned.
+    // Documents deleted since the last look at the folder are never returned (the folder this workbench
+    // indexes; a shared collection another workbench indexes is as that one committed it).
     const paths = [...new Set(nodes.map((n) => String(n.metadata.path)))];
-    const present = new Set(
-      (await Promise.all(paths.map((p) => lstat(join(this.dataRoot, p)).then((info) => (info.isFile() ? p : null), () => null)))).filter((p): p is string => p !== null),
-    );
+    const present = this.writer
+      ? new Set(
+          (await Promise.all(paths.map((p) => lstat(join(this.dataRoot, p)).then((info) => (info.isFile() ? p : null), () => null)))).filter((p): p is string => p !== null),
+        )
+      : new Set(paths);
     const results: SearchHit[] = [];
     nodes.forEach((node, i) => {
       const meta = node.metadata as { path: string; index: number; line: number; bm25: number | null; vector: number | null };
@@ -428,8 +597,7 @@ export class KnowledgeBase {
         text: (node as unknown as { text: string }).text,
       });
     });
-    const indexing = this.progress.running || this.rebuilding > 0;
-    return { mode: queryEmbedding ? "hybrid" : "bm25", embedder: this.embedder.label, note, indexing, results };
+    return { mode: queryEmbedding ? "hybrid" : "bm25", embedder: this.embedder.label, note, indexing: this.indexingNow().running, results };
   }
 
   /** A look at the folder that starts after this moment (see `lookAfterChange`), waited for up to `ms`. */
@@ -505,6 +673,27 @@ export class KnowledgeBase {
     return [...known, ...refused].sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
   }
 
+  /** How far indexing is: this workbench's, or that of the workbench indexing the shared collection. */
+  private indexingNow(): KnowledgeStatus["indexing"] {
+    if (!this.writer && this.indexer) return this.indexer.progress;
+    return { ...this.progress, running: this.progress.running || this.rebuilding > 0 };
+  }
+
+  private storeStatus(): KnowledgeStatus["store"] {
+    const location = describeStore(this.location, this.dataRoot);
+    if (this.location.kind === "sqlite") return { kind: "sqlite", location, collection: null, vectors: "embedded", connected: true, error: null, indexer: null };
+    const pgvector = this.reader instanceof PostgresStore && this.reader.pgvector;
+    return {
+      kind: "postgres",
+      location,
+      collection: this.location.collection,
+      vectors: pgvector ? "pgvector" : "stored",
+      connected: this.reader !== null && this.storeError === null,
+      error: this.storeError,
+      indexer: this.indexer,
+    };
+  }
+
   status(): KnowledgeStatus {
     const hybrid = this.embedError === null;
     return {
@@ -513,7 +702,7 @@ export class KnowledgeBase {
       mode: hybrid ? "hybrid" : "bm25",
       embedder: { mode: this.embedder.mode, label: this.embedder.label, error: this.embedError },
       last_update: this.updatedAt,
-      indexing: { ...this.progress, running: this.progress.running || this.rebuilding > 0 },
+      indexing: this.indexingNow(),
       skipped: [
         ...this.walkSkipped,
         ...[...this.docs.values()].flatMap((doc) => (doc.reason !== null ? [{ path: doc.path, reason: doc.reason }] : [])),
@@ -521,6 +710,7 @@ export class KnowledgeBase {
       truncated: this.walkTruncated,
       recovered: this.recovered,
       watch: this.watcher ? { ...this.watcher.state, walks: this.walks } : { mode: "off", folders: 0, reason: null, walks: this.walks },
+      store: this.storeStatus(),
     };
   }
 }

@@ -11,41 +11,13 @@
  */
 import Database from "libsql";
 import { type Scored, topScored } from "./top-k.js";
-import { dotStored, encodeVector, type VectorFormat } from "./sparse-vector.js";
+import { FrequencyCache } from "./frequency-cache.js";
+import { decodeVector, dotStored, encodeVector, type VectorFormat } from "./sparse-vector.js";
+import { OFFLINE_DIMENSIONS } from "./offline-embedder.js";
+import { COMMON_SHARE, type DocumentRow, type IndexStore, type NewChunk, type StoredChunk, TWO_PHASE_FROM, type VectorSpace } from "./index-store.js";
 
 /** The schema's version, recorded in meta so that a later schema can tell an older store and migrate it. */
 export const STORE_FORMAT = 1;
-
-export interface StoredChunk {
-  id: number;
-  /** Data-root-relative, e.g. `knowledge/notes/a.md`. */
-  path: string;
-  index: number;
-  line: number;
-  text: string;
-}
-
-export interface DocumentRow {
-  path: string;
-  size: number;
-  mtimeMs: number;
-  chunks: number;
-  /** Why the document is not indexed (unreadable, too large, too slow); retried when it changes. */
-  reason: string | null;
-}
-
-export interface NewChunk {
-  index: number;
-  line: number;
-  text: string;
-  /** The chunk's BM25 terms joined by spaces. */
-  terms: string;
-}
-
-export interface VectorSpace {
-  embedder: string;
-  format: VectorFormat;
-}
 
 type Db = InstanceType<typeof Database>;
 type Statement = Database.Statement<unknown[]>;
@@ -60,15 +32,11 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunk_terms USING fts5(terms, content='', con
 CREATE VIRTUAL TABLE IF NOT EXISTS term_stats USING fts5vocab(chunk_terms, 'row');
 `;
 
-/** A term in more than one chunk in this many is common (see `lexical`). */
-const COMMON_SHARE = 20;
-/** Below this many chunks every query is scored over all its matches with every term (it is cheap there, and exact). */
-const TWO_PHASE_FROM = 20_000;
 
 /** A term as an FTS5 string (quoted, so no term is read as an operator). */
 const quoted = (term: string) => `"${term.replace(/"/g, '""')}"`;
 
-export class KnowledgeStore {
+export class KnowledgeStore implements IndexStore {
   private readonly db: Db;
   private readonly statements = new Map<string, Statement>();
 
@@ -145,30 +113,13 @@ export class KnowledgeStore {
     if (delta !== 0) this.setMeta("chunks", String(this.chunkCount() + delta));
   }
 
-  /**
-   * How many chunks hold each term. FTS5 counts a term's rows by reading its whole list (2-8 ms for a
-   * common term at 200,000 chunks), so counts are kept here until the store has grown or shrunk by a
-   * twentieth: they only weigh and sort terms, where that drift does not matter.
-   */
-  private readonly frequencies = new Map<string, { df: number; at: number }>();
+  /** How many chunks hold each term (FTS5 reads a term's whole list to count it: 2-8 ms for a common term at 200,000 chunks). */
+  private readonly frequencies = new FrequencyCache();
   private documentFrequencies(terms: string[]): Map<string, number> {
     const n = this.chunkCount();
-    const out = new Map<string, number>();
-    const stale = terms.filter((t) => {
-      const known = this.frequencies.get(t);
-      if (known && Math.abs(known.at - n) <= n / 20) out.set(t, known.df);
-      return !out.has(t);
-    });
-    if (stale.length > 0) {
-      const rows = this.rowsIn<[string, number]>("SELECT term, doc FROM term_stats WHERE term IN", stale);
-      const found = new Map(rows);
-      if (this.frequencies.size > 50_000) this.frequencies.clear();
-      for (const t of stale) {
-        out.set(t, found.get(t) ?? 0);
-        this.frequencies.set(t, { df: found.get(t) ?? 0, at: n });
-      }
-    }
-    return out;
+    const { found, stale } = this.frequencies.lookup(terms, n);
+    if (stale.length === 0) return found;
+    return this.frequencies.remember(stale, new Map(this.rowsIn<[string, number]>("SELECT term, doc FROM term_stats WHERE term IN", stale)), n, found);
   }
 
   private deleteChunksOf(path: string): void {
@@ -381,6 +332,14 @@ export class KnowledgeStore {
     return (this.sql("SELECT id, path, idx, line, text FROM chunks WHERE path = ? ORDER BY idx").all(path) as Array<{ id: number; path: string; idx: number; line: number; text: string }>).map(
       (row) => ({ id: row.id, path: row.path, index: row.idx, line: row.line, text: row.text }),
     );
+  }
+
+  vectorsOf(ids: number[]): Map<number, Float32Array> {
+    const space = this.vectorSpace();
+    const out = new Map<number, Float32Array>();
+    if (!space) return out;
+    for (const [id, v] of this.rowsIn<[number, Uint8Array]>("SELECT id, v FROM vectors WHERE id IN", ids)) out.set(id, decodeVector(v, space.format, OFFLINE_DIMENSIONS));
+    return out;
   }
 
   close(): void {

@@ -1,5 +1,6 @@
 /**
- * The knowledge store as a LlamaIndex vector store: `BaseVectorStore` over the SQLite index, so
+ * The knowledge store as a LlamaIndex vector store: `BaseVectorStore` over the index (the embedded
+ * SQLite file or a PostgreSQL server, index-store.ts), so
  * LlamaIndex retrievers and query engines work over the same chunks the agent searches, and the
  * workbench's own search goes through it too. Modes: SPARSE (BM25 over FTS5), DEFAULT (vectors, an
  * exact scan) and HYBRID (BM25's candidates scored by both, fused with min-max weights).
@@ -14,7 +15,7 @@ import { BaseVectorStore, type VectorStoreQuery, VectorStoreQueryMode, type Vect
 import type { Scored } from "./top-k.js";
 import type { Embedder } from "./embedders.js";
 import { DEFAULT_ALPHA, fuseScores } from "./fusion.js";
-import type { KnowledgeStore } from "./knowledge-store.js";
+import type { IndexStore } from "./index-store.js";
 import { textTerms, textWords } from "./text-terms.js";
 
 const SIDE_LIMIT = 100;
@@ -26,7 +27,7 @@ const SIDE_LIMIT = 100;
 export class KnowledgeEmbedding extends BaseEmbedding {
   constructor(
     private readonly embedder: () => Embedder,
-    private readonly store: () => KnowledgeStore,
+    private readonly store: () => IndexStore,
   ) {
     super();
   }
@@ -42,10 +43,10 @@ export class KnowledgeEmbedding extends BaseEmbedding {
     if (text === null) return null;
     // The weights asked for are of the words the offline embedder hashes (textWords: Greek letters
     // kept as they are), so the IDF is of those; a word missing here would weigh 1, not its IDF.
-    // Read at the first weight asked for: an endpoint's embedder asks for none.
-    let idf: Map<string, number> | undefined;
-    const weight = (term: string) => (idf ??= this.store().idf(textWords(text.toLowerCase()))).get(term) ?? 1;
-    return Array.from(await this.embedder().embedQuery(text, weight));
+    // Only the offline embedder weighs words: an endpoint's is asked without reading the store.
+    const embedder = this.embedder();
+    const idf = embedder.mode === "offline" ? await this.store().idf(textWords(text.toLowerCase())) : null;
+    return Array.from(await embedder.embedQuery(text, (term) => idf?.get(term) ?? 1));
   }
 }
 
@@ -54,23 +55,23 @@ export interface KnowledgeQueryParams {
   candidates?: number;
 }
 
-export class KnowledgeVectorStore extends BaseVectorStore<KnowledgeStore, KnowledgeQueryParams> {
+export class KnowledgeVectorStore extends BaseVectorStore<IndexStore, KnowledgeQueryParams> {
   storesText = true;
 
   constructor(
-    private readonly store: () => KnowledgeStore,
+    private readonly store: () => IndexStore,
     embedder: () => Embedder,
   ) {
     super({ embedModel: new KnowledgeEmbedding(embedder, store) });
   }
 
-  client(): KnowledgeStore {
+  client(): IndexStore {
     return this.store();
   }
 
   async add(nodes: BaseNode[]): Promise<string[]> {
     const store = this.store();
-    const space = store.vectorSpace();
+    const space = await store.vectorSpace();
     const byDocument = new Map<string, BaseNode[]>();
     for (const node of nodes) {
       const path = String(node.metadata.path ?? node.sourceNode?.nodeId ?? node.id_);
@@ -82,17 +83,19 @@ export class KnowledgeVectorStore extends BaseVectorStore<KnowledgeStore, Knowle
         return { index: Number(node.metadata.index ?? i), line: Number(node.metadata.line ?? 1), text, terms: textTerms(text).join(" ") };
       });
       const embedded = space !== null && group.every((node) => node.embedding !== undefined && node.embedding.length > 0);
-      store.writeDocument(
+      await store.writeDocument(
         { path, size: 0, mtimeMs: 0 },
         chunks,
         embedded ? { space: space!, rows: group.map((node) => Float32Array.from(node.getEmbedding())) } : null,
       );
     }
-    return [...byDocument.keys()].flatMap((path) => store.chunksOf(path).map((c) => String(c.id)));
+    const ids: string[] = [];
+    for (const path of byDocument.keys()) ids.push(...(await store.chunksOf(path)).map((c) => String(c.id)));
+    return ids;
   }
 
   async delete(refDocId: string): Promise<void> {
-    this.store().removeDocument(refDocId);
+    await this.store().removeDocument(refDocId);
   }
 
   async query(query: VectorStoreQuery<KnowledgeQueryParams>): Promise<VectorStoreQueryResult> {
@@ -104,18 +107,18 @@ export class KnowledgeVectorStore extends BaseVectorStore<KnowledgeStore, Knowle
     let fused: Scored[];
     switch (query.mode) {
       case VectorStoreQueryMode.SPARSE:
-        lexical = store.lexical(textTerms(query.queryStr ?? ""), Math.max(limit, SIDE_LIMIT));
+        lexical = await store.lexical(textTerms(query.queryStr ?? ""), Math.max(limit, SIDE_LIMIT));
         fused = lexical;
         break;
       case VectorStoreQueryMode.DEFAULT:
         if (!embedding) throw new Error("a vector query needs queryEmbedding");
-        vector = store.scanVectors(embedding, Math.max(limit, SIDE_LIMIT));
+        vector = await store.scanVectors(embedding, Math.max(limit, SIDE_LIMIT));
         fused = vector;
         break;
       case VectorStoreQueryMode.HYBRID: {
-        const candidates = store.lexical(textTerms(query.queryStr ?? ""), query.customParams?.candidates ?? store.hybridCandidates());
+        const candidates = await store.lexical(textTerms(query.queryStr ?? ""), query.customParams?.candidates ?? (await store.hybridCandidates()));
         lexical = candidates.slice(0, SIDE_LIMIT);
-        if (embedding) vector = store.vectorScores(candidates.map((c) => c.id), embedding, SIDE_LIMIT);
+        if (embedding) vector = await store.vectorScores(candidates.map((c) => c.id), embedding, SIDE_LIMIT);
         fused = vector.length > 0 ? fuseScores(lexical, vector, query.alpha ?? DEFAULT_ALPHA) : lexical;
         break;
       }
@@ -123,7 +126,7 @@ export class KnowledgeVectorStore extends BaseVectorStore<KnowledgeStore, Knowle
         throw new Error(`query mode ${query.mode} is not supported by the knowledge store`);
     }
     const top = fused.slice(0, limit);
-    const chunks = store.chunks(top.map((s) => s.id));
+    const chunks = await store.chunks(top.map((s) => s.id));
     const bm25 = new Map(lexical.map((s) => [s.id, s.score]));
     const vectors = new Map(vector.map((s) => [s.id, s.score]));
     const kept = top.filter((s) => chunks.has(s.id));

@@ -48,3 +48,20 @@ export function dotStored(stored: Uint8Array, format: VectorFormat, query: Float
   }
   return sum * scale;
 }
+
+/** A stored vector back as a dense one of `dimensions` values (a sparse one's dropped values are zero). */
+export function decodeVector(stored: Uint8Array, format: VectorFormat, dimensions: number): Float32Array {
+  const view = new DataView(stored.buffer, stored.byteOffset, stored.byteLength);
+  const out = new Float32Array(format === "f32" ? stored.byteLength >> 2 : dimensions);
+  if (format === "f32") {
+    for (let d = 0; d < out.length; d++) out[d] = view.getFloat32(d * 4, true);
+    return out;
+  }
+  const n = (stored.byteLength - 4) / 3;
+  const scale = view.getFloat32(0, true);
+  for (let i = 0; i < n; i++) {
+    const d = view.getUint16(4 + 2 * i, true);
+    if (d < dimensions) out[d] = view.getInt8(4 + 2 * n + i) * scale;
+  }
+  return out;
+}

@@ -31,6 +31,39 @@ export const knowledgeSearchReplySchema = z
   .meta({ id: "KnowledgeSearchReply" });
 export type KnowledgeSearchReply = z.infer<typeof knowledgeSearchReplySchema>;
 
+/** A knowledge collection's name (KNOWLEDGE_COLLECTION): lower-case letters, digits and `_`, starting with a letter (it names database indexes too). */
+export const KNOWLEDGE_COLLECTION_NAME = /^[a-z][a-z0-9_]{0,39}$/;
+
+/** Another workbench indexing a shared collection: who, and how far it is. */
+export const knowledgeIndexerSchema = z.object({
+  /** The indexing workbench's host name and process id. */
+  host: z.string(),
+  pid: z.number().int(),
+  /** True when it is this workbench. */
+  self: z.boolean(),
+  /** When its last heartbeat reached the database (ISO 8601). */
+  heartbeat: z.string(),
+  progress: z.object({ running: z.boolean(), done: z.number().int(), total: z.number().int(), current: z.string().nullable() }),
+});
+
+/**
+ * Where the index lives. `sqlite`: the embedded file under storage/knowledge/. `postgres`: a server
+ * (KNOWLEDGE_STORE_URL), shown without its password, in one collection of it; `vectors` says how the
+ * vector side is searched there (`pgvector`: an HNSW index; `stored`: vectors kept beside the chunks
+ * and scored by the workbench, BM25's candidates rescored as in the embedded store).
+ */
+export const knowledgeStoreStatusSchema = z.object({
+  kind: z.enum(["sqlite", "postgres"]),
+  location: z.string(),
+  collection: z.string().nullable(),
+  vectors: z.enum(["embedded", "pgvector", "stored"]),
+  /** False while the server cannot be reached (searches fail naming the store; it is retried with backoff). */
+  connected: z.boolean(),
+  error: z.string().nullable(),
+  /** The workbench that indexes the collection now (null: none, or the embedded store). */
+  indexer: knowledgeIndexerSchema.nullable(),
+});
+
 export const knowledgeStatusReplySchema = z
   .object({
     documents: z.number().int(),
@@ -51,6 +84,7 @@ export const knowledgeStatusReplySchema = z
      * the looks at the folder since start.
      */
     watch: z.object({ mode: z.enum(["events", "polling", "off"]), folders: z.number().int(), reason: z.string().nullable(), walks: z.number().int() }),
+    store: knowledgeStoreStatusSchema,
   })
   .meta({ id: "KnowledgeStatusReply" });
 export type KnowledgeStatusReply = z.infer<typeof knowledgeStatusReplySchema>;
@@ -111,7 +145,7 @@ export const knowledgeApi = {
     path: "/api/knowledge/search",
     summary: "Hybrid search (BM25 and vectors, fused) over knowledge/: the best `k` passages (5 unless asked, at most 50)",
     querystring: z.object({ q: z.string().optional(), k: z.string().max(10).optional() }),
-    responses: { 200: knowledgeSearchReplySchema, ...errorReplies(400, 413) },
+    responses: { 200: knowledgeSearchReplySchema, ...errorReplies(400, 413, 503) },
   }),
   status: operation({ method: "GET", path: "/api/knowledge/status", summary: "The index: documents, chunks, embedder, indexing progress, what is skipped, how changes are noticed", responses: { 200: knowledgeStatusReplySchema } }),
   documents: operation({ method: "GET", path: "/api/knowledge/documents", summary: "Every document the index knows or refused", responses: { 200: knowledgeDocumentsReplySchema } }),
@@ -144,5 +178,10 @@ export const knowledgeApi = {
     body: z.object({ trash: z.string().max(64) }),
     responses: { 200: knowledgeRestoreReplySchema, ...errorReplies(400, 404, 409) },
   }),
-  rebuild: operation({ method: "POST", path: "/api/knowledge/rebuild", summary: "Starts a full rebuild of the index; progress shows in the status", responses: { 202: knowledgeRebuildReplySchema } }),
+  rebuild: operation({
+    method: "POST",
+    path: "/api/knowledge/rebuild",
+    summary: "Starts a full rebuild of the index (a server store: this collection only); progress shows in the status",
+    responses: { 202: knowledgeRebuildReplySchema, ...errorReplies(409, 503) },
+  }),
 };

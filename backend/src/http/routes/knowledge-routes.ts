@@ -59,6 +59,7 @@ export async function knowledgeRoutes(app: FastifyInstance, { knowledge, config 
   typed(app).route({
     ...routeOf(api.knowledge.rebuild),
     handler: async (_request, reply) => {
+      knowledge.checkRebuild();
       knowledge.rebuild().catch((err) => app.log.error({ err }, "knowledge rebuild failed"));
       return reply.code(202).send({ started: true as const, status: knowledge.status() });
     },

@@ -12,6 +12,7 @@ import { uploadKnowledgeFile } from "@/lib/upload";
 import { useDropTarget } from "@/lib/use-drop-target";
 import { cn } from "@/lib/utils";
 import { WarningLine } from "./problem-card";
+import { ServerStoreLines } from "./server-store-lines";
 import { Trans, useTranslation } from "react-i18next";
 import { formatNumber } from "@/i18n/format";
 import { i18n } from "@/i18n/language";
@@ -130,7 +131,7 @@ export function KnowledgeView({
             <Button variant="ghost" size="sm" disabled={adding !== null} onClick={() => picker.current?.click()} data-testid="knowledge-add" data-tip={t("knowledge.addTip")}>
               <FilePlus2 /> {t("knowledge.add")}
             </Button>
-            <Button variant="ghost" size="sm" disabled={indexing.running} onClick={() => void api.knowledgeRebuild()} data-testid="knowledge-rebuild" data-tip={t("knowledge.rebuildTip")}>
+            <Button variant="ghost" size="sm" disabled={indexing.running || status.store.indexer?.self === false} onClick={() => void api.knowledgeRebuild()} data-testid="knowledge-rebuild" data-tip={t("knowledge.rebuildTip")}>
               <RefreshCw /> {t("knowledge.rebuild")}
             </Button>
           </span>
@@ -157,6 +158,7 @@ export function KnowledgeView({
               : t("knowledge.watchOff")}
         </div>
         {status.watch.reason && <WarningLine text={t("knowledge.eventsOff", { detail: status.watch.reason })} />}
+        {status.store.kind === "postgres" && <ServerStoreLines store={status.store} />}
         {status.embedder.error && <WarningLine text={t("knowledge.vectorsOff", { detail: status.embedder.error })} />}
         {status.truncated && <WarningLine text={status.truncated} />}
         {status.recovered && <WarningLine text={status.recovered} />}
