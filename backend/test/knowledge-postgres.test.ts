@@ -21,13 +21,16 @@ const documentText = (n: number) =>
   Array.from({ length: 4 }, (_, p) => `Report ${n} section ${p}: the marker word zebra${n} appears here. ${"Filler sentence about nothing in particular. ".repeat(30)}`).join("\n\n");
 
 let engine: PostgresEngine;
+/** The same engine without the vector extension: vectors are stored beside the chunks. */
+let plainEngine: PostgresEngine;
 const servers: ServerProcess[] = [];
 const roots: string[] = [];
 beforeAll(async () => {
-  engine = await startPostgresEngine({ vector: true });
+  [engine, plainEngine] = await Promise.all([startPostgresEngine({ vector: true }), startPostgresEngine({ vector: false })]);
 }, 60_000);
 afterAll(async () => {
   await engine?.close();
+  await plainEngine?.close();
 });
 afterEach(async () => {
   for (const server of servers.splice(0)) {
@@ -53,17 +56,16 @@ async function dataRoot(count: number): Promise<string> {
   return root;
 }
 
-async function workbench(root: string, collection: string, extra: Record<string, string> = {}): Promise<ServerProcess> {
+async function workbench(root: string, collection: string, on: PostgresEngine = engine): Promise<ServerProcess> {
   const server = await startServerProcess({
     WORKBENCH_ROOT: root,
     KEY_FILE: join(root, "none.md"),
-    KNOWLEDGE_STORE_URL: engine.url(PASSWORD),
+    KNOWLEDGE_STORE_URL: on.url(PASSWORD),
     KNOWLEDGE_COLLECTION: collection,
     KNOWLEDGE_LEASE_MS: "1500",
     OPENAI_API_KEY: "",
     EMBEDDING_MODEL: "",
     LOG_LEVEL: "info",
-    ...extra,
   });
   servers.push(server);
   return server;
@@ -97,15 +99,19 @@ async function halfWritten(collection: string): Promise<unknown[]> {
 const noPassword = (text: string) => expect(text.includes(PASSWORD) || text.includes(encodeURIComponent(PASSWORD)), "the database password was shown").toBe(false);
 
 describe("the knowledge index on PostgreSQL", () => {
-  it("indexes, searches with citations, deletes and restores, and rebuilds only its collection; the password is never shown", async () => {
+  it.each([
+    ["with pgvector", "pgvector"],
+    ["without pgvector", "stored"],
+  ] as const)("%s: indexes, searches with citations, deletes and restores, and rebuilds only its collection; the password is never shown", async (_, vectors) => {
+    const on = vectors === "pgvector" ? engine : plainEngine;
     const root = await dataRoot(6);
-    const other = await workbench(await dataRoot(3), "neighbour");
-    const server = await workbench(root, "main_kb");
+    const other = await workbench(await dataRoot(3), "neighbour", on);
+    const server = await workbench(root, "main_kb", on);
     await indexed(server, 6);
     await indexed(other, 3);
     const s = await status(server);
-    expect(s.store).toMatchObject({ kind: "postgres", collection: "main_kb", vectors: "pgvector", connected: true, error: null, indexer: { self: true } });
-    expect(s.store.location).toBe(`postgres://postgres@127.0.0.1:${engine.port}/postgres`);
+    expect(s.store).toMatchObject({ kind: "postgres", collection: "main_kb", vectors, connected: true, error: null, indexer: { self: true } });
+    expect(s.store.location).toBe(`postgres://postgres@127.0.0.1:${on.port}/postgres`);
     expect(s.chunks).toBeGreaterThanOrEqual(6 * 4);
 
     const found = await search(server, "zebra4");
