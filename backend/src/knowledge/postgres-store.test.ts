@@ -77,6 +77,12 @@ for (const vector of [true, false]) {
         expect(found.nodes![0].metadata).toMatchObject({ path: "knowledge/stars.md", index: 0, line: 1 });
         if (mode !== VectorStoreQueryMode.SPARSE) expect(found.nodes![0].metadata.vector).toBeGreaterThan(0.2);
       }
+      // Once the vectors are all in, pgvector's HNSW index is built and answers the vector-only query the same.
+      await store.markVectorsComplete();
+      const indexes = await store.pool.query("SELECT indexname FROM pg_indexes WHERE schemaname = 'mini_openclaw' AND indexname LIKE 'vectors_hnsw_%'");
+      expect(indexes.rows.map((r) => r.indexname)).toEqual(vector ? ["vectors_hnsw_one_2048"] : []);
+      const nearest = await llama.query({ mode: VectorStoreQueryMode.DEFAULT, queryStr: "", queryEmbedding, similarityTopK: 2 });
+      expect(nearest.nodes![0].metadata).toMatchObject({ path: "knowledge/stars.md", index: 0 });
       expect(await store.chunkCount()).toBe(6);
       await store.close();
     });
