@@ -78,7 +78,8 @@ export class PostgresStore implements IndexStore {
     const pool = new pg.Pool({
       connectionString: options.url,
       max: 3,
-      connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+      // A refused connection fails at once; this is for a server too busy to answer (one running a long statement).
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 20_000,
       idleTimeoutMillis: 10_000,
       query_timeout: 120_000,
       application_name: "mini-openclaw",
