@@ -43,6 +43,7 @@ function pump() {
   if (next < 0) return;
   const [unit] = queue.splice(next, 1);
   running = true;
+  const began = Date.now();
   void db
     .runExclusive(async () => {
       const answer = await db.execProtocolRaw(Buffer.concat(unit.messages), { syncToFs: false });
@@ -52,6 +53,9 @@ function pump() {
     })
     .catch(() => unit.client.destroy())
     .finally(() => {
+      if (process.env.PG_ENGINE_SLOW_MS && Date.now() - began > Number(process.env.PG_ENGINE_SLOW_MS)) {
+        process.stderr.write(`slow unit ${Date.now() - began} ms: ${Buffer.concat(unit.messages).toString("latin1").replace(/[^ -~]+/g, " ").slice(0, 300)}\n`);
+      }
       running = false;
       pump();
     });

@@ -42,7 +42,10 @@ export async function startPostgresEngine({ vector }: { vector: boolean }): Prom
     });
     child = started;
     let output = "";
-    started.stderr!.setEncoding("utf8").on("data", (text: string) => (output += text));
+    started.stderr!.setEncoding("utf8").on("data", (text: string) => {
+      output += text;
+      if (process.env.PG_ENGINE_SLOW_MS) process.stderr.write(text);
+    });
     port = await new Promise<number>((resolvePort, reject) => {
       let line = "";
       started.stdout!.setEncoding("utf8").on("data", (text: string) => {

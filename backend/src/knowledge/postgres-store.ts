@@ -80,8 +80,9 @@ export class PostgresStore implements IndexStore {
       max: 3,
       // A refused connection fails at once; this is for a server too busy to answer (one running a long statement).
       connectionTimeoutMillis: options.connectTimeoutMs ?? 20_000,
+      // No time limit on a statement: building a collection's HNSW index takes minutes on a large one
+      // (a server's own statement_timeout still applies); a lost connection fails at once.
       idleTimeoutMillis: 10_000,
-      query_timeout: 120_000,
       application_name: "mini-openclaw",
     });
     // A server that goes away errors its idle connections: the next query connects again.
