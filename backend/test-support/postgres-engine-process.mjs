@@ -1,8 +1,10 @@
 /**
  * A PostgreSQL engine for the tests and benchmarks, as its own process: PGlite (PostgreSQL compiled to
  * WebAssembly) behind a small wire-protocol server. PG_ENGINE_DIR: its data folder (kept across a stop
- * and a start); PG_ENGINE_VECTOR=1: with pgvector; PG_ENGINE_PORT. Prints `{"port":N}` when it
- * listens; SIGTERM stops it cleanly (its clients see their connections end).
+ * and a start); PG_ENGINE_VECTOR=1: with pgvector; PG_ENGINE_PORT; PG_ENGINE_LATENCY_MS: each answer
+ * reaches its client that much later, as from a server across a network (the engine meanwhile serves
+ * others). Prints `{"port":N}` when it listens; SIGTERM stops it cleanly (its clients see their
+ * connections end).
  *
  * PGlite is one PostgreSQL session. Its own socket server passes each client's messages on one by
  * one, so two clients' extended-protocol queries (Parse, Bind, Execute, Sync) interleave and corrupt
@@ -18,6 +20,8 @@ const SSL_REQUEST = 80877103;
 const CANCEL_REQUEST = 80877102;
 /** Messages after which a client waits for the engine's answer. */
 const UNIT_ENDS = new Set(["S", "Q", "p", "H"]);
+
+const LATENCY_MS = Number(process.env.PG_ENGINE_LATENCY_MS ?? 0);
 
 const db = await PGlite.create({ dataDir: process.env.PG_ENGINE_DIR, extensions: process.env.PG_ENGINE_VECTOR === "1" ? { vector } : {} });
 
@@ -47,7 +51,8 @@ function pump() {
   void db
     .runExclusive(async () => {
       const answer = await db.execProtocolRaw(Buffer.concat(unit.messages), { syncToFs: false });
-      if (answer.length > 0 && !unit.client.destroyed) unit.client.write(answer);
+      // A copy: the answer is a view of the engine's memory, which its next unit writes over.
+      if (answer.length > 0) deliver(unit.client, Buffer.from(answer));
       const status = lastStatus(answer);
       if (status !== null) owner = status === "I" ? null : unit.client;
     })
@@ -59,6 +64,15 @@ function pump() {
       running = false;
       pump();
     });
+}
+
+/** An answer to its client, after the network's latency (same delay for all, so a client's answers stay in order). */
+function deliver(client, answer) {
+  const write = () => {
+    if (!client.destroyed) client.write(answer);
+  };
+  if (LATENCY_MS > 0) setTimeout(write, LATENCY_MS);
+  else write();
 }
 
 /** A client gone: its waiting units dropped, its open transaction rolled back. */

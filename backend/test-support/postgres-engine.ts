@@ -29,14 +29,20 @@ export interface PostgresEngine {
   close(): Promise<void>;
 }
 
-export async function startPostgresEngine({ vector }: { vector: boolean }): Promise<PostgresEngine> {
+export interface PostgresEngineOptions {
+  vector: boolean;
+  /** Milliseconds each answer takes to reach its client, as from a server across a network (default 0). */
+  latencyMs?: number;
+}
+
+export async function startPostgresEngine({ vector, latencyMs = 0 }: PostgresEngineOptions): Promise<PostgresEngine> {
   const dir = await mkdtemp(join(tmpdir(), "moc-pg-"));
   let child: ChildProcess | null = null;
   let port = 0;
   const launch = async () => {
     if (child && child.exitCode === null && child.signalCode === null) return;
     const started = spawn(process.execPath, [script], {
-      env: { ...process.env, PG_ENGINE_DIR: join(dir, "data"), PG_ENGINE_VECTOR: vector ? "1" : "0", PG_ENGINE_PORT: String(port) },
+      env: { ...process.env, PG_ENGINE_DIR: join(dir, "data"), PG_ENGINE_VECTOR: vector ? "1" : "0", PG_ENGINE_PORT: String(port), PG_ENGINE_LATENCY_MS: String(latencyMs) },
       // Its stdin is a pipe from here: when this process ends, however it ends, the engine stops too.
       stdio: ["pipe", "pipe", "pipe"],
     });

@@ -20,13 +20,18 @@ const DOCUMENTS = 100;
 const documentText = (n: number) =>
   Array.from({ length: 4 }, (_, p) => `Report ${n} section ${p}: the marker word zebra${n} appears here. ${"Filler sentence about nothing in particular. ".repeat(30)}`).join("\n\n");
 
+/**
+ * The engine answers 20 ms late, as a server across a network does: indexing the shared collection's
+ * 100 documents then takes seconds on any machine, so the second workbench finds the first mid-way
+ * (on a fast machine, with answers at once, the first had finished before the second was up).
+ */
 let engine: PostgresEngine;
 /** The same engine without the vector extension: vectors are stored beside the chunks. */
 let plainEngine: PostgresEngine;
 const servers: ServerProcess[] = [];
 const roots: string[] = [];
 beforeAll(async () => {
-  [engine, plainEngine] = await Promise.all([startPostgresEngine({ vector: true }), startPostgresEngine({ vector: false })]);
+  [engine, plainEngine] = await Promise.all([startPostgresEngine({ vector: true, latencyMs: 20 }), startPostgresEngine({ vector: false })]);
 }, 60_000);
 afterAll(async () => {
   await engine?.close();
