@@ -9,13 +9,16 @@
  * Run: npx -y pnpm@10 bench:knowledge-scale [--chunks 50000] [--store postgres] (KEEP_ROOT=1 keeps the
  * generated data root). `--store postgres`: the index on PostgreSQL, KNOWLEDGE_STORE_URL when it is set,
  * else a PGlite engine with pgvector started here (PostgreSQL as WebAssembly in one process: slower
- * than a server; its own RSS and writes are printed apart from the workbench's).
+ * than a server; its own RSS and writes are printed apart from the workbench's). A server on this
+ * machine (the URL's host 127.0.0.1 or localhost) is measured too: the PSS and writes of its processes
+ * (`postgres`, read from /proc; needs the right to read them, e.g. root), and the database's size.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile, appendFile } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import pg from "pg";
 import { type PostgresEngine, startPostgresEngine } from "../test-support/postgres-engine.js";
 
 const arg = process.argv.indexOf("--chunks");
@@ -72,6 +75,25 @@ async function rssOf(pid: number): Promise<number> {
   for (const child of children) total += await rssOf(Number(child));
   return total;
 }
+/** A PostgreSQL server on this machine: its processes' proportional memory (shared buffers counted once) and bytes written. */
+async function postgresProcesses(): Promise<number[]> {
+  const pids: number[] = [];
+  for (const name of await readdir("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    if ((await readFile(`/proc/${name}/comm`, "utf8").catch(() => "")).trim() === "postgres") pids.push(Number(name));
+  }
+  return pids;
+}
+async function serverPss(): Promise<number> {
+  let total = 0;
+  for (const pid of await postgresProcesses()) total += Number(/Pss:\s+(\d+)/.exec(await readFile(`/proc/${pid}/smaps_rollup`, "utf8").catch(() => ""))?.[1] ?? 0) * 1024;
+  return total;
+}
+async function serverWritten(): Promise<number> {
+  let total = 0;
+  for (const pid of await postgresProcesses()) total += await writtenBytes(pid).catch(() => 0);
+  return total;
+}
 async function writtenBytes(pid: number): Promise<number> {
   const io = await readFile(`/proc/${pid}/io`, "utf8");
   return Number(/write_bytes:\s+(\d+)/.exec(io)![1]);
@@ -101,6 +123,7 @@ type Search = { indexing: boolean; results: Array<{ source: string }> };
 
 const root = await mkdtemp(join(tmpdir(), "moc-kscale-"));
 const engine: PostgresEngine | null = POSTGRES && !process.env.KNOWLEDGE_STORE_URL ? await startPostgresEngine({ vector: true }) : null;
+const localServer = POSTGRES && !engine && ["127.0.0.1", "localhost"].includes(new URL(process.env.KNOWLEDGE_STORE_URL!).hostname);
 const storeEnv: Record<string, string> = POSTGRES ? { KNOWLEDGE_STORE_URL: process.env.KNOWLEDGE_STORE_URL ?? engine!.url(), KNOWLEDGE_COLLECTION: "scale_bench" } : { KNOWLEDGE_STORE_URL: "" };
 try {
   await mkdir(join(root, "knowledge", "corpus"), { recursive: true });
@@ -111,12 +134,14 @@ try {
   let server = await startServer(root, port);
   let peakRss = 0;
   let enginePeakRss = 0;
+  let serverPeakPss = 0;
   let healthMax = 0;
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
       peakRss = Math.max(peakRss, await rssOf(server.child.pid!));
       if (engine) enginePeakRss = Math.max(enginePeakRss, await rssOf(engine.pid));
+      if (localServer) serverPeakPss = Math.max(serverPeakPss, await serverPss());
       await sleep(200);
     }
   })();
@@ -172,7 +197,7 @@ try {
   })();
   await sleep(1500);
   const writtenBefore = await writtenBytes(server.child.pid!);
-  const engineWrittenBefore = engine ? await writtenBytes(engine.pid) : 0;
+  const engineWrittenBefore = engine ? await writtenBytes(engine.pid) : localServer ? await serverWritten() : 0;
   const token = `zqxmarker${Date.now()}`;
   const changedAt = performance.now();
   await appendFile(small, `\nThe marker word is ${token}.\n`);
@@ -187,7 +212,7 @@ try {
   }
   await sleep(3000); // the WAL's checkpoint, if one falls due, counts too
   const writtenForChange = (await writtenBytes(server.child.pid!)) - writtenBefore;
-  const engineWrittenForChange = engine ? (await writtenBytes(engine.pid)) - engineWrittenBefore : 0;
+  const engineWrittenForChange = engine ? (await writtenBytes(engine.pid)) - engineWrittenBefore : localServer ? (await serverWritten()) - engineWrittenBefore : 0;
 
   // Restart: the first search that answers with results, timed from the process's start (three restarts).
   const restarts: number[] = [];
@@ -209,15 +234,24 @@ try {
   }
   await stopServer(server.child);
 
-  console.log(`\nstore: ${POSTGRES ? `PostgreSQL${engine ? " (PGlite engine with pgvector, its own process)" : ""}` : "SQLite (embedded)"}`);
+  console.log(`\nstore: ${POSTGRES ? `PostgreSQL${engine ? " (PGlite engine with pgvector, its own process)" : localServer ? " (a server on this machine)" : ""}` : "SQLite (embedded)"}`);
   if (engine) console.log(`peak engine RSS while indexing: ${mb(enginePeakRss)}`);
+  if (localServer) {
+    console.log(`peak server memory while indexing (PSS of its processes): ${mb(serverPeakPss)}`);
+    const client = new pg.Client({ connectionString: process.env.KNOWLEDGE_STORE_URL });
+    await client.connect();
+    const size = await client.query("SELECT pg_database_size(current_database()) AS bytes");
+    console.log(`database size: ${mb(Number(size.rows[0].bytes))}`);
+    await client.end();
+  }
   console.log(`corpus: ${FILES} files, ${done!.chunks} chunks (first status: running ${firstStatus?.indexing.running})`);
   console.log(`index from empty: ${(indexMs / 1000).toFixed(1)} s (from the process's start)`);
   console.log(`peak server RSS while indexing: ${mb(peakRss)}`);
   console.log(`/api/health while indexing: max ${healthMax.toFixed(1)} ms`);
   console.log(`searches while indexing: ${whileIndexing.length}, p50 ${pct(whileIndexing, 50).toFixed(1)} ms, max ${Math.max(...whileIndexing).toFixed(1)} ms, ${saidIndexing} said indexing: true`);
   console.log(`query (k=10, 200 queries of 3-5 words): p50 ${pct(latencies, 50).toFixed(1)} ms, p95 ${pct(latencies, 95).toFixed(1)} ms`);
-  console.log(`one small file changed: ${mb(writtenForChange)} written by the server${engine ? ` (${mb(engineWrittenForChange)} by the engine)` : ""}, searchable after ${searchableMs.toFixed(0)} ms`);
+  const storeWrote = engine ? ` (${mb(engineWrittenForChange)} by the engine)` : localServer ? ` (${mb(engineWrittenForChange)} by the database server)` : "";
+  console.log(`one small file changed: ${mb(writtenForChange)} written by the workbench${storeWrote}, searchable after ${searchableMs.toFixed(0)} ms`);
   console.log(`restart to first search with results: ${restarts.map((ms) => ms.toFixed(0)).join(", ")} ms (three restarts)`);
 } finally {
   await engine?.close();

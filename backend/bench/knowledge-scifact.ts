@@ -11,7 +11,8 @@ import { join, resolve } from "node:path";
 import type { Scored } from "../src/knowledge/top-k.js";
 import { offlineEmbedder } from "../src/knowledge/embedders.js";
 import { DEFAULT_ALPHA, reciprocalRankFusion } from "../src/knowledge/fusion.js";
-import { KnowledgeBase, type ServerStoreConfig } from "../src/knowledge/knowledge-base.js";
+import type { KnowledgeServerConfig } from "../src/config/config.js";
+import { KnowledgeBase } from "../src/knowledge/knowledge-base.js";
 import { startPostgresEngine } from "../test-support/postgres-engine.js";
 import { offlineEmbed } from "../src/knowledge/offline-embedder.js";
 import { textTerms, textWords } from "../src/knowledge/text-terms.js";
@@ -74,7 +75,7 @@ for (const doc of corpus) await writeFile(join(root, "knowledge", "scifact", `${
 const collect = () => (globalThis as { gc?: () => void }).gc?.();
 
 /** Indexes the corpus into one store, reloads it in a fresh instance, and scores both query sets. */
-async function runOn(server: ServerStoreConfig | null) {
+async function runOn(server: KnowledgeServerConfig | null) {
   let started = performance.now();
   const kb = new KnowledgeBase(root, offlineEmbedder, undefined, undefined, server);
   await kb.sync();

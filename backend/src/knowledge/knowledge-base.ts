@@ -23,9 +23,10 @@ import type { Embedder } from "./embedders.js";
 import { DEFAULT_ALPHA } from "./fusion.js";
 import { IndexWorker } from "./index-worker.js";
 import type { DocumentRow, IndexStore, StoredChunk, VectorSpace } from "./index-store.js";
-import { IndexLease, newLeaseHolder } from "./index-lease.js";
+import { newLeaseHolder } from "./index-lease.js";
 import { KnowledgeStore } from "./knowledge-store.js";
 import { PostgresStore } from "./postgres-store.js";
+import { SharedCollection } from "./shared-collection.js";
 import { defaultCollection, describeStore, type StoreLocation } from "./store-location.js";
 import { addKnowledgeFile, knowledgePath, restoreKnowledgeFile, trashKnowledgeFile } from "./knowledge-files.js";
 import { KnowledgeVectorStore } from "./knowledge-vector-store.js";
@@ -54,12 +55,6 @@ export type SearchHit = KnowledgeHit;
 export type SearchReply = KnowledgeSearchReply;
 export type KnowledgeStatus = KnowledgeStatusReply;
 
-export type ServerStoreConfig = KnowledgeServerConfig;
-
-/** Waits between tries to reach an unreachable server store: doubling from the first to the last. */
-const RETRY_FIRST_MS = 1000;
-const RETRY_LAST_MS = 30_000;
-
 /** The vector space an embedder's vectors are stored in. */
 function spaceOf(embedder: Embedder): VectorSpace {
   return { embedder: embedder.id, format: embedder.mode === "offline" ? "sparse-i8" : "f32" };
@@ -69,16 +64,10 @@ export class KnowledgeBase {
   private readonly store: string;
   private readonly location: StoreLocation;
   private reader: IndexStore | null = null;
-  /** A server store's lease on its collection (null: the embedded store, or not connected yet). */
-  private lease: IndexLease | null = null;
+  /** A server store's collection: its lease, who indexes it, whether it is reachable (null: the embedded store). */
+  private readonly shared: SharedCollection | null;
   /** Whether this workbench writes the index: always the embedded store; a server store's while it holds the lease. */
   private writer: boolean;
-  /** Who indexes a shared collection, as its lease row says. */
-  private indexer: KnowledgeStatusReply["store"]["indexer"] = null;
-  /** Why the server store cannot be used now (unreachable, a newer schema); retried with backoff. */
-  private storeError: string | null = null;
-  private retryMs = RETRY_FIRST_MS;
-  private nextTry = 0;
   private leaseTimer: NodeJS.Timeout | null = null;
   private ticking = false;
   /** The last look failed on the server store: the next heartbeat that reaches it looks again (and resumes). */
@@ -117,13 +106,14 @@ export class KnowledgeBase {
     private readonly log: { warn(obj: object, msg: string): void } = { warn() {} },
     /** The status or the documents changed (progress, a document in or out): pages showing them read them again. */
     private readonly onChange: () => void = () => {},
-    private readonly server: ServerStoreConfig | null = null,
+    private readonly server: KnowledgeServerConfig | null = null,
   ) {
     this.store = join(dataRoot, "storage", "knowledge");
     this.location = server
       ? { kind: "postgres", url: server.url, collection: server.collection ?? defaultCollection(join(dataRoot, "knowledge")), holder: newLeaseHolder() }
       : { kind: "sqlite", file: join(this.store, DB_FILE) };
     this.writer = server === null;
+    this.shared = this.location.kind === "postgres" ? new SharedCollection(this.location, server!.leaseMs, dataRoot, log) : null;
     this.vectorStore = new KnowledgeVectorStore(
       () => this.openReader(),
       () => this.embedder,
@@ -172,14 +162,14 @@ export class KnowledgeBase {
   private async openServer(location: Extract<StoreLocation, { kind: "postgres" }>): Promise<void> {
     const store = await PostgresStore.open({ url: location.url, collection: location.collection, holder: null });
     try {
-      this.lease = new IndexLease(store.pool, location.collection, location.holder, this.server!.leaseMs);
+      this.shared!.attach(store.pool);
       this.reader = store;
-      await this.holdLease();
+      await this.holdLease(this.shared!);
       this.vectorsPending = await store.vectorsMayBeMissing();
       await this.refreshDocuments();
     } catch (err) {
       this.reader = null;
-      this.lease = null;
+      this.shared!.detach();
       await store.close();
       throw err;
     }
@@ -189,12 +179,11 @@ export class KnowledgeBase {
    * Renews the lease, or takes it when it is free or its holder's heartbeat stopped (then the
    * collection is brought to this text analysis and embedder, and indexing starts); reads who indexes.
    */
-  private async holdLease(): Promise<void> {
-    const lease = this.lease!;
+  private async holdLease(shared: SharedCollection): Promise<void> {
     const progress = { ...this.progress, running: this.progress.running || this.rebuilding > 0 };
-    const held = this.writer ? await lease.renew(progress) : await lease.acquire(progress);
+    const held = await shared.beat(this.writer, progress);
     if (held && !this.writer) {
-      const prepared = await this.worker.run({ kind: "prepare", store: this.location, textAnalysis: TEXT_ANALYSIS_VERSION, space: spaceOf(this.embedder) });
+      const prepared = await this.prepare();
       if (!prepared.ok) throw new Error(prepared.reason);
       this.writer = true;
       this.vectorsPending = await this.openReader().vectorsMayBeMissing();
@@ -203,22 +192,21 @@ export class KnowledgeBase {
       if (this.watcher) void this.sync().catch((err) => this.log.warn({ err: (err as Error).message }, "knowledge sync failed"));
     } else if (!held && this.writer) {
       this.writer = false;
-      this.log.warn({ collection: this.location.kind === "postgres" ? this.location.collection : null }, "knowledge lease passed to another workbench; searching only");
+      shared.lost();
     }
-    this.indexer = await lease.indexer();
+    await shared.readIndexer();
     if (!this.writer) await this.refreshDocumentsIfChanged();
   }
 
   /** The heartbeat of a server store: keeps or takes the lease, reconnects with backoff, resumes a failed look. */
   private async tick(): Promise<void> {
-    if (this.ticking || this.closed || Date.now() < this.nextTry) return;
+    const shared = this.shared;
+    if (!shared || this.ticking || this.closed || !shared.due()) return;
     this.ticking = true;
     try {
       await this.load();
-      await this.holdLease();
-      if (this.storeError !== null) this.changed();
-      this.storeError = null;
-      this.retryMs = RETRY_FIRST_MS;
+      await this.holdLease(shared);
+      if (shared.reached()) this.changed();
       if (this.writer && this.syncFailed && this.syncing === null) void this.sync().catch(() => {});
     } catch (err) {
       this.storeDown(err as Error);
@@ -229,29 +217,26 @@ export class KnowledgeBase {
 
   /** The server store failed: said in the status, tried again after a wait that doubles. */
   private storeDown(err: Error): void {
-    if (this.location.kind !== "postgres" || this.closed) return;
-    if (this.storeError === null) this.log.warn({ store: describeStore(this.location, this.dataRoot), reason: err.message }, "knowledge store unreachable; retrying");
-    this.storeError = err.message;
-    this.nextTry = Date.now() + this.retryMs;
-    this.retryMs = Math.min(this.retryMs * 2, RETRY_LAST_MS);
+    if (!this.shared || this.closed) return;
+    this.shared.failed(err);
     this.changed();
   }
 
-  /** An error for a search the server store cannot answer now, naming the store (its password left out). */
-  private unavailable(err: Error): UserError {
-    return new UserError(503, `The knowledge store (${describeStore(this.location, this.dataRoot)}) cannot be reached: ${err.message}. It is tried again in the background; everything else works.`);
+  /** The worker brings the store to this text analysis and the embedder of the moment (or makes it). */
+  private prepare() {
+    return this.worker.run({ kind: "prepare", store: this.location, textAnalysis: TEXT_ANALYSIS_VERSION, space: spaceOf(this.embedder) });
   }
 
   /** The worker brings the store to this text analysis and embedder (or makes it), then it is opened for reading. */
   private async prepareInWorker(): Promise<KnowledgeStore> {
     const file = this.dbFile();
-    let prepared = await this.worker.run({ kind: "prepare", store: this.location, textAnalysis: TEXT_ANALYSIS_VERSION, space: spaceOf(this.embedder) });
+    let prepared = await this.prepare();
     if (!prepared.ok && !this.closed) {
       // An unreadable database (damaged, not SQLite): set aside, and built again from the documents.
       this.log.warn({ reason: prepared.reason }, "knowledge store unreadable; rebuilding");
       this.recovered = `the stored index could not be read (${prepared.reason}); it was rebuilt from the documents`;
       for (const suffix of ["", "-wal", "-shm"]) await rm(`${file}${suffix}`, { force: true });
-      prepared = await this.worker.run({ kind: "prepare", store: this.location, textAnalysis: TEXT_ANALYSIS_VERSION, space: spaceOf(this.embedder) });
+      prepared = await this.prepare();
     }
     if (!prepared.ok) throw new Error(`the knowledge store could not be opened (${prepared.reason})`);
     return KnowledgeStore.open(file);
@@ -468,7 +453,7 @@ export class KnowledgeBase {
     this.embedder = embedder;
     this.embedError = null;
     this.changed();
-    if (this.writer) await this.worker.run({ kind: "prepare", store: this.location, textAnalysis: TEXT_ANALYSIS_VERSION, space: spaceOf(embedder) });
+    if (this.writer) await this.prepare();
     this.vectorsPending = true;
     if (!this.closed) void this.sync().catch((err) => this.log.warn({ err }, "knowledge sync failed"));
   }
@@ -499,19 +484,14 @@ export class KnowledgeBase {
     await this.syncing?.catch(() => {});
     await this.loaded?.catch(() => {});
     // A clean stop gives the shared collection's lease up: another workbench takes it at once.
-    if (this.writer && this.lease) await this.lease.release().catch(() => {});
+    if (this.writer) await this.shared?.release();
     await this.reader?.close();
     this.reader = null;
   }
 
   /** Refuses a rebuild this workbench cannot do: the server store unreachable, or another workbench indexing the collection. */
   checkRebuild(): void {
-    if (this.location.kind !== "postgres") return;
-    if (this.storeError !== null || this.reader === null) throw this.unavailable(new Error(this.storeError ?? "not connected yet"));
-    if (!this.writer) {
-      const by = this.indexer ? ` (${this.indexer.host}, pid ${this.indexer.pid})` : "";
-      throw new UserError(409, `Another workbench${by} indexes this collection: rebuild it there, or stop it and its lease passes here.`);
-    }
+    this.shared?.checkRebuild(this.reader !== null, this.writer);
   }
 
   /**
@@ -549,9 +529,9 @@ export class KnowledgeBase {
     try {
       return await this.searchStore(query, k);
     } catch (err) {
-      if (this.location.kind !== "postgres" || err instanceof UserError) throw err;
+      if (!this.shared || err instanceof UserError) throw err;
       this.storeDown(err as Error);
-      throw this.unavailable(err as Error);
+      throw this.shared.unavailable(err as Error);
     }
   }
 
@@ -675,23 +655,14 @@ export class KnowledgeBase {
 
   /** How far indexing is: this workbench's, or that of the workbench indexing the shared collection. */
   private indexingNow(): KnowledgeStatus["indexing"] {
-    if (!this.writer && this.indexer) return this.indexer.progress;
+    const indexer = this.shared?.indexer;
+    if (!this.writer && indexer) return indexer.progress;
     return { ...this.progress, running: this.progress.running || this.rebuilding > 0 };
   }
 
   private storeStatus(): KnowledgeStatus["store"] {
-    const location = describeStore(this.location, this.dataRoot);
-    if (this.location.kind === "sqlite") return { kind: "sqlite", location, collection: null, vectors: "embedded", connected: true, error: null, indexer: null };
-    const pgvector = this.reader instanceof PostgresStore && this.reader.pgvector;
-    return {
-      kind: "postgres",
-      location,
-      collection: this.location.collection,
-      vectors: pgvector ? "pgvector" : "stored",
-      connected: this.reader !== null && this.storeError === null,
-      error: this.storeError,
-      indexer: this.indexer,
-    };
+    if (!this.shared) return { kind: "sqlite", location: describeStore(this.location, this.dataRoot), collection: null, vectors: "embedded", connected: true, error: null, indexer: null };
+    return this.shared.status(this.reader !== null, this.reader instanceof PostgresStore && this.reader.pgvector);
   }
 
   status(): KnowledgeStatus {

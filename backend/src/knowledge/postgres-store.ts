@@ -1,73 +1,46 @@
 /**
  * The knowledge index on a PostgreSQL server (`KNOWLEDGE_STORE_URL`), for a corpus that belongs on a
  * server and for several workbenches searching one index. Everything lives in the schema
- * `mini_openclaw`, created and migrated here (versioned), one collection's rows apart from another's.
+ * `mini_openclaw` (postgres-schema.ts: made and migrated on open), one collection's rows apart from
+ * another's.
  *
  * BM25 is the workbench's own, as in the embedded store: a postings table (term, chunk, count) and
  * each chunk's length, scored here with the same formula, not `ts_rank`. Vectors go into pgvector
- * (`halfvec`, an HNSW index per collection and dimension) when the server has the extension; without
- * it they are kept beside the chunks in the embedded store's encoding and scored here, BM25's
- * candidates rescored as there. A document is written in one transaction, and only by the workbench
+ * when the server has the extension, else beside the chunks in the embedded store's encoding
+ * (postgres-vectors.ts); the hybrid rescores BM25's candidates as there. A document is written in one transaction, and only by the workbench
  * holding the collection's lease (index-lease.ts): a write after the lease passed on is refused.
  */
 import { KNOWLEDGE_COLLECTION_NAME } from "@mini-openclaw/protocol";
 import pg from "pg";
 import { COMMON_SHARE, type DocumentRow, type DocumentVersion, type IndexStore, type NewChunk, type StoredChunk, TWO_PHASE_FROM, type VectorSpace } from "./index-store.js";
 import { DEFAULT_BM25 } from "./bm25-index.js";
-import { decodeVector, dotStored, encodeVector } from "./sparse-vector.js";
-import { OFFLINE_DIMENSIONS } from "./offline-embedder.js";
+import { type Client, inTransaction, migrate, SCHEMA as S } from "./postgres-schema.js";
+import { pgvectorColumn, storedColumn, type VectorColumn, type VectorRow } from "./postgres-vectors.js";
 import { type Scored, topScored } from "./top-k.js";
 import { FrequencyCache } from "./frequency-cache.js";
 
-/** The schema version this workbench writes; a database at a later one is refused, never altered. */
-export const POSTGRES_SCHEMA_VERSION = 1;
-const S = "mini_openclaw";
-/** pgvector indexes `halfvec` with HNSW up to this many dimensions; above it, vector-only queries scan. */
-const HNSW_MAX_DIMENSIONS = 4000;
-
-const MIGRATIONS: Record<number, string> = {
-  1: `
-CREATE TABLE ${S}.meta(collection text NOT NULL, key text NOT NULL, value text NOT NULL, PRIMARY KEY (collection, key));
-CREATE TABLE ${S}.documents(collection text NOT NULL, path text NOT NULL, size bigint NOT NULL, mtime double precision NOT NULL, chunks integer NOT NULL, reason text, PRIMARY KEY (collection, path));
-CREATE TABLE ${S}.chunks(id bigserial PRIMARY KEY, collection text NOT NULL, path text NOT NULL, idx integer NOT NULL, line integer NOT NULL, text text NOT NULL, length integer NOT NULL);
-CREATE INDEX chunks_by_path ON ${S}.chunks(collection, path);
-CREATE TABLE ${S}.postings(collection text NOT NULL, term text NOT NULL, chunk_id bigint NOT NULL REFERENCES ${S}.chunks(id) ON DELETE CASCADE, tf integer NOT NULL, PRIMARY KEY (collection, term, chunk_id));
-CREATE INDEX postings_by_chunk ON ${S}.postings(chunk_id);
-CREATE TABLE ${S}.vectors(chunk_id bigint PRIMARY KEY REFERENCES ${S}.chunks(id) ON DELETE CASCADE, collection text NOT NULL, v bytea);
-CREATE INDEX vectors_by_collection ON ${S}.vectors(collection, chunk_id);
-CREATE TABLE ${S}.leases(collection text PRIMARY KEY, holder text NOT NULL, host text NOT NULL, pid integer NOT NULL, heartbeat timestamptz NOT NULL, progress jsonb NOT NULL);
-`,
-};
-
-/** The database is at a schema this workbench does not know: refused, not altered. */
-export class NewerSchemaError extends Error {}
 /** Another workbench holds the collection's lease: this one must not write. */
 export class LeaseLostError extends Error {}
 
-/** A vector as pgvector reads it: sparse (`{d:v,...}/n`, then cast) when mostly zeros, else dense. */
-function vectorLiteral(vector: Float32Array): string {
-  let nonZero = 0;
-  for (let d = 0; d < vector.length; d++) if (vector[d] !== 0) nonZero++;
-  if (nonZero * 4 < vector.length) {
-    const parts: string[] = [];
-    for (let d = 0; d < vector.length; d++) if (vector[d] !== 0) parts.push(`${d + 1}:${vector[d].toPrecision(5)}`);
-    return `{${parts.join(",")}}/${vector.length}`;
-  }
-  return `[${Array.from(vector, (x) => x.toPrecision(6)).join(",")}]`;
-}
-const isSparse = (literal: string) => literal.startsWith("{");
-
-type Client = pg.PoolClient;
+/**
+ * How long one read of a collection's figures (chunk count, total length, embedder, versions) answers
+ * for: a search asks for several, and a commit of another workbench may show up this much later.
+ */
+const META_FRESH_MS = 500;
 
 export class PostgresStore implements IndexStore {
   private constructor(
     readonly pool: pg.Pool,
     readonly collection: string,
-    /** Whether vectors go into pgvector (the server has the extension). */
-    readonly pgvector: boolean,
+    /** pgvector's column when the server has the extension, else vectors stored beside the chunks. */
+    private readonly vectors: VectorColumn,
     private readonly holder: string | null,
   ) {}
 
+  /** Whether vectors go into pgvector (the server has the extension). */
+  get pgvector(): boolean {
+    return this.vectors.kind === "pgvector";
+  }
   /**
    * Connects and brings the schema to this version (inside one transaction). `holder`: the lease id
    * checked by every write (null: a reader, which never writes).
@@ -89,7 +62,7 @@ export class PostgresStore implements IndexStore {
     pool.on("error", () => {});
     try {
       const pgvector = await migrate(pool);
-      return new PostgresStore(pool, options.collection, pgvector, options.holder);
+      return new PostgresStore(pool, options.collection, pgvector ? pgvectorColumn : storedColumn, options.holder);
     } catch (err) {
       await pool.end().catch(() => {});
       throw err;
@@ -97,11 +70,16 @@ export class PostgresStore implements IndexStore {
   }
 
   /** Work in one transaction; a write first checks that this workbench holds the lease. */
-  private transaction<T>(work: (client: Client) => Promise<T>, { write = true } = {}): Promise<T> {
-    return inTransaction(this.pool, async (client) => {
-      if (write) await this.checkLease(client);
-      return work(client);
-    });
+  private async transaction<T>(work: (client: Client) => Promise<T>, { write = true } = {}): Promise<T> {
+    try {
+      return await inTransaction(this.pool, async (client) => {
+        if (write) await this.checkLease(client);
+        return work(client);
+      });
+    } finally {
+      // This store's own writes are read afresh.
+      if (write) this.metaRead = null;
+    }
   }
 
   /** Writes only while this workbench holds the lease (a row lock keeps a takeover out until the commit). */
@@ -114,7 +92,24 @@ export class PostgresStore implements IndexStore {
     }
   }
 
-  private async metaWith(client: pg.Pool | Client, key: string): Promise<string | null> {
+  private metaRead: { at: number; values: Promise<Map<string, string>> } | null = null;
+
+  /** The collection's figures, read once for every ask within META_FRESH_MS. */
+  private collectionMeta(): Promise<Map<string, string>> {
+    if (this.metaRead && Date.now() - this.metaRead.at < META_FRESH_MS) return this.metaRead.values;
+    const values = this.pool
+      .query(`SELECT key, value FROM ${S}.meta WHERE collection = $1`, [this.collection])
+      .then((rows) => new Map((rows.rows as Array<{ key: string; value: string }>).map((row) => [row.key, row.value])));
+    const read = { at: Date.now(), values };
+    this.metaRead = read;
+    // A failed read is not remembered.
+    values.catch(() => {
+      if (this.metaRead === read) this.metaRead = null;
+    });
+    return values;
+  }
+
+  private async metaWith(client: Client, key: string): Promise<string | null> {
     const row = await client.query(`SELECT value FROM ${S}.meta WHERE collection = $1 AND key = $2`, [this.collection, key]);
     return (row.rows[0] as { value: string } | undefined)?.value ?? null;
   }
@@ -131,8 +126,8 @@ export class PostgresStore implements IndexStore {
     );
   }
 
-  meta(key: string): Promise<string | null> {
-    return this.metaWith(this.pool, key);
+  async meta(key: string): Promise<string | null> {
+    return (await this.collectionMeta()).get(key) ?? null;
   }
 
   async documents(): Promise<DocumentRow[]> {
@@ -192,7 +187,7 @@ export class PostgresStore implements IndexStore {
           postingTfs,
         ]);
       }
-      if (writeVectors && chunks.length > 0) await this.insertVectors(client, vectors.space, ids.map((id, i) => ({ id, vector: vectors.rows[i] })));
+      if (writeVectors) await this.vectors.write(client, this.collection, vectors.space, ids.map((id, i) => ({ id, vector: vectors.rows[i] })));
       await this.addToMeta(client, "chunks", chunks.length);
       await this.addToMeta(client, "total_length", terms.reduce((sum, t) => sum + t.length, 0));
       await client.query(
@@ -202,46 +197,6 @@ export class PostgresStore implements IndexStore {
       );
       await this.setMeta(client, "updated_at", new Date().toISOString());
     });
-  }
-
-  /** Vectors of chunks that exist, written (or rewritten) in this transaction; how many. */
-  private async insertVectors(client: Client, space: VectorSpace, rows: Array<{ id: number; vector: Float32Array }>): Promise<number> {
-    if (rows.length === 0) return 0;
-    const ids = rows.map((r) => r.id);
-    if (this.pgvector) {
-      const literals = rows.map((r) => vectorLiteral(r.vector));
-      const written = await client.query(
-        `INSERT INTO ${S}.vectors(chunk_id, collection, embedding)
-         SELECT t.id, $1, CASE WHEN t.sparse THEN t.e::sparsevec::vector::halfvec ELSE t.e::halfvec END
-         FROM unnest($2::bigint[], $3::text[], $4::bool[]) AS t(id, e, sparse) JOIN ${S}.chunks c ON c.id = t.id
-         ON CONFLICT (chunk_id) DO UPDATE SET embedding = excluded.embedding, v = NULL`,
-        [this.collection, ids, literals, literals.map(isSparse)],
-      );
-      return written.rowCount ?? 0;
-    }
-    const written = await client.query(
-      `INSERT INTO ${S}.vectors(chunk_id, collection, v)
-       SELECT t.id, $1, t.v FROM unnest($2::bigint[], $3::bytea[]) AS t(id, v) JOIN ${S}.chunks c ON c.id = t.id
-       ON CONFLICT (chunk_id) DO UPDATE SET v = excluded.v`,
-      [this.collection, ids, rows.map((r) => encodeVector(r.vector, space.format))],
-    );
-    return written.rowCount ?? 0;
-  }
-
-  /**
-   * The collection's HNSW index, made once its vectors are all in: pgvector builds an index over rows
-   * already there far faster than it inserts them one by one (PGlite: 120 ms a chunk), and the hybrid
-   * search rescoring BM25's candidates never needs it. A partial index on the cast, as pgvector
-   * documents for vectors of several dimensions in one column; later writes keep it up to date.
-   */
-  private async ensureVectorIndex(client: Client): Promise<void> {
-    const found = await client.query(`SELECT vector_dims(embedding) AS d FROM ${S}.vectors WHERE collection = $1 AND embedding IS NOT NULL LIMIT 1`, [this.collection]);
-    const dimensions = (found.rows[0] as { d: number } | undefined)?.d;
-    if (dimensions === undefined || dimensions > HNSW_MAX_DIMENSIONS) return;
-    await client.query(
-      `CREATE INDEX IF NOT EXISTS vectors_hnsw_${this.collection}_${dimensions} ON ${S}.vectors
-       USING hnsw ((embedding::halfvec(${dimensions})) halfvec_ip_ops) WHERE collection = '${this.collection}'`,
-    );
   }
 
   async failDocument(doc: DocumentVersion, reason: string): Promise<void> {
@@ -298,7 +253,7 @@ export class PostgresStore implements IndexStore {
 
   async markVectorsComplete(): Promise<void> {
     await this.transaction(async (client) => {
-      if (this.pgvector) await this.ensureVectorIndex(client);
+      await this.vectors.complete(client, this.collection);
       await this.setMeta(client, "vectors_complete", "1");
     });
   }
@@ -308,15 +263,14 @@ export class PostgresStore implements IndexStore {
   }
 
   async vectorSpace(): Promise<VectorSpace | null> {
-    const rows = await this.pool.query(`SELECT key, value FROM ${S}.meta WHERE collection = $1 AND key IN ('embedder', 'vector_format')`, [this.collection]);
-    const meta = new Map((rows.rows as Array<{ key: string; value: string }>).map((row) => [row.key, row.value]));
+    const meta = await this.collectionMeta();
     const embedder = meta.get("embedder");
     const format = meta.get("vector_format") as VectorSpace["format"] | undefined;
     return embedder && format ? { embedder, format } : null;
   }
 
-  async storeVectors(space: VectorSpace, rows: Array<{ id: number; vector: Float32Array }>): Promise<number> {
-    return this.transaction(async (client) => ((await this.metaWith(client, "embedder")) === space.embedder ? this.insertVectors(client, space, rows) : 0));
+  async storeVectors(space: VectorSpace, rows: VectorRow[]): Promise<number> {
+    return this.transaction(async (client) => ((await this.metaWith(client, "embedder")) === space.embedder ? this.vectors.write(client, this.collection, space, rows) : 0));
   }
 
   async missingVectors(limit: number): Promise<StoredChunk[]> {
@@ -344,11 +298,10 @@ export class PostgresStore implements IndexStore {
   async lexical(terms: string[], limit: number): Promise<Scored[]> {
     let unique = [...new Set(terms)].filter((t) => t !== "");
     if (unique.length === 0) return [];
-    const counts = await this.pool.query(`SELECT key, value FROM ${S}.meta WHERE collection = $1 AND key IN ('chunks', 'total_length')`, [this.collection]);
-    const meta = new Map((counts.rows as Array<{ key: string; value: string }>).map((row) => [row.key, Number(row.value)]));
-    const n = meta.get("chunks") ?? 0;
+    const meta = await this.collectionMeta();
+    const n = Number(meta.get("chunks") ?? 0);
     if (n === 0) return [];
-    const avgLength = (meta.get("total_length") ?? 0) / n || 1;
+    const avgLength = Number(meta.get("total_length") ?? 0) / n || 1;
     if (n >= TWO_PHASE_FROM) {
       const frequencies = await this.documentFrequencies(unique, n);
       const rare = unique.filter((t) => (frequencies.get(t) ?? 0) <= n / COMMON_SHARE);
@@ -388,60 +341,15 @@ export class PostgresStore implements IndexStore {
   async vectorScores(ids: number[], query: Float32Array, limit: number): Promise<Scored[]> {
     const space = await this.vectorSpace();
     if (!space || ids.length === 0) return [];
-    let scored: Scored[];
-    if (this.pgvector) {
-      const rows = await this.pool.query({
-        text: `SELECT chunk_id, -(embedding <#> $2::halfvec) FROM ${S}.vectors WHERE chunk_id = ANY($1::bigint[]) AND embedding IS NOT NULL`,
-        values: [ids, `[${Array.from(query).join(",")}]`],
-        rowMode: "array",
-      });
-      scored = (rows.rows as Array<[string, number]>).map(([id, score]) => ({ id: Number(id), score }));
-    } else {
-      const rows = await this.pool.query({ text: `SELECT chunk_id, v FROM ${S}.vectors WHERE chunk_id = ANY($1::bigint[]) AND v IS NOT NULL`, values: [ids], rowMode: "array" });
-      scored = (rows.rows as Array<[string, Buffer]>).map(([id, v]) => ({ id: Number(id), score: dotStored(v, space.format, query) }));
-    }
+    const scored = await this.vectors.scores(this.pool, ids, query, space);
     return scored.sort((a, b) => b.score - a.score || a.id - b.id).slice(0, limit);
   }
 
-  /** The nearest chunks: pgvector's HNSW index (its search list widened to `limit`), else an exact scan in pages. */
+  /** The nearest chunks: pgvector's HNSW index, else an exact scan. */
   async scanVectors(query: Float32Array, limit: number): Promise<Scored[]> {
     const space = await this.vectorSpace();
     if (!space) return [];
-    if (this.pgvector) {
-      const d = query.length;
-      return this.transaction(
-        async (client) => {
-          await client.query(`SET LOCAL hnsw.ef_search = ${Math.max(40, Math.min(1000, limit))}`);
-          const rows = await client.query({
-            text: `SELECT chunk_id, -(embedding::halfvec(${d}) <#> $1::halfvec(${d})) FROM ${S}.vectors
-                   WHERE collection = '${this.collection}' ORDER BY embedding::halfvec(${d}) <#> $1::halfvec(${d}) LIMIT $2`,
-            values: [`[${Array.from(query).join(",")}]`, limit],
-            rowMode: "array",
-          });
-          return (rows.rows as Array<[string, number]>).map(([id, score]) => ({ id: Number(id), score }));
-        },
-        { write: false },
-      );
-    }
-    const best: Scored[] = [];
-    for (let after = 0; ; ) {
-      const page = await this.pool.query({
-        text: `SELECT chunk_id, v FROM ${S}.vectors WHERE collection = $1 AND chunk_id > $2 AND v IS NOT NULL ORDER BY chunk_id LIMIT 5000`,
-        values: [this.collection, after],
-        rowMode: "array",
-      });
-      for (const [id, v] of page.rows as Array<[string, Buffer]>) {
-        const score = dotStored(v, space.format, query);
-        if (best.length < limit || score > best[best.length - 1].score) {
-          best.push({ id: Number(id), score });
-          best.sort((a, b) => b.score - a.score || a.id - b.id);
-          if (best.length > limit) best.pop();
-        }
-      }
-      if (page.rows.length < 5000) break;
-      after = Number((page.rows[page.rows.length - 1] as [string])[0]);
-    }
-    return best;
+    return this.transaction((client) => this.vectors.nearest(client, this.collection, query, limit, space), { write: false });
   }
 
   async chunks(ids: number[]): Promise<Map<number, StoredChunk>> {
@@ -458,13 +366,7 @@ export class PostgresStore implements IndexStore {
   async vectorsOf(ids: number[]): Promise<Map<number, Float32Array>> {
     const space = await this.vectorSpace();
     if (!space || ids.length === 0) return new Map();
-    if (this.pgvector) {
-      // halfvec's text form is a JSON array of numbers.
-      const rows = await this.pool.query({ text: `SELECT chunk_id, embedding::text FROM ${S}.vectors WHERE chunk_id = ANY($1::bigint[]) AND embedding IS NOT NULL`, values: [ids], rowMode: "array" });
-      return new Map((rows.rows as Array<[string, string]>).map(([id, text]) => [Number(id), Float32Array.from(JSON.parse(text) as number[])]));
-    }
-    const rows = await this.pool.query({ text: `SELECT chunk_id, v FROM ${S}.vectors WHERE chunk_id = ANY($1::bigint[]) AND v IS NOT NULL`, values: [ids], rowMode: "array" });
-    return new Map((rows.rows as Array<[string, Buffer]>).map(([id, v]) => [Number(id), decodeVector(v, space.format, OFFLINE_DIMENSIONS)]));
+    return this.vectors.read(this.pool, ids, space);
   }
 
   async close(): Promise<void> {
@@ -474,62 +376,4 @@ export class PostgresStore implements IndexStore {
 
 function chunkOf(row: { id: string; path: string; idx: number; line: number; text: string }): StoredChunk {
   return { id: Number(row.id), path: row.path, index: row.idx, line: row.line, text: row.text };
-}
-
-/**
- * The schema at this workbench's version, in one transaction: made when missing, migrated when older,
- * refused (and left as it is) when newer. pgvector is used when the server has it (created here when
- * it may be). Returns whether vectors go into pgvector.
- */
-async function migrate(pool: pg.Pool): Promise<boolean> {
-  return inTransaction(pool, async (client) => {
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${S}`);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${S}.schema_version(version integer NOT NULL)`);
-    await client.query(`LOCK TABLE ${S}.schema_version IN EXCLUSIVE MODE`);
-    const found = await client.query(`SELECT version FROM ${S}.schema_version`);
-    const version = (found.rows[0] as { version: number } | undefined)?.version ?? 0;
-    if (version > POSTGRES_SCHEMA_VERSION) {
-      throw new NewerSchemaError(
-        `the knowledge store's schema is at version ${version}, newer than this workbench's ${POSTGRES_SCHEMA_VERSION}: update the workbench (the database was not changed)`,
-      );
-    }
-    for (let next = version + 1; next <= POSTGRES_SCHEMA_VERSION; next++) await client.query(MIGRATIONS[next]);
-    if (version === 0) await client.query(`INSERT INTO ${S}.schema_version(version) VALUES ($1)`, [POSTGRES_SCHEMA_VERSION]);
-    else if (version < POSTGRES_SCHEMA_VERSION) await client.query(`UPDATE ${S}.schema_version SET version = $1`, [POSTGRES_SCHEMA_VERSION]);
-    return usePgvector(client);
-  });
-}
-
-/** Work on one connection in one transaction: committed when it returns, rolled back when it throws. */
-async function inTransaction<T>(pool: pg.Pool, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    const result = await work(client);
-    await client.query("COMMIT");
-    return result;
-  } catch (err) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
-}
-
-/** pgvector, when the server has it: the extension made if it may be, and the vectors table's column for it. */
-async function usePgvector(client: Client): Promise<boolean> {
-  const available = await client.query("SELECT installed_version FROM pg_available_extensions WHERE name = 'vector'");
-  if (available.rowCount === 0) return false;
-  if ((available.rows[0] as { installed_version: string | null }).installed_version === null) {
-    await client.query("SAVEPOINT vector_extension");
-    try {
-      await client.query("CREATE EXTENSION IF NOT EXISTS vector");
-    } catch {
-      // Not allowed to make it (not the owner): vectors are stored beside the chunks instead.
-      await client.query("ROLLBACK TO SAVEPOINT vector_extension");
-      return false;
-    }
-  }
-  await client.query(`ALTER TABLE ${S}.vectors ADD COLUMN IF NOT EXISTS embedding halfvec`);
-  return true;
 }
