@@ -121,6 +121,36 @@ for (const vector of [true, false]) {
   });
 }
 
+it("migrates a database at schema version 1, keeping its index: BM25 then reads postings and lengths from covering indexes", async () => {
+  const engine = await startPostgresEngine({ vector: false });
+  try {
+    const { store, lease } = await filled(engine.url(), "old");
+    const before = await store.lexical(textTerms("neutron star bread"), 10);
+    await lease.release();
+    await store.close();
+    // The database as version 1 left it.
+    const client = new pg.Client({ connectionString: engine.url() });
+    await client.connect();
+    await client.query("ALTER TABLE mini_openclaw.postings DROP CONSTRAINT postings_pkey, ADD PRIMARY KEY (collection, term, chunk_id)");
+    await client.query("DROP INDEX mini_openclaw.chunk_lengths");
+    await client.query("UPDATE mini_openclaw.schema_version SET version = 1");
+
+    const migrated = await PostgresStore.open({ url: engine.url(), collection: "old", holder: null });
+    expect((await client.query("SELECT version FROM mini_openclaw.schema_version")).rows).toEqual([{ version: 2 }]);
+    const indexes = await client.query("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'mini_openclaw' AND indexname IN ('postings_pkey', 'chunk_lengths') ORDER BY indexname");
+    expect(indexes.rows.map((r) => [r.indexname, /INCLUDE \((\w+)\)/.exec(r.indexdef)?.[1]])).toEqual([
+      ["chunk_lengths", "length"],
+      ["postings_pkey", "tf"],
+    ]);
+    expect(await migrated.lexical(textTerms("neutron star bread"), 10)).toEqual(before);
+    expect(await migrated.chunkCount()).toBe(6);
+    await migrated.close();
+    await client.end();
+  } finally {
+    await engine.close();
+  }
+}, 60_000);
+
 it("refuses a database whose schema is newer than the workbench's, and does not change it", async () => {
   const engine = await startPostgresEngine({ vector: false });
   try {
@@ -129,7 +159,7 @@ it("refuses a database whose schema is newer than the workbench's, and does not 
     const client = new pg.Client({ connectionString: engine.url() });
     await client.connect();
     await client.query("UPDATE mini_openclaw.schema_version SET version = 99");
-    await expect(PostgresStore.open({ url: engine.url(), collection: "c", holder: null })).rejects.toThrow(/version 99, newer than this workbench's 1/);
+    await expect(PostgresStore.open({ url: engine.url(), collection: "c", holder: null })).rejects.toThrow(/version 99, newer than this workbench's 2/);
     expect((await client.query("SELECT version FROM mini_openclaw.schema_version")).rows).toEqual([{ version: 99 }]);
     await client.end();
   } finally {

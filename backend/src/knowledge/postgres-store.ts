@@ -22,12 +22,6 @@ import { FrequencyCache } from "./frequency-cache.js";
 /** Another workbench holds the collection's lease: this one must not write. */
 export class LeaseLostError extends Error {}
 
-/**
- * How long one read of a collection's figures (chunk count, total length, embedder, versions) answers
- * for: a search asks for several, and a commit of another workbench may show up this much later.
- */
-const META_FRESH_MS = 500;
-
 export class PostgresStore implements IndexStore {
   private constructor(
     readonly pool: pg.Pool,
@@ -70,16 +64,11 @@ export class PostgresStore implements IndexStore {
   }
 
   /** Work in one transaction; a write first checks that this workbench holds the lease. */
-  private async transaction<T>(work: (client: Client) => Promise<T>, { write = true } = {}): Promise<T> {
-    try {
-      return await inTransaction(this.pool, async (client) => {
-        if (write) await this.checkLease(client);
-        return work(client);
-      });
-    } finally {
-      // This store's own writes are read afresh.
-      if (write) this.metaRead = null;
-    }
+  private transaction<T>(work: (client: Client) => Promise<T>, { write = true } = {}): Promise<T> {
+    return inTransaction(this.pool, async (client) => {
+      if (write) await this.checkLease(client);
+      return work(client);
+    });
   }
 
   /** Writes only while this workbench holds the lease (a row lock keeps a takeover out until the commit). */
@@ -92,21 +81,10 @@ export class PostgresStore implements IndexStore {
     }
   }
 
-  private metaRead: { at: number; values: Promise<Map<string, string>> } | null = null;
-
-  /** The collection's figures, read once for every ask within META_FRESH_MS. */
-  private collectionMeta(): Promise<Map<string, string>> {
-    if (this.metaRead && Date.now() - this.metaRead.at < META_FRESH_MS) return this.metaRead.values;
-    const values = this.pool
-      .query(`SELECT key, value FROM ${S}.meta WHERE collection = $1`, [this.collection])
-      .then((rows) => new Map((rows.rows as Array<{ key: string; value: string }>).map((row) => [row.key, row.value])));
-    const read = { at: Date.now(), values };
-    this.metaRead = read;
-    // A failed read is not remembered.
-    values.catch(() => {
-      if (this.metaRead === read) this.metaRead = null;
-    });
-    return values;
+  /** The collection's figures (chunk count, total length, embedder, versions) in one read. */
+  private async collectionMeta(): Promise<Map<string, string>> {
+    const rows = await this.pool.query(`SELECT key, value FROM ${S}.meta WHERE collection = $1`, [this.collection]);
+    return new Map((rows.rows as Array<{ key: string; value: string }>).map((row) => [row.key, row.value]));
   }
 
   private async metaWith(client: Client, key: string): Promise<string | null> {
@@ -252,10 +230,11 @@ export class PostgresStore implements IndexStore {
   }
 
   async markVectorsComplete(): Promise<void> {
-    await this.transaction(async (client) => {
-      await this.vectors.complete(client, this.collection);
-      await this.setMeta(client, "vectors_complete", "1");
-    });
+    // The vector index is built first, in a transaction of its own: building it twice is harmless, and a
+    // write's lease check locks the lease row to its commit, which would hold the heartbeat back for
+    // the whole build (minutes at 200k chunks; other workbenches would take the lease meanwhile).
+    await this.transaction((client) => this.vectors.complete(client, this.collection), { write: false });
+    await this.transaction((client) => this.setMeta(client, "vectors_complete", "1"));
   }
 
   async vectorsMayBeMissing(): Promise<boolean> {
