@@ -54,12 +54,15 @@ import { Sandbox } from "./sandbox/sandbox.js";
 import { grantDataDirsToSandbox } from "./sandbox/sandbox-ownership.js";
 import { SessionStore } from "./sessions/session-store.js";
 import { seedDataRoot } from "./workspace/seed-data-root.js";
+import { registerReplyScrubber } from "./http/reply-scrubber.js";
+import { type LogOptions, scrubbedLogger } from "./secrets/scrubbed-log.js";
+import { mcpCredentials, workbenchSecrets } from "./secrets/workbench-secrets.js";
 
 const version = (JSON.parse(readFileSync(join(backendDir, "package.json"), "utf8")) as { version: string }).version;
 
 export interface BuildOptions {
-  /** Fastify logger (pino options); off in tests unless asked for. */
-  logger?: boolean | { level: string; transport?: { target: string; options?: Record<string, unknown> } };
+  /** The log (written through the secret scrubber); off in tests unless asked for. */
+  logger?: LogOptions;
 }
 
 /**
@@ -72,9 +75,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (sandbox.isolated) await grantDataDirsToSandbox(config.dataRoot, config.sandbox.uid);
   const python = new PythonSessions(sandbox, findPython(sandbox, config.sandbox.searchPath));
   const fetchAgent = createGuardedAgent({ allowlist: config.fetchAllowlist, connectTimeoutMs: 10_000 });
+  // Every secret the workbench holds, removed from whatever leaves it: events, log lines, spans, replies.
+  const secrets = workbenchSecrets(config);
 
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: options.logger ? scrubbedLogger(options.logger, secrets) : false,
     // Requests are logged at debug level below (the UI polls; at info they would bury the turns).
     logController: new LogController({ disableRequestLogging: true }),
     // Room for a file at its size limit, JSON-escaped.
@@ -89,6 +94,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Requests and replies checked by the API contract's schemas (protocol's api/).
   useApiContract(app, { checkReplies: config.checkReplies });
   registerErrorHandler(app);
+  registerReplyScrubber(app, secrets);
   app.addHook("onResponse", async (request, reply) => {
     request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
   });
@@ -108,13 +114,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Reads every session once in the background, so the first listing and search are warm.
   void sessions.list().catch(() => {});
   const prompts = new PromptLog();
-  const ui = new UiEventBus();
+  const ui = new UiEventBus((event) => secrets.scrubValue(event));
   const knowledge = new KnowledgeBase(config.dataRoot, embedderFor(config), app.log, () => ui.publish({ type: "refresh", target: "knowledge" }), config.knowledgeStore);
   // Index in the background and keep watching: the server answers at once, status shows progress.
   knowledge.start();
   const delegations = new DelegationRegistry(() => ui.publish({ type: "refresh", target: "agents" }));
   const memory = new MemoryIndex(config.dataRoot);
-  const runtime = { config, sandbox, python, fetchAgent, knowledge, memory };
+  const runtime = { config, sandbox, python, fetchAgent, knowledge, memory, secrets };
   // The model profiles (MODELS.json): read now and watched; a change is news for every open page.
   const models = new ModelProfiles({ config, log: app.log, onChange: () => ui.publish({ type: "refresh", target: "health" }) });
   await models.start();
@@ -134,7 +140,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Every file's content is kept once in the background, so a call's changes can be put back.
   const changes = new ChangeTracker(config.dataRoot, app.log, config.checkpointsMaxBytes);
   void changes.start();
-  const turns = new TurnRegistry({ onQueueChange: (sessionId, items) => ui.publish({ type: "queue", session_id: sessionId, items }) });
+  secrets.addSource(() => mcp.configs().flatMap(mcpCredentials));
+  const turns = new TurnRegistry({
+    onQueueChange: (sessionId, items) => ui.publish({ type: "queue", session_id: sessionId, items }),
+    cleanEvent: (event) => secrets.scrubValue(event),
+  });
   // Traces only when a collector is configured (the OpenTelemetry modules are not even loaded otherwise).
   const tracing = await startTracing(config.telemetry);
   // Scheduled tasks and the heartbeat (TASKS.json): each run is a turn, started as the chat route starts one.

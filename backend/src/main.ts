@@ -7,8 +7,7 @@ import { defaultKeyFile } from "./config/project-paths.js";
 const madeKeyFile = process.env.KEY_FILE ? false : ensureKeyFile(defaultKeyFile);
 const config = loadConfig();
 // In a terminal, readable lines; piped (to a file, a log collector), one JSON object per line and nothing else.
-const pretty = process.stdout.isTTY ? { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname" } } } : {};
-const app = await buildApp(config, { logger: { level: config.logLevel, ...pretty } });
+const app = await buildApp(config, { logger: { level: config.logLevel, pretty: process.stdout.isTTY } });
 
 const shutdown = async (signal: string) => {
   app.log.info({ signal }, "shutting down");

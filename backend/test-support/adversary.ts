@@ -36,6 +36,8 @@ export interface AttackedServer {
    * were not reported before.
    */
   leaks(): Promise<string[]>;
+  /** The log from now on: call the function it returns for what was written since. */
+  logSince(): () => string;
   /** Whether the server process is still running. */
   alive(): boolean;
   /** The server process's peak resident memory so far (VmHWM), in MB. */
@@ -134,6 +136,10 @@ export async function startAttackedServer(options: { script?: ModelScript; env?:
       return found;
     },
     alive: server.alive,
+    logSince() {
+      const from = server.stdout.length;
+      return () => server.stdout.slice(from).join("");
+    },
     async peakRssMb() {
       const status = await readFile(`/proc/${child.pid}/status`, "utf8");
       return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024;

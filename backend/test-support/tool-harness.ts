@@ -2,6 +2,7 @@
  * Runs the real core tools against a fresh project folder: `<project>/KEY.md` beside the data root
  * `<project>/backend`, seeded with the defaults, with the real sandbox, Python sessions and fetch guard.
  */
+import { workbenchSecrets } from "../src/secrets/workbench-secrets.js";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -51,7 +52,7 @@ export async function startToolHarness(options: { env?: Record<string, string>; 
   const fetchAgent = createGuardedAgent({ allowlist: config.fetchAllowlist, connectTimeoutMs: 5000, lookup: options.lookup });
   const knowledge = new KnowledgeBase(dataRoot, offlineEmbedder);
   const memory = new MemoryIndex(dataRoot);
-  const runtime: ToolRuntime = { config, sandbox, python, fetchAgent, knowledge, memory };
+  const runtime: ToolRuntime = { config, sandbox, python, fetchAgent, knowledge, memory, secrets: workbenchSecrets(config) };
   const tools = coreTools(runtime, TEST_AGENT);
   return {
     project,

@@ -57,6 +57,8 @@ export interface AgentTurnInput {
   track?: ToolStep["track"];
   /** The user's messages sent into the running turn (queue "steer"), taken at each step boundary. */
   steering?: { pending(): boolean; take(): Array<{ id: string; message: string }> };
+  /** What a tool's output passes through before the model reads it (the secret scrubber). */
+  cleanOutput?: ToolStep["cleanOutput"];
 }
 
 /** What a call of a step that a steer overtook returns: it never ran, and the model is told why. */
@@ -250,6 +252,7 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
             refused: withSkipped(refusedCalls(result, calls), skip),
             approve: input.approve,
             track: input.track,
+            cleanOutput: input.cleanOutput,
           })),
         );
       } finally {

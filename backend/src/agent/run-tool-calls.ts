@@ -26,6 +26,8 @@ export interface ToolStep {
   approve?: Approver;
   /** Records what a call changed on disk (the main agent's calls that can write); absent: nothing is recorded. */
   track?: (call: { id: string; tool: string }, run: () => Promise<ToolResult>) => Promise<{ result: ToolResult; changes: ChangesEvent | null }>;
+  /** What a tool's output passes through before the model reads it (the secret scrubber); the events pass the turn's own. */
+  cleanOutput?: (text: string) => string;
 }
 
 /** Whether a tool's calls can change the user's files (protocol's table; MCP tools' changes are the server's). */
@@ -87,7 +89,7 @@ async function runOne(call: LangChainToolCall & { rawArgs?: string | null }, run
     ...(result.details ? { details: result.details } : {}),
   });
   if (changes) run.emit(changes);
-  return new ToolMessage({ content: result.output, tool_call_id: id, name: call.name, status: result.ok ? "success" : "error" });
+  return new ToolMessage({ content: run.cleanOutput ? run.cleanOutput(result.output) : result.output, tool_call_id: id, name: call.name, status: result.ok ? "success" : "error" });
 }
 
 /**

@@ -109,6 +109,7 @@ export async function runTurn(deps: ChatDeps, turn: PreparedTurn, live: LiveTurn
     log,
     emit,
     steering,
+    cleanOutput: (text) => deps.runtime.secrets.scrub(text),
     track: (call, run) => deps.changes.record({ sessionId: turn.sessionId, turn: context.turnId, callId: call.id, tool: call.tool }, run),
   });
   return finish(deps, turn.sessionId, context.turnId, recorder, outcome, emit);

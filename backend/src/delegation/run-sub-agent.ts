@@ -67,6 +67,7 @@ export async function runSubAgent(
       log: delegation.log,
       emit: forward,
       approve: delegation.approve,
+      cleanOutput: (text) => runtime.secrets.scrub(text),
     });
     forward(result);
   } finally {

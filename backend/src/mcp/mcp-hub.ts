@@ -110,6 +110,11 @@ export class McpHub {
     if (!this.closed) this.deps.ui.publish({ type: "refresh", target: "mcp" });
   }
 
+  /** The configured servers' entries (for the secret scrubber: their credentials). */
+  configs(): McpServerConfig[] {
+    return [...this.connections.values()].map((c) => c.config);
+  }
+
   get(server: string): McpConnection | undefined {
     return this.connections.get(server);
   }

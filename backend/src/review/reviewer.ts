@@ -95,6 +95,7 @@ export class Reviewer {
       maxSteps: config.limits.maxSteps,
       signal: AbortSignal.any([AbortSignal.timeout(config.delegation.timeoutMs), this.closing.signal]),
       log,
+      cleanOutput: (text) => runtime.secrets.scrub(text),
       emit: (event) => {
         if (event.type === "usage") usage = addUsage(usage, event);
       },

@@ -10,6 +10,8 @@ import type { ToolName } from "../tool-names/core-tool-names.js";
 import type { ActiveSkill } from "../skills/active-skill.js";
 
 /** What the server runs tools with: built once at start-up, shared by every turn. */
+import type { SecretScrubber } from "../secrets/secret-scrubber.js";
+
 export interface ToolRuntime {
   config: Config;
   sandbox: Sandbox;
@@ -19,6 +21,8 @@ export interface ToolRuntime {
   knowledge: KnowledgeBase;
   /** memory_search's index (MEMORY.md and the daily logs), kept off the server's thread. */
   memory: MemoryIndex;
+  /** Removes the workbench's secrets from what tools bring back, before any model reads it. */
+  secrets: SecretScrubber;
 }
 
 /** Who calls: the main agent of a session (depth 0, no roles) or a sub-agent, by the roles that led to it. */

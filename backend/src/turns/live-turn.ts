@@ -29,6 +29,8 @@ export class LiveTurn {
   constructor(
     readonly sessionId: string,
     private readonly nextId: () => number,
+    /** What every event passes through before anyone hears it (the secret scrubber). */
+    private readonly clean: (event: ChatEvent) => ChatEvent = (event) => event,
   ) {}
 
   get ended(): boolean {
@@ -41,7 +43,7 @@ export class LiveTurn {
 
   /** Numbers the event (unless it was numbered already), keeps it, and tells subscribers, then readers; returns its id. */
   emit(event: ChatEvent, id = this.nextId()): number {
-    const numbered = { id, event };
+    const numbered = { id, event: this.clean(event) };
     this.events.push(numbered);
     for (const subscriber of this.subscribers) subscriber.event(numbered);
     for (const changed of this.watchers) changed();

@@ -1,4 +1,4 @@
-import type { QueueItem } from "@mini-openclaw/protocol";
+import type { ChatEvent, QueueItem } from "@mini-openclaw/protocol";
 import { SHUTDOWN_REASON, STOPPED_REASON } from "../agent/model-errors.js";
 import { UserError } from "../lib/user-error.js";
 import { EventIdClock } from "./event-ids.js";
@@ -17,6 +17,8 @@ export interface Steering {
 export interface TurnRegistryOptions {
   /** A session's queue changed (a message queued, taken back, taken by its turn, or handed back). */
   onQueueChange?(sessionId: string, items: QueueItem[]): void;
+  /** What every event of every turn passes through before it is stored, sent or traced (the secret scrubber). */
+  cleanEvent?(event: ChatEvent): ChatEvent;
 }
 
 /**
@@ -81,7 +83,7 @@ export class TurnRegistry {
 
   /** A new turn of the session, live from now on (the session is held already). */
   open(sessionId: string): LiveTurn {
-    const live = new LiveTurn(sessionId, () => this.ids.next());
+    const live = new LiveTurn(sessionId, () => this.ids.next(), this.options.cleanEvent);
     this.live.set(sessionId, live);
     return live;
   }

@@ -5,13 +5,17 @@ import { toastEvent } from "./notice-message.js";
 export class UiEventBus {
   private readonly listeners = new Set<(event: UiEvent) => void>();
 
+  /** `clean`: what every event passes through before a page gets it (the secret scrubber). */
+  constructor(private readonly clean: (event: UiEvent) => UiEvent = (event) => event) {}
+
   subscribe(listener: (event: UiEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
   publish(event: UiEvent): void {
-    for (const listener of this.listeners) listener(event);
+    const cleaned = this.clean(event);
+    for (const listener of this.listeners) listener(cleaned);
   }
 
   /** A toast: what happened as data (pages word it in their language) and in the server's words. */
