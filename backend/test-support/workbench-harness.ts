@@ -46,6 +46,9 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
     // Tools run unattended unless a test is about approvals (it sets APPROVALS: "on").
     APPROVALS: "off",
     API_CHECK_REPLIES: "on",
+    // Tasks every second and many runs a minute: the tests of schedules run in seconds (the bounds' own tests set them).
+    TASK_MIN_INTERVAL_SECONDS: "1",
+    TASK_RUNS_PER_MINUTE: "1000",
     ...(options.noModel ? {} : { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "scripted" }),
     ...options.env,
   };

@@ -123,6 +123,14 @@ function deliverSteers(steers: Array<{ id: string; message: string }>, emit: (ev
  * conversation (calls of the step not yet started are skipped). Never throws: a failure is the
  * `error` outcome.
  */
+/** No request holds more tokens than this; a larger figure is a server's garbage. */
+const MAX_TOKENS = 100_000_000;
+
+/** A token count as a provider reported it, kept only when it is one: a whole number from 0 to MAX_TOKENS. */
+function tokenCount(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= MAX_TOKENS ? Math.round(value) : 0;
+}
+
 export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> {
   const started = Date.now();
   const controller = new AbortController();
@@ -206,8 +214,9 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
       const result = await requestStep(step);
       const usage = result.usage;
       if (usage) {
-        const tokens = { input_tokens: usage.input_tokens ?? 0, output_tokens: usage.output_tokens ?? 0, cached_tokens: usage.input_token_details?.cache_read ?? 0 };
-        const reasoning = usage.output_token_details?.reasoning;
+        // A provider's figures are outside input: only counts a request can have are kept (NaN, objects, 1e308 are 0).
+        const tokens = { input_tokens: tokenCount(usage.input_tokens), output_tokens: tokenCount(usage.output_tokens), cached_tokens: tokenCount(usage.input_token_details?.cache_read) };
+        const reasoning = tokenCount(usage.output_token_details?.reasoning);
         const cost = requestCost(profile().prices, tokens);
         input.emit({
           type: "usage",

@@ -9,7 +9,7 @@ import { commandAdmittedBy, globRegExp, isGlob } from "../shell/command-rules.js
 import { plainCommands } from "../shell/plain-commands.js";
 import { runsCodeOrCommands, unsafeForm } from "../shell/unsafe-forms.js";
 import { mcpRuleMatches } from "../tool-names/mcp-tool-names.js";
-import { describeRequest, type ScheduleRequest } from "../schedules/schedule-request.js";
+import { describeRequest, type ScheduleRequest, scheduleRule } from "../schedules/schedule-request.js";
 
 export const GATED_TOOLS: readonly GatedTool[] = gatedToolSchema.options;
 
@@ -154,6 +154,11 @@ export function decide(policy: ApprovalPolicy, tool: GatedTool, input: Record<st
     const rules = commandAdmittedBy(subject, allow);
     return rules ? { action: "run", rule: rules.join(", ") } : { action: "ask" };
   }
+  if (tool === "schedule") {
+    // Exactly this schedule and prompt: no glob, no prefix (the agent writes every word of it).
+    const exact = scheduleRule(input as ScheduleRequest);
+    return allow.some((rule) => rule === exact) ? { action: "run", rule: exact } : { action: "ask" };
+  }
   const allowedBy = allow.find((rule) => allowed(tool, subject, rule));
   return allowedBy !== undefined ? { action: "run", rule: allowedBy } : { action: "ask" };
 }
@@ -182,7 +187,7 @@ export function proposeRule(tool: GatedTool, input: Record<string, unknown>): st
     case "delegate":
       return `${String(input.agent ?? "")}:*`;
     case "schedule":
-      return `${String(input.name ?? "")}*`;
+      return scheduleRule(input as ScheduleRequest);
     case "python_repl":
       // The code itself; a `*` or `?` in it stands for itself as one any-character (never a newline).
       return subject.trim().replace(/[*?]/g, "?");

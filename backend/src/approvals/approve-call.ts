@@ -56,12 +56,16 @@ export function createApprover(deps: ApproverDeps, sessionId: string): Approver 
   return async ({ callId, tool: name, input, skill, emit, signal, mcp }) => {
     // Core tools by name; MCP tools (`mcp_read_resource` only reads) under the `mcp` section.
     const gated = isGatedTool(name);
-    if (deps.off || (!gated && (!mcp || name === "mcp_read_resource"))) return { run: true };
+    // A run nobody watches never sets tasks by itself, whatever the rules: a task that schedules tasks
+    // would multiply unasked. A person decides each one (or, set to deny, nobody does and it is refused).
+    const personNeeded = name === "schedule" && deps.unattended !== undefined;
+    if ((deps.off && !personNeeded) || (!gated && (!mcp || name === "mcp_read_resource"))) return { run: true };
     const tool = name as ApprovalTool;
     const args = (input ?? {}) as Record<string, unknown>;
     const { policy, problem } = await loadPolicy(deps.dataRoot);
     if (problem) deps.log.warn({ problem }, "approval policy not used as written");
-    const verdict = gated ? decide(policy, name, args) : decideMcp(policy, { name, server: mcp!.server, readOnly: mcp!.readOnly });
+    const decided = gated ? decide(policy, name, args) : decideMcp(policy, { name, server: mcp!.server, readOnly: mcp!.readOnly });
+    const verdict: typeof decided = personNeeded && decided.action === "run" ? { action: "ask" } : decided;
     const record = (decision: "approved" | "denied", by: "user" | "rule" | "timeout" | "stop", id: string, extra: { rule?: string; reason?: string } = {}) =>
       emit({ type: "approval", id, call_id: callId, tool, decision, by, ...extra, at: Date.now() });
 

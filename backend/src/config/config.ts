@@ -99,6 +99,8 @@ export interface Config {
   checkpointsMaxBytes: number;
   /** `APPROVALS=off`: governed tools run without asking, whatever APPROVALS.json says (unattended runs). */
   approvalsOff: boolean;
+  /** Scheduled tasks' bounds: a task's runs at least this far apart, and at most this many runs a minute across all tasks. */
+  tasks: { minIntervalSeconds: number; runsPerMinute: number };
   /** Built UI to serve at `/`, if present. */
   frontendDir: string;
   logLevel: string;
@@ -229,6 +231,10 @@ export function loadConfig(
     reviewerEnabled: /^(on|1|true|yes)$/i.test(get("REVIEWER") ?? ""),
     checkpointsMaxBytes: intFrom(get("CHECKPOINTS_MAX_MB"), 2048, "CHECKPOINTS_MAX_MB") * 1024 * 1024,
     approvalsOff: /^(off|0|false|no)$/i.test(get("APPROVALS") ?? ""),
+    tasks: {
+      minIntervalSeconds: Math.max(1, intFrom(get("TASK_MIN_INTERVAL_SECONDS"), 60, "TASK_MIN_INTERVAL_SECONDS")),
+      runsPerMinute: Math.max(1, intFrom(get("TASK_RUNS_PER_MINUTE"), 10, "TASK_RUNS_PER_MINUTE")),
+    },
     frontendDir: resolve(get("FRONTEND_DIR") ?? defaultFrontendDir),
     logLevel: get("LOG_LEVEL") ?? "info",
     checkReplies: /^(on|1|true|yes)$/i.test(get("API_CHECK_REPLIES") ?? ""),

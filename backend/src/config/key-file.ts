@@ -48,7 +48,7 @@ export function ensureKeyFile(path: string, template = path.replace(/KEY\.md$/, 
 
 /** A value as it is written on a `KEY=value` line: one line, quoted when it holds a `#` or spaces at its ends. */
 function keyFileValue(value: string): string {
-  if (/[\r\n]/.test(value)) throw new Error("a value in KEY.md must be one line");
+  if (/[\r\n\u0085\u2028\u2029]/.test(value)) throw new Error("a value in KEY.md must be one line");
   return /#|^\s|\s$|^["']/.test(value) ? `"${value}"` : value;
 }
 

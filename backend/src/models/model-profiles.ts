@@ -33,7 +33,7 @@ export type HelperKind = keyof HelperProfiles;
 /** What makes a parsed file unusable beyond its shape: names that point nowhere. */
 function referenceProblem(file: ModelsFile): string | null {
   const profiles = file.profiles ?? {};
-  const known = (name: string) => name === DEFAULT_PROFILE || name in profiles;
+  const known = (name: string) => name === DEFAULT_PROFILE || Object.hasOwn(profiles, name);
   if (file.default && !known(file.default)) return `"default" names no profile: "${file.default}"`;
   for (const [name, entry] of Object.entries(profiles)) {
     if (name !== DEFAULT_PROFILE && !entry.model) return `profiles.${name}: "model" is required`;
@@ -155,7 +155,7 @@ export class ModelProfiles {
   }
 
   has(name: string): boolean {
-    return name === DEFAULT_PROFILE || name in (this.file.profiles ?? {});
+    return name === DEFAULT_PROFILE || Object.hasOwn(this.file.profiles ?? {}, name);
   }
 
   /** The profile a helper uses (null: the session's). */
@@ -165,7 +165,7 @@ export class ModelProfiles {
   }
 
   private entry(name: string): ProfileFileEntry {
-    return this.file.profiles?.[name] ?? {};
+    return (this.file.profiles && Object.hasOwn(this.file.profiles, name) ? this.file.profiles[name] : undefined) ?? {};
   }
 
   private keyOf(name: string): string | null {
@@ -260,7 +260,7 @@ export class ModelProfiles {
    * and are saved to KEY.md (as the Model dialog always did); the rest goes to the file.
    */
   async save(name: string, update: ProfileUpdate): Promise<void> {
-    const { api_key: apiKey, ...fields } = update;
+    const { api_key: apiKey, key_to_new_host: _confirmed, ...fields } = update;
     const keys: Record<string, string> = apiKey === undefined ? {} : { [profileKeySetting(name)]: apiKey.trim() };
     if (name === DEFAULT_PROFILE) {
       const { base_url: baseUrl, model, ...rest } = fields;

@@ -35,6 +35,21 @@ export function requestedTask(input: ScheduleRequest, sessionId: string): TaskFi
   return { name: input.name, prompt: input.prompt, schedule: requestedSchedule(input), ...(input.session === "this" ? { session: sessionId } : {}) };
 }
 
+/**
+ * What an allow rule for `schedule` names and is matched against, exactly: the schedule, where runs
+ * go and the prompt, never the name the agent chose. Nothing in it is a wildcard: a cron's `*` or a
+ * prompt's are themselves, so "Always allow" admits this very task again and nothing else.
+ */
+export function scheduleRule(input: ScheduleRequest): string {
+  let when: string;
+  try {
+    when = scheduleWords(requestedSchedule(input));
+  } catch {
+    when = "(not a schedule)";
+  }
+  return `${when} | runs in ${input.session === "this" ? "this session" : "a new session"} | prompt: ${input.prompt}`;
+}
+
 /** Why the request cannot be a task (the schedule's own error), or null. */
 export function requestProblem(input: ScheduleRequest): string | null {
   try {

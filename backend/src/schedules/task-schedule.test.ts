@@ -39,4 +39,22 @@ describe("task schedules", () => {
     const cron = { kind: "cron" as const, expr: "*/2 * * * * *", tz: "UTC" };
     expect(lastMissed(cron, Date.parse("2026-01-01T00:00:00Z"), Date.parse("2026-01-01T00:00:09Z"), 0)).toBe(Date.parse("2026-01-01T00:00:08Z"));
   });
+
+  it("a seconds cron down for 30 hours: the last missed second, found without stepping through 108,000 of them (finding 6)", () => {
+    const cron = { kind: "cron" as const, expr: "* * * * * *", tz: "UTC" };
+    const now = Date.parse("2026-01-02T06:00:00.400Z");
+    expect(lastMissed(cron, now - 30 * 3_600_000, now, 0)).toBe(Date.parse("2026-01-02T06:00:00Z"));
+    expect(lastMissed({ ...cron, expr: "0 9 * * *" }, Date.parse("2026-01-01T10:00:00Z"), now, 0)).toBeNull();
+    expect(lastMissed({ ...cron, expr: "0 9 * * *" }, Date.parse("2025-12-31T10:00:00Z"), now, 0)).toBe(Date.parse("2026-01-01T09:00:00Z"));
+    expect(lastMissed({ kind: "once", at: "2026-01-01T12:00:00Z" }, 0, now, 0)).toBe(Date.parse("2026-01-01T12:00:00Z"));
+  });
+
+  it("runs closer together than the minimum interval are refused, whichever way they are written", () => {
+    const now = Date.parse("2026-01-01T00:00:00Z");
+    expect(() => checkSchedule({ kind: "cron", expr: "*/2 * * * * *" }, now, 60)).toThrow(/runs 2 s apart; a task runs at most once every 60 s/);
+    expect(() => checkSchedule({ kind: "every", seconds: 30 }, now, 60)).toThrow(/30 s apart/);
+    expect(() => checkSchedule({ kind: "cron", expr: "0,1 9 * * *", tz: "UTC" }, now, 120)).toThrow(/60 s apart/);
+    expect(() => checkSchedule({ kind: "cron", expr: "* * * * *" }, now, 60)).not.toThrow();
+    expect(() => checkSchedule({ kind: "every", seconds: 60 }, now, 60)).not.toThrow();
+  });
 });

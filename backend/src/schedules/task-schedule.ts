@@ -40,15 +40,30 @@ function onceAt(schedule: Extract<TaskSchedule, { kind: "once" }>): number {
   return at;
 }
 
+/** The shortest time between two runs of a repeating schedule, over its next few runs (ms); null for one run. */
+export function shortestGap(schedule: TaskSchedule, now = Date.now()): number | null {
+  if (schedule.kind === "every") return schedule.seconds * 1000;
+  if (schedule.kind === "once") return null;
+  // A cron's gaps vary (`0,1 9 * * *`): the smallest of its next runs, from two starting points.
+  const runs = [...nextTimes(schedule, now, now, 8), ...nextTimes(schedule, now + 43_200_000, now, 8)];
+  let gap: number | null = null;
+  for (let i = 1; i < runs.length; i++) if (runs[i] > runs[i - 1]) gap = Math.min(gap ?? Infinity, runs[i] - runs[i - 1]);
+  return gap;
+}
+
 /**
- * Checks a schedule as a new or edited task's: a 400 with the parser's reason, or for a one-time
- * date that has passed.
+ * Checks a schedule as a new or edited task's: a 400 with the parser's reason, for a one-time date
+ * that has passed, or for runs closer together than `minIntervalSeconds`.
  */
-export function checkSchedule(schedule: TaskSchedule, now = Date.now()): void {
+export function checkSchedule(schedule: TaskSchedule, now = Date.now(), minIntervalSeconds = 0): void {
   if (schedule.kind === "cron") {
     if (cronOf(schedule).nextRun(new Date(now)) === null) throw new UserError(400, `The cron expression "${schedule.expr}" never matches a future time.`);
   } else if (schedule.kind === "once" && onceAt(schedule) <= now) {
     throw new UserError(400, `${schedule.at} has passed: a one-time task needs a time in the future.`);
+  }
+  const gap = shortestGap(schedule, now);
+  if (gap !== null && gap < minIntervalSeconds * 1000) {
+    throw new UserError(400, `This schedule runs ${Math.round(gap / 1000)} s apart; a task runs at most once every ${minIntervalSeconds} s (TASK_MIN_INTERVAL_SECONDS).`);
   }
 }
 
@@ -85,22 +100,25 @@ export function nextTimes(schedule: TaskSchedule, after: number, anchor: number,
 }
 
 /**
- * The latest time in (after, now], or null: what a workbench that was down missed. Stepping stops
- * after a bounded number of times (a seconds schedule down for days), keeping the last one reached.
+ * The latest time in (after, now], or null: what a workbench that was down missed. Found without
+ * stepping through the times in between (a seconds schedule down for a day has 86,400 of them): an
+ * interval by arithmetic, a cron by croner's step backwards from now.
  */
 export function lastMissed(schedule: TaskSchedule, after: number, now: number, anchor: number): number | null {
-  if (schedule.kind === "every") {
-    const step = schedule.seconds * 1000;
-    const last = anchor + Math.floor((now - anchor) / step) * step;
-    return last > after && last <= now ? last : null;
+  let last: number | null;
+  switch (schedule.kind) {
+    case "every": {
+      const step = schedule.seconds * 1000;
+      last = anchor + Math.floor((now - anchor) / step) * step;
+      break;
+    }
+    case "cron":
+      // previousRuns counts back from just after now, so a run at `now` itself is found.
+      last = cronOf(schedule).previousRuns(1, new Date(now + 1))[0]?.getTime() ?? null;
+      break;
+    case "once":
+      last = onceAt(schedule);
+      break;
   }
-  let missed: number | null = null;
-  let at = after;
-  for (let i = 0; i < 100_000; i++) {
-    const next = nextTime(schedule, at, anchor);
-    if (next === null || next > now) break;
-    missed = next;
-    at = next;
-  }
-  return missed;
+  return last !== null && last > after && last <= now ? last : null;
 }

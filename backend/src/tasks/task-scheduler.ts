@@ -75,6 +75,8 @@ export class TaskScheduler {
   /** Runs going now, by task: a run is held here from the moment it is decided, so none overlaps. */
   private readonly active = new Map<string, TaskRun>();
   private closed = false;
+  /** When the scheduled runs of the last minute started (all tasks), for the runs-a-minute bound. */
+  private readonly recentStarts: number[] = [];
   /** Where the heartbeat's interval counts from (its last run, or when it was switched on). */
   private heartbeatAnchor = Date.now();
 
@@ -168,7 +170,8 @@ export class TaskScheduler {
         return;
       }
       void this.run(current, "schedule", at!);
-      this.arm(current, at!);
+      // However the file's schedule reads (edited by hand), the next run is at least the minimum interval away.
+      this.arm(current, at! + this.deps.config.tasks.minIntervalSeconds * 1000 - 1);
     };
     this.timers.set(task.id, setTimeout(fire, Math.min(Math.max(0, at - Date.now()), MAX_DELAY_MS)));
   }
@@ -201,6 +204,16 @@ export class TaskScheduler {
   /** Starts one run of a task (or records it skipped when its previous run still goes). */
   private async run(task: Runnable, trigger: TaskRun["trigger"], scheduledFor: number | null): Promise<TaskRun> {
     if (this.active.has(task.id)) return this.skip(task, trigger, scheduledFor, "Its previous run was still going.");
+    // Runs a person did not ask for, across all tasks, are bounded per minute ("Run now" is a person's).
+    if (trigger !== "manual") {
+      const now = Date.now();
+      while (this.recentStarts.length > 0 && now - this.recentStarts[0] >= 60_000) this.recentStarts.shift();
+      const { runsPerMinute } = this.deps.config.tasks;
+      if (this.recentStarts.length >= runsPerMinute) {
+        return this.skip(task, trigger, scheduledFor, `Over the limit of ${runsPerMinute} scheduled runs a minute across all tasks (TASK_RUNS_PER_MINUTE).`);
+      }
+      this.recentStarts.push(now);
+    }
     const run: TaskRun = { id: newId("run"), task_id: task.id, trigger, scheduled_for: scheduledFor === null ? null : iso(scheduledFor), started_at: iso(Date.now()), outcome: "running" };
     this.active.set(task.id, run);
     const entry = task.entry;
@@ -224,7 +237,9 @@ export class TaskScheduler {
     }
     const started: TaskRun = { ...run, session_id: live.sessionId };
     this.active.set(task.id, started);
-    await this.record(started, task.name, false);
+    // Subscribed before anything is awaited: a turn that ends while the start is recorded still ends the run
+    // (its end is recorded after its start, never under it).
+    let recorded!: Promise<void>;
     live.subscribe({
       event: ({ event }) => {
         if (event.type === "session" && event.created) {
@@ -234,8 +249,10 @@ export class TaskScheduler {
           this.deps.ui.publish({ type: "task_run", task_name: task.name, run: started, waiting_approval: true, notify: true });
         }
       },
-      end: () => void this.finish(task, started, live),
+      end: () => void Promise.resolve().then(() => recorded).then(() => this.finish(task, started, live)),
     });
+    recorded = this.record(started, task.name, false);
+    await recorded;
     return started;
   }
 
@@ -303,7 +320,7 @@ export class TaskScheduler {
   private async check(fields: TaskFields): Promise<void> {
     const { config, models, sessions } = this.deps;
     if (fields.prompt.length > config.limits.messageChars) throw new UserError(413, `The prompt is ${fields.prompt.length} characters, over the ${config.limits.messageChars} that chat takes.`);
-    checkSchedule(fields.schedule);
+    checkSchedule(fields.schedule, Date.now(), config.tasks.minIntervalSeconds);
     if (fields.profile !== undefined && !models.has(fields.profile)) throw new UserError(400, `Unknown model profile: "${fields.profile.slice(0, 64)}". The profiles are: ${models.names().join(", ")}.`);
     if (fields.session) {
       const id = assertSessionId(fields.session);

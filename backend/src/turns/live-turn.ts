@@ -50,8 +50,12 @@ export class LiveTurn {
     return id;
   }
 
-  /** Hears every event from now on, and the end; returns the way to stop. */
+  /** Hears every event from now on, and the end (at once, if the turn has ended already); returns the way to stop. */
   subscribe(subscriber: TurnSubscriber): () => void {
+    if (this.finished) {
+      subscriber.end?.();
+      return () => {};
+    }
     this.subscribers.add(subscriber);
     return () => this.subscribers.delete(subscriber);
   }

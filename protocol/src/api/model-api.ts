@@ -22,6 +22,8 @@ export type ModelSettingsReply = z.infer<typeof modelSettingsReplySchema>;
 
 /** No control characters in any setting: they end up in KEY.md's lines and in HTTP requests. */
 export const printable = (max: number) => z.string().max(max).regex(/^\P{Cc}*$/u, "no control characters");
+/** A key or other credential, saved as one line of KEY.md: no control characters, line separators (U+2028, U+2029) or invisible formatting. */
+export const credential = (max: number) => z.string().max(max).regex(/^[^\p{Cc}\p{Zl}\p{Zp}\p{Cf}]*$/u, "no control characters, line separators or invisible formatting characters");
 /** A model name: no spaces or control characters. */
 export const modelName = (min: number) => z.string().min(min).max(200).regex(/^[^\s\p{Cc}]*$/u, "no spaces or control characters");
 
@@ -40,9 +42,11 @@ export const modelSettingsUpdateSchema = z
     base_url: printable(500).nullable().optional(),
     model: modelName(1),
     /** Absent: keep the saved key. "": no key (local servers). */
-    api_key: printable(2000).optional(),
+    api_key: credential(2000).optional(),
+    /** With no `api_key` and a base URL on another host than the saved key's: send the saved key there too (otherwise refused, 409). */
+    key_to_new_host: z.boolean().optional(),
     /** Absent: leave the embeddings as they are. A null or "" model: the offline embedder. */
-    embedding: z.object({ model: modelName(0).nullable().optional(), base_url: printable(500).nullable().optional(), api_key: printable(2000).optional() }).optional(),
+    embedding: z.object({ model: modelName(0).nullable().optional(), base_url: printable(500).nullable().optional(), api_key: credential(2000).optional() }).optional(),
     /** What Test connection found the model takes, kept as the default profile's capabilities in MODELS.json (absent: left as they are). */
     capabilities: profileCapabilitiesSchema.optional(),
   })

@@ -5,7 +5,7 @@
  * `default` is the `OPENAI_*` settings: its endpoint, model and key stay where they always were.
  */
 import { z } from "zod";
-import { modelName as modelNameOf, modelTestReplySchema, printable, profileCapabilitiesSchema } from "./model-api.js";
+import { modelName as modelNameOf, modelTestReplySchema, printable, credential, profileCapabilitiesSchema } from "./model-api.js";
 import { errorReplies, operation } from "./operation.js";
 
 /** The profile the `OPENAI_*` settings make, present whatever the file says. */
@@ -101,7 +101,9 @@ export type ModelsReply = z.infer<typeof modelsReplySchema>;
 export const profileUpdateSchema = profileFileEntrySchema
   .extend({
     model: modelName,
-    api_key: printable(2000).optional(),
+    api_key: credential(2000).optional(),
+    /** With no `api_key` and a base URL on another host than the saved key's: send the saved key there too (otherwise refused, 409). */
+    key_to_new_host: z.boolean().optional(),
   })
   .meta({ id: "ProfileUpdate" });
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;

@@ -7,6 +7,7 @@ import { embedderFor } from "../../knowledge/embedders.js";
 import type { KnowledgeBase } from "../../knowledge/knowledge-base.js";
 import type { ModelProfiles } from "../../models/model-profiles.js";
 import { UserError } from "../../lib/user-error.js";
+import { checkKeyHost, keyForTest } from "../../models/key-host.js";
 import type { UiEventBus } from "../../ui-events/ui-event-bus.js";
 import { routeOf, typed } from "../api-route.js";
 
@@ -43,10 +44,13 @@ function embeddingOf(config: Config, body: ModelSettingsUpdate): Config["embeddi
   return { model, baseUrl: baseUrlOf(body.embedding.base_url, "embedding.base_url"), apiKey };
 }
 
-/** The settings as a model configuration: a base URL must be http(s); an absent key keeps the saved one. */
+/**
+ * The settings as a model configuration: a base URL must be http(s); an absent key keeps the saved one,
+ * for the host it was saved for (a test on another host goes without it unless the user confirmed).
+ */
 function settingsOf(config: Config, body: ModelSettingsUpdate): ModelConfig {
   const baseUrl = baseUrlOf(body.base_url, "base_url");
-  const apiKey = body.api_key === undefined ? config.model.apiKey : body.api_key.trim() || null;
+  const apiKey = body.api_key === undefined ? keyForTest(config.model.baseUrl, baseUrl, config.model.apiKey, body.key_to_new_host) : body.api_key.trim() || null;
   return { ...config.model, baseUrl, model: body.model.trim(), apiKey };
 }
 
@@ -72,6 +76,7 @@ export async function modelRoutes(
   } });
 
   typed(app).route({ ...routeOf(api.model.save), handler: async (request) => {
+    if (request.body.api_key === undefined) checkKeyHost(DEFAULT_PROFILE, config.model.baseUrl, request.body.base_url, config.model.apiKey, request.body.key_to_new_host);
     const next = settingsOf(config, request.body);
     const embedding = embeddingOf(config, request.body);
     const values: Record<string, string> = { OPENAI_BASE_URL: next.baseUrl ?? "", OPENAI_MODEL: next.model };

@@ -9,6 +9,7 @@ import { usageSummary } from "../../sessions/session-usage.js";
 import type { UiEventBus } from "../../ui-events/ui-event-bus.js";
 import { routeOf, typed } from "../api-route.js";
 import { baseUrlOf } from "./model-routes.js";
+import { checkKeyHost, keyForTest } from "../../models/key-host.js";
 
 const DAY_MS = 86_400_000;
 const MAX_DAYS = 366;
@@ -43,6 +44,8 @@ export async function modelsRoutes(app: FastifyInstance, { config, models, sessi
     const name = profileName(request.params.name);
     baseUrlOf(request.body.base_url, "base_url");
     for (const fallback of request.body.fallbacks ?? []) if (!models.has(fallback) || fallback === name) throw new UserError(400, `'fallbacks' names "${fallback}", which is ${fallback === name ? "this profile" : "no profile"}.`);
+    const saved = models.resolve(name);
+    if (saved && request.body.api_key === undefined) checkKeyHost(name, saved.model.baseUrl, request.body.base_url, saved.model.apiKey, request.body.key_to_new_host);
     await models.save(name, request.body);
     ui.toast({ kind: "profile_saved", name, model: request.body.model });
     changed();
@@ -66,7 +69,8 @@ export async function modelsRoutes(app: FastifyInstance, { config, models, sessi
     const { name, api_key: apiKey, base_url: baseUrl, model } = request.body;
     baseUrlOf(baseUrl, "base_url");
     const saved = name ? models.resolve(name) : null;
-    const key = apiKey === undefined ? (saved?.model.apiKey ?? null) : apiKey.trim() || null;
+    // The saved key goes only to the host it was saved for, unless the user confirmed the new one.
+    const key = apiKey === undefined ? keyForTest(saved?.model.baseUrl ?? null, baseUrl, saved?.model.apiKey ?? null, request.body.key_to_new_host) : apiKey.trim() || null;
     const settings = { ...config.model, baseUrl: baseUrl?.trim() || null, model: model.trim(), apiKey: key };
     // The profile alone: the embeddings are tried from the Model dialog's own test.
     return probeModel(settings, { model: null, baseUrl: null, apiKey: null }, controller.signal, { vision: true });
