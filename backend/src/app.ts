@@ -58,6 +58,9 @@ import { registerReplyScrubber } from "./http/reply-scrubber.js";
 import { type LogOptions, scrubbedLogger } from "./secrets/scrubbed-log.js";
 import { mcpCredentials, workbenchSecrets } from "./secrets/workbench-secrets.js";
 
+/** How often uploads no message sent, and the attachments of sessions gone, are looked for while running. */
+const ATTACHMENT_SWEEP_MS = 10 * 60 * 1000;
+
 const version = (JSON.parse(readFileSync(join(backendDir, "package.json"), "utf8")) as { version: string }).version;
 
 export interface BuildOptions {
@@ -126,11 +129,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await models.start();
   // Files and images sent with messages; documents are read by the knowledge base's loaders, off this thread.
   const attachments = new AttachmentStore(config.dataRoot, (path, name) => knowledge.extract(path, name));
-  // What no session needs any more (uploads never sent, sessions gone) is deleted once, in the background.
-  void attachments
-    .sweep({ live: (id) => sessions.exists(id), trashed: () => sessions.trashedIds() })
-    .then((removed) => removed.records + removed.bytes + removed.folders > 0 && app.log.info(removed, "attachments swept"))
-    .catch((err: Error) => app.log.warn({ err: err.message }, "attachment sweep failed"));
+  // What no session needs any more (uploads never sent, sessions gone) is deleted at start and then
+  // every ATTACHMENT_SWEEP_MS while the workbench runs, in the background.
+  const sweepAttachments = () =>
+    void attachments
+      .sweep({ live: (id) => sessions.exists(id), trashed: () => sessions.trashedIds() })
+      .then((removed) => removed.records + removed.bytes + removed.folders > 0 && app.log.info(removed, "attachments swept"))
+      .catch((err: Error) => app.log.warn({ err: err.message }, "attachment sweep failed"));
+  sweepAttachments();
+  const attachmentSweeper = setInterval(sweepAttachments, ATTACHMENT_SWEEP_MS).unref();
   const reviewer = new Reviewer({ config, sessions, ui, runtime, models, log: app.log });
   await ensurePolicyFile(config.dataRoot);
   const approvals = new ApprovalGate(() => ui.publish({ type: "refresh", target: "approvals" }));
@@ -166,6 +173,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await scheduler.start();
   const watcher = new WorkspaceWatcher(config.dataRoot);
   app.addHook("onClose", async () => {
+    clearInterval(attachmentSweeper);
     tasksFile.close();
     // Before the rest: its running runs are stopped and recorded as aborted.
     await scheduler.close();

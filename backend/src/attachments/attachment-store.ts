@@ -19,15 +19,18 @@ import { inConfinedFolder } from "../paths/dir-handle.js";
 import { readConfinedDir } from "../paths/walk-confined-dir.js";
 import { isUnreadable, readConfinedFile } from "../paths/read-confined-file.js";
 import { attachmentKind } from "./attachment-kind.js";
+import { nameProblem, shownName } from "../paths/name-problem.js";
+import { modelImage } from "./model-image.js";
 
 const ROOT = `${STORAGE_DIR}/attachments`;
-/** Longest side of an image as the model gets it (the bound OpenAI and Anthropic scale to). */
-export const MAX_IMAGE_SIDE = 2048;
 const ID = /^att_[0-9a-f]{24}$/;
 const META_BYTES = 64 * 1024;
 const READ_MS = 10_000;
 /** How long an upload no message names is kept (a message being written, a queued one). */
 export const UNCLAIMED_MS = 24 * 60 * 60 * 1000;
+/** Uploads no message has named yet, at most: a page uploading in a loop fills no disk. */
+export const MAX_UNCLAIMED = 200;
+export const MAX_UNCLAIMED_BYTES = 512 * 1024 * 1024;
 /** Bytes younger than this are never swept: their record may be being written. */
 const BLOB_GRACE_MS = 60 * 60 * 1000;
 
@@ -58,40 +61,71 @@ const blobPath = (sha: string, ext: string | null) => `${ROOT}/blobs/${sha}${ext
 const modelPath = (sha: string) => `${ROOT}/model/${sha}`;
 const metaPath = (id: string) => `${ROOT}/meta/${id}.json`;
 
-/** The file's last path part, without control characters: what the user called it. */
-function cleanName(raw: string): string {
-  const last = raw.split(/[\\/]/).pop() ?? "";
-  const clean = [...last].filter((c) => c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f).join("").trim().slice(0, 200);
-  return clean || "attachment";
-}
+/**
+ * Bytes of an attachment's name: its readable copy is written through a temporary name beside it and
+ * may get a number (" (2)"), and both must stay within a file system's 255 bytes.
+ */
+export const ATTACHMENT_NAME_BYTES = 180;
 
-/** The image as the model gets it: first frame, turned upright, at most MAX_IMAGE_SIDE, encoded again without metadata. */
-async function modelImage(name: string, bytes: Uint8Array): Promise<{ data: Buffer; type: string }> {
-  const { default: sharp } = await import("sharp");
-  try {
-    const image = sharp(bytes, { failOn: "truncated", limitInputPixels: 100_000_000 });
-    // The header alone (no decode): whether a transparent image must stay PNG.
-    const { hasAlpha } = await image.metadata();
-    image.rotate().resize({ width: MAX_IMAGE_SIDE, height: MAX_IMAGE_SIDE, fit: "inside", withoutEnlargement: true });
-    return hasAlpha ? { data: await image.png().toBuffer(), type: "image/png" } : { data: await image.jpeg({ quality: 85 }).toBuffer(), type: "image/jpeg" };
-  } catch (err) {
-    throw new UserError(422, `${name} is not an image that can be read (${(err as Error).message.split("\n")[0].slice(0, 200)}).`);
-  }
+/** What the user called the file (its last path part), or a 400 saying why it cannot be a file's name. */
+function uploadName(raw: string): string {
+  const name = (raw.split(/[\\/]/).pop() ?? "").trim();
+  if (name === "") return "attachment";
+  if (name === "." || name === "..") throw new UserError(400, `"${name}" is not a file name; rename the file and upload it again.`);
+  const problem = nameProblem(name);
+  if (problem) throw new UserError(400, `The file name ${shownName(name)} ${problem}; rename the file and upload it again.`);
+  const bytes = Buffer.byteLength(name, "utf8");
+  if (bytes > ATTACHMENT_NAME_BYTES) throw new UserError(400, `The file name is ${bytes} bytes long (UTF-8); an attachment's name may have at most ${ATTACHMENT_NAME_BYTES}. Rename the file and upload it again.`);
+  return name;
 }
 
 /** What the API and the session file know of a record. */
 const publicOf = ({ session: _s, created: _c, model_type: _m, ext: _e, ...attachment }: Record): Attachment => attachment;
 
 export class AttachmentStore {
+  /** Uploads no message has named yet, by id (a pending upload by a token of its own): their bytes and when they came. */
+  private readonly unclaimed = new Map<string, { bytes: number; created: number }>();
+
   constructor(
     private readonly dataRoot: string,
     private readonly extract: ExtractDocument,
   ) {}
 
-  /** Stores an upload; a 400/413/415/422 names the file and what is wrong with it. */
+  private unclaimedBytes(): number {
+    let total = 0;
+    for (const upload of this.unclaimed.values()) total += upload.bytes;
+    return total;
+  }
+
+  /** Holds a place for an upload among the unclaimed ones, or a 429 when they are at their bound (old ones swept first). */
+  private reserve(bytes: number, now = Date.now()): string {
+    for (const [id, upload] of this.unclaimed) if (now - upload.created > UNCLAIMED_MS && !id.startsWith("pending:")) this.unclaimed.delete(id);
+    if (this.unclaimed.size >= MAX_UNCLAIMED || this.unclaimedBytes() + bytes > MAX_UNCLAIMED_BYTES) {
+      throw new UserError(
+        429,
+        `There are ${this.unclaimed.size} uploads (${Math.round(this.unclaimedBytes() / 1024 / 1024)} MB) that no message has sent yet, the most kept at once (${MAX_UNCLAIMED}, ${MAX_UNCLAIMED_BYTES / 1024 / 1024} MB). Send or discard them first; unsent uploads are deleted after ${UNCLAIMED_MS / 3_600_000} hours.`,
+      );
+    }
+    const token = `pending:${randomBytes(8).toString("hex")}`;
+    this.unclaimed.set(token, { bytes, created: now });
+    return token;
+  }
+
+  /** Stores an upload; a 400/413/415/422 names the file and what is wrong with it, a 429 says too many are unsent. */
   async add(rawName: string, bytes: Uint8Array): Promise<Attachment> {
-    const name = cleanName(rawName);
+    const name = uploadName(rawName);
     if (bytes.length > MAX_ATTACHMENT_BYTES) throw new UserError(413, `${name} is ${bytes.length} bytes, over the ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB limit for one attachment.`);
+    const token = this.reserve(bytes.length);
+    try {
+      const attachment = await this.store(name, bytes);
+      this.unclaimed.set(attachment.id, this.unclaimed.get(token)!);
+      return attachment;
+    } finally {
+      this.unclaimed.delete(token);
+    }
+  }
+
+  private async store(name: string, bytes: Uint8Array): Promise<Attachment> {
     const found = await attachmentKind(name, bytes);
     const sha256 = createHash("sha256").update(bytes).digest("hex");
     const blob = blobPath(sha256, found.ext);
@@ -141,6 +175,7 @@ export class AttachmentStore {
       const path = await this.readableCopy(record, sessionId);
       const owned = { ...record, session: sessionId, path };
       await writeConfinedAtomic(this.dataRoot, metaPath(record.id), JSON.stringify(owned));
+      this.unclaimed.delete(record.id);
       claimed.push(owned);
     }
     return claimed.map(publicOf);
@@ -203,10 +238,22 @@ export class AttachmentStore {
     }
   }
 
-  /** A session's attachments with their bytes, for an export. */
-  async exported(attachments: Attachment[]): Promise<ExportedAttachment[]> {
+  /**
+   * A session's attachments with their bytes, for an export. An image goes as the model got it (scaled,
+   * encoded again: no EXIF, no GPS position) unless `originalImages` asks for the bytes as uploaded.
+   */
+  async exported(attachments: Attachment[], { originalImages = false } = {}): Promise<ExportedAttachment[]> {
     const out: ExportedAttachment[] = [];
     for (const attachment of attachments) {
+      const record = await this.record(attachment.id);
+      if (record.kind === "image" && !originalImages) {
+        const { data } = await readConfinedFile(this.dataRoot, modelPath(record.sha256), { maxBytes: MAX_ATTACHMENT_BYTES * 2, timeoutMs: READ_MS });
+        const ext = record.model_type === "image/png" ? ".png" : ".jpg";
+        const dot = attachment.name.lastIndexOf(".");
+        const name = `${dot > 0 ? attachment.name.slice(0, dot) : attachment.name}${ext}`;
+        out.push({ ...attachment, name, type: record.model_type, size: data.length, sha256: createHash("sha256").update(data).digest("hex"), data: data.toString("base64") });
+        continue;
+      }
       const { data } = await this.bytes(attachment.id);
       out.push({ ...attachment, data: data.toString("base64") });
     }
@@ -230,7 +277,7 @@ export class AttachmentStore {
   /**
    * Deletes what nothing needs: records of sessions that are gone (neither live nor in the trash) and
    * uploads no message named within UNCLAIMED_MS, then the bytes no record names, then the readable
-   * copies of sessions that are not live. Run at start, off the request path.
+   * copies of sessions that are not live. Run at start and then every SWEEP_EVERY_MS, off the request path.
    */
   async sweep(sessions: SessionsAlive, now = Date.now()): Promise<{ records: number; bytes: number; folders: number }> {
     const removed = { records: 0, bytes: 0, folders: 0 };
@@ -245,8 +292,10 @@ export class AttachmentStore {
         (record.session === null ? now - (record.created ?? 0) > UNCLAIMED_MS : !trashed.has(record.session) && !(await sessions.live(record.session)));
       if (!gone) {
         kept.add(record.sha256);
+        if (record.session === null) this.unclaimed.set(id, { bytes: record.size, created: record.created ?? now });
         continue;
       }
+      this.unclaimed.delete(id);
       await removeConfinedFile(this.dataRoot, metaPath(id));
       removed.records++;
     }

@@ -54,6 +54,8 @@ export class PythonSession {
   constructor(
     private readonly sandbox: Sandbox,
     private readonly pythonPath: string,
+    /** The chat session this interpreter belongs to (its attachments are the ones it may read). */
+    private readonly chatSessionId: string | null = null,
   ) {}
 
   run(code: string, limits: PythonLimits): Promise<PythonRun> {
@@ -63,7 +65,7 @@ export class PythonSession {
   }
 
   private start(): ChildProcess {
-    const argv = this.sandbox.argv([this.pythonPath, "-u", "-I", "-c", driverCode, "--result-fd", String(RESULT_FD), ...(this.sandbox.isolated ? ["--sandboxed"] : [])]);
+    const argv = this.sandbox.argv([this.pythonPath, "-u", "-I", "-c", driverCode, "--result-fd", String(RESULT_FD), ...(this.sandbox.isolated ? ["--sandboxed"] : [])], this.chatSessionId);
     const child = spawn(argv[0], argv.slice(1), {
       cwd: this.sandbox.cwd,
       env: this.sandbox.env(),
@@ -245,7 +247,7 @@ export class PythonSessions {
   get(chatSessionId: string): PythonSession | null {
     if (!this.pythonPath) return null;
     let session = this.sessions.get(chatSessionId);
-    if (!session) this.sessions.set(chatSessionId, (session = new PythonSession(this.sandbox, this.pythonPath)));
+    if (!session) this.sessions.set(chatSessionId, (session = new PythonSession(this.sandbox, this.pythonPath, chatSessionId)));
     return session;
   }
 

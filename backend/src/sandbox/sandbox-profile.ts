@@ -13,6 +13,7 @@
 import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import { pathUnder } from "../lib/path-under.js";
+import { ATTACHMENTS_DIR } from "../config/data-root-layout.js";
 
 /** Data folders the agent may change, and the ones it may only read. */
 export const WRITABLE_DATA_DIRS = ["memory", "skills", "workspace", "knowledge", "agents"] as const;
@@ -51,6 +52,8 @@ export interface ProfileOptions {
   network: boolean;
   /** Paths inside the data root to hide (e.g. a KEY.md that happens to live there). */
   hidden: string[];
+  /** The chat session the call is made for: its attachments folder is the only one mounted. */
+  session: string | null;
 }
 
 /**
@@ -76,10 +79,16 @@ function systemBinds(network: boolean): string[] {
   return args;
 }
 
-/** The data folders and files bound into the sandbox, with their access. */
-export function dataMounts(dataRoot: string): Array<{ name: string; path: string; writable: boolean; file: boolean }> {
+/**
+ * The data folders and files bound into the sandbox, with their access. Of `attachments/` only the
+ * calling session's own folder is there (the API keeps each session's attachments its own; so does
+ * the mount); a call of no session sees none.
+ */
+export function dataMounts(dataRoot: string, session: string | null = null): Array<{ name: string; path: string; writable: boolean; file: boolean }> {
   const mounts = [];
-  for (const name of [...WRITABLE_DATA_DIRS, ...READONLY_DATA_DIRS, ...READONLY_DATA_FILES]) {
+  for (const folder of [...WRITABLE_DATA_DIRS, ...READONLY_DATA_DIRS, ...READONLY_DATA_FILES]) {
+    const name = folder === ATTACHMENTS_DIR ? (session ? `${ATTACHMENTS_DIR}/${session}` : null) : folder;
+    if (name === null) continue;
     const path = join(dataRoot, name);
     if (!existsSync(path)) continue;
     mounts.push({ name, path, writable: (WRITABLE_DATA_DIRS as readonly string[]).includes(name), file: !lstatSync(path).isDirectory() });
@@ -93,9 +102,9 @@ export function dataMounts(dataRoot: string): Array<{ name: string; path: string
  */
 export const SANDBOX_DATA_ROOT = "/workbench";
 
-function dataBinds(dataRoot: string, hidden: string[], staging: string | null): string[] {
+function dataBinds(dataRoot: string, hidden: string[], staging: string | null, session: string | null): string[] {
   const args = ["--tmpfs", SANDBOX_DATA_ROOT];
-  for (const mount of dataMounts(dataRoot)) {
+  for (const mount of dataMounts(dataRoot, session)) {
     const source = staging ? join(staging, mount.name) : mount.path;
     args.push(mount.writable ? "--bind" : "--ro-bind", source, join(SANDBOX_DATA_ROOT, mount.name));
   }
@@ -121,8 +130,8 @@ const STAGE_SCRIPT = [
   'exec "$@"',
 ].join("\n");
 
-function privilegeDropArgv(drop: NonNullable<ProfileOptions["privilegeDrop"]>, dataRoot: string): string[] {
-  const stage = dataMounts(dataRoot).flatMap((m) => [m.path, m.name]);
+function privilegeDropArgv(drop: NonNullable<ProfileOptions["privilegeDrop"]>, dataRoot: string, session: string | null): string[] {
+  const stage = dataMounts(dataRoot, session).flatMap((m) => [m.path, m.name]);
   return [
     drop.unsharePath,
     "--mount",
@@ -162,7 +171,7 @@ export interface ProcessLimits {
 
 /** argv (command first) that runs `program` inside the sandbox, the data root at SANDBOX_DATA_ROOT and as its cwd. */
 export function sandboxArgv(options: ProfileOptions, program: string[], limits: ProcessLimits): string[] {
-  const privilegeDrop = options.privilegeDrop ? privilegeDropArgv(options.privilegeDrop, options.dataRoot) : [];
+  const privilegeDrop = options.privilegeDrop ? privilegeDropArgv(options.privilegeDrop, options.dataRoot, options.session) : [];
   const env = Object.entries(SANDBOX_ENV).flatMap(([k, v]) => ["--setenv", k, v]);
   const rlimits = [
     "/usr/bin/prlimit",
@@ -204,7 +213,7 @@ export function sandboxArgv(options: ProfileOptions, program: string[], limits: 
     // fallocate is refused, so allocating without writing cannot pass the write budget.
     "--seccomp",
     String(SECCOMP_FD),
-    ...dataBinds(options.dataRoot, options.hidden, options.privilegeDrop?.staging ?? null),
+    ...dataBinds(options.dataRoot, options.hidden, options.privilegeDrop?.staging ?? null, options.session),
     "--chdir",
     SANDBOX_DATA_ROOT,
     "--",

@@ -2,6 +2,8 @@ import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, r
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { pathUnder } from "../lib/path-under.js";
+import { ATTACHMENTS_DIR } from "../config/data-root-layout.js";
+import { assertSessionId } from "../sessions/session-id.js";
 import type { Config } from "../config/config.js";
 import { runningAsRoot } from "../lib/running-as-root.js";
 import { runProcess, type RunResult } from "./run-process.js";
@@ -88,14 +90,19 @@ export class Sandbox {
     return this.status.mode === "bubblewrap";
   }
 
-  /** argv that runs `program` confined (or as-is when degraded), with the data root as cwd. */
-  argv(program: string[]): string[] {
+  /**
+   * argv that runs `program` confined (or as-is when degraded), with the data root as cwd. `session`:
+   * the chat session it runs for, whose attachments (and only those) it may read.
+   */
+  argv(program: string[], session: string | null = null): string[] {
     if (!this.bwrap) return program;
-    if (this.bwrap.privilegeDrop) ensureMountPoints(this.bwrap.privilegeDrop.staging, this.config.dataRoot);
     const { keyFilePath, dataRoot } = this.config;
+    // The session's folder exists from its first call on, so attachments it gets later appear inside a running process too.
+    if (session) mkdirSync(join(dataRoot, ATTACHMENTS_DIR, assertSessionId(session)), { recursive: true });
+    if (this.bwrap.privilegeDrop) ensureMountPoints(this.bwrap.privilegeDrop.staging, dataRoot, session);
     const keyInside = Boolean(pathUnder(dataRoot, keyFilePath));
     return sandboxArgv(
-      { ...this.bwrap, dataRoot, network: this.status.network, hidden: keyInside ? [keyFilePath] : [] },
+      { ...this.bwrap, dataRoot, network: this.status.network, hidden: keyInside ? [keyFilePath] : [], session },
       program,
       {
         // RLIMIT_NPROC counts per uid system-wide: only meaningful for the dedicated sandbox uid.
@@ -127,15 +134,16 @@ export class Sandbox {
     return new DiskBudget(this.config.dataRoot, this.writableFolders, maxBytes);
   }
 
-  run(program: string[], limits: { timeoutMs: number; maxOutputChars: number; signal?: AbortSignal }): Promise<RunResult> {
+  run(program: string[], limits: { timeoutMs: number; maxOutputChars: number; signal?: AbortSignal; session?: string }): Promise<RunResult> {
+    const { session, ...processLimits } = limits;
     return runProcess({
-      argv: this.argv(program),
+      argv: this.argv(program, session ?? null),
       cwd: this.config.dataRoot,
       env: this.env(),
       maxWriteBytes: this.config.sandbox.maxWriteBytes,
       disk: { dataRoot: this.config.dataRoot, folders: this.writableFolders },
       seccomp: this.seccomp,
-      ...limits,
+      ...processLimits,
     });
   }
 }
@@ -147,17 +155,17 @@ export class Sandbox {
 function makeStaging(dataRoot: string): string {
   const staging = mkdtempSync(join(tmpdir(), "moc-sandbox-"));
   chmodSync(staging, 0o755);
-  ensureMountPoints(staging, dataRoot);
+  ensureMountPoints(staging, dataRoot, null);
   return staging;
 }
 
 /** Data files and folders can appear after start (the snapshot at the first session): give each a mount point. */
-function ensureMountPoints(staging: string, dataRoot: string): void {
-  for (const mount of dataMounts(dataRoot)) {
+function ensureMountPoints(staging: string, dataRoot: string, session: string | null): void {
+  for (const mount of dataMounts(dataRoot, session)) {
     const point = join(staging, mount.name);
     if (existsSync(point)) continue;
     if (mount.file) writeFileSync(point, "");
-    else mkdirSync(point);
+    else mkdirSync(point, { recursive: true });
   }
 }
 

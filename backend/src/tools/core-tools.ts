@@ -11,7 +11,7 @@ export function coreTools(runtime: ToolRuntime, agent: AgentIdentity): CoreTool[
   const { config, sandbox, python, fetchAgent, knowledge, memory } = runtime;
   return [
     readFileTool(config),
-    terminalTool({ sandbox, limits: config.sandbox }),
+    terminalTool({ sandbox, limits: config.sandbox, agent }),
     pythonReplTool({ sandbox, python, limits: config.sandbox, agent }),
     fetchUrlTool({ fetchAgent }),
     searchKnowledgeBaseTool({ knowledge }),

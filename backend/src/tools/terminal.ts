@@ -4,7 +4,7 @@ import { DEGRADED_NOTE } from "../sandbox/sandbox.js";
 import { refusedCommandReason } from "../shell/refused-commands.js";
 import type { Config } from "../config/config.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
-import { type CoreTool, defineTool } from "./core-tool.js";
+import { type AgentIdentity, type CoreTool, defineTool } from "./core-tool.js";
 import { callTimeoutMs, timeoutField } from "./sandboxed-call.js";
 
 const schema = z.object({
@@ -13,7 +13,7 @@ const schema = z.object({
 });
 
 /** `terminal`: bash in the sandbox, within the configured time, output and write limits. */
-export const terminalTool = ({ sandbox, limits }: { sandbox: Sandbox; limits: Config["sandbox"] }): CoreTool<typeof schema> =>
+export const terminalTool = ({ sandbox, limits, agent }: { sandbox: Sandbox; limits: Config["sandbox"]; agent: Pick<AgentIdentity, "sessionId"> }): CoreTool<typeof schema> =>
   defineTool({
   name: "terminal",
   description:
@@ -35,6 +35,7 @@ export const terminalTool = ({ sandbox, limits }: { sandbox: Sandbox; limits: Co
       timeoutMs,
       maxOutputChars: limits.outputChars,
       signal,
+      session: agent.sessionId,
     });
     const lines: string[] = [];
     if (!sandbox.isolated) lines.push(DEGRADED_NOTE);

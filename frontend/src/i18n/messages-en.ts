@@ -528,6 +528,7 @@ export const en = {
   "model.profiles": "Profiles",
   "model.addProfile": "Add profile",
   "model.at": "at {{url}}",
+  "model.keyToNewHost": "The saved key was for another host. Send it to {{host}} too? (Or type the key for {{host}} above.)",
   "model.keySet": "key set",
   "model.prices": "{{input}}/{{output}} per M",
   "model.defaultBadge": "default",

@@ -490,6 +490,7 @@ export const zh = {
   "model.profiles": "配置",
   "model.addProfile": "添加配置",
   "model.at": "位于 {{url}}",
+  "model.keyToNewHost": "已保存的密钥属于另一个主机。也发送给 {{host}} 吗？（或在上方输入 {{host}} 的密钥。）",
   "model.keySet": "已设密钥",
   "model.prices": "每百万 {{input}}/{{output}}",
   "model.defaultBadge": "默认",

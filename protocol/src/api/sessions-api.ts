@@ -166,9 +166,9 @@ export const sessionsApi = {
   export: operation({
     method: "GET",
     path: "/api/sessions/:id/export",
-    summary: "The session as JSON (every branch, to import elsewhere) or as Markdown (the branch shown)",
+    summary: "The session as JSON (every branch, to import elsewhere) or as Markdown (the branch shown); images as the model got them (no EXIF or GPS) unless `images=original`",
     params: sessionParams,
-    querystring: z.object({ format: z.enum(["json", "md"]).optional() }),
+    querystring: z.object({ format: z.enum(["json", "md"]).optional(), images: z.enum(["stripped", "original"]).optional() }),
     responses: { 200: { contentType: "text/markdown", description: "`format=md`: the branch shown, as Markdown.", json: sessionExportSchema }, ...errorReplies(400, 404, 409) },
   }),
   import: operation({

@@ -163,7 +163,7 @@ export async function sessionRoutes(
       // Text, not JSON: Fastify sends a string of another type as it is (the contract's raw reply).
       if (markdown) return reply.type("text/markdown; charset=utf-8").send(exportMarkdown(session) as never);
       const entries = await sessions.entries(id);
-      return exportJson({ ...session, entries }, await attachments.exported(attachmentsOf(entries)));
+      return exportJson({ ...session, entries }, await attachments.exported(attachmentsOf(entries), { originalImages: request.query.images === "original" }));
     },
   });
 

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
 import { EMBEDDING_MODEL_EXAMPLE, LOCAL_URL_EXAMPLE, MODEL_PRESETS } from "./model-presets";
-import { capabilitiesFound, field, KeyField, TestChecks } from "./model-fields";
+import { capabilitiesFound, field, KeyField, KeyHostConfirm, keyMovesTo, TestChecks } from "./model-fields";
 import { ProfilesSection } from "./profiles-section";
 import { useTranslation } from "react-i18next";
 
@@ -31,6 +31,8 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
   const [testedFor, setTestedFor] = useState<string | null>(null);
   const [busy, setBusy] = useState<"test" | "save" | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** The user agreed to send the saved key to the host the base URL now names. */
+  const [keyToNewHost, setKeyToNewHost] = useState(false);
 
   useEffect(() => {
     if (!open) return dialog.current?.close();
@@ -39,6 +41,7 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
     setError(null);
     setApiKey(undefined);
     setEmbeddingKey(undefined);
+    setKeyToNewHost(false);
     api.model().then(
       (settings) => {
         setCurrent(settings);
@@ -51,10 +54,12 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
     );
   }, [open]);
 
+  const movesTo = keyMovesTo(current?.api_key_set ?? false, apiKey, current?.base_url, baseUrl);
   const settings = () => ({
     base_url: baseUrl.trim() || null,
     model: model.trim(),
     ...(apiKey !== undefined ? { api_key: apiKey } : {}),
+    ...(movesTo && keyToNewHost ? { key_to_new_host: true } : {}),
     embedding: { model: embeddingModel.trim() || null, base_url: embeddingUrl.trim() || null, ...(embeddingKey !== undefined ? { api_key: embeddingKey } : {}) },
   });
   const run = async (what: "test" | "save") => {
@@ -131,6 +136,7 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
           <datalist id="model-ids">{test?.models?.map((id) => <option key={id} value={id} />)}</datalist>
         </label>
         <KeyField testId="model-api-key" className="text-xs font-medium text-zinc-600" saved={current?.api_key_set ?? false} unsetHint={t("model.keyLocalNone")} value={apiKey} onChange={setApiKey} />
+        {movesTo && <KeyHostConfirm testId="model-key-to-new-host" host={movesTo} checked={keyToNewHost} onChange={setKeyToNewHost} />}
         <details className="rounded-md border border-zinc-200 px-2.5 py-1.5 text-xs text-zinc-600" open={Boolean(current?.embedding.model)}>
           <summary className="cursor-pointer font-medium">{t("model.embeddings")}</summary>
           <div className="mt-2 space-y-2">

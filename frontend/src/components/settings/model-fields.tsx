@@ -19,6 +19,32 @@ export function KeyField(props: { testId: string; saved: boolean; unsetHint: str
   );
 }
 
+const originOf = (baseUrl: string | null | undefined) => {
+  try {
+    return new URL(baseUrl?.trim() || "https://api.openai.com/v1").origin;
+  } catch {
+    return baseUrl ?? "";
+  }
+};
+
+/** The host a saved key would newly go to, when the base URL moved there and no key was typed; else null. */
+export function keyMovesTo(savedKey: boolean, typedKey: string | undefined, savedUrl: string | null | undefined, nextUrl: string): string | null {
+  if (!savedKey || typedKey !== undefined) return null;
+  const to = originOf(nextUrl);
+  return originOf(savedUrl) === to ? null : to;
+}
+
+/** The user's yes to sending the saved key to a new host (the server sends it nowhere new without one). */
+export function KeyHostConfirm(props: { host: string; checked: boolean; onChange: (checked: boolean) => void; testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <label className="flex items-start gap-1.5 rounded-md bg-amber-50 p-2 text-xs text-amber-900">
+      <input type="checkbox" data-testid={props.testId} checked={props.checked} onChange={(e) => props.onChange(e.target.checked)} />
+      <span>{t("model.keyToNewHost", { host: props.host })}</span>
+    </label>
+  );
+}
+
 /** What Test connection found, one line per check. */
 /** What a test found the model takes; null when its chat failed (then nothing was learnt). */
 export function capabilitiesFound(test: ModelTestReply): ProfileCapabilities | null {

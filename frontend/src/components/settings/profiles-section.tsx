@@ -6,7 +6,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
 import { keys, useModels } from "@/lib/server-state";
-import { capabilitiesFound, field, KeyField, TestChecks } from "./model-fields";
+import { capabilitiesFound, field, KeyField, KeyHostConfirm, keyMovesTo, TestChecks } from "./model-fields";
 import { CAPABILITIES, LOCAL_URL_EXAMPLE, MODEL_PRESETS, PROFILE_NAME_EXAMPLE } from "./model-presets";
 import { formatCost } from "@/i18n/format";
 import { useTranslation } from "react-i18next";
@@ -24,9 +24,11 @@ interface Draft {
   caps: Required<ProfileCapabilities>;
   /** Editing a saved profile (its name is fixed). */
   saved: boolean;
+  /** The user agreed to send the saved key to the host the base URL now names. */
+  keyToNewHost: boolean;
 }
 
-const emptyDraft = (): Draft => ({ name: "", baseUrl: "", model: "", apiKey: undefined, priceIn: "", priceOut: "", fallbacks: "", caps: { tools: false, vision: false, reasoning: false }, saved: false });
+const emptyDraft = (): Draft => ({ name: "", baseUrl: "", model: "", apiKey: undefined, priceIn: "", priceOut: "", fallbacks: "", caps: { tools: false, vision: false, reasoning: false }, saved: false, keyToNewHost: false });
 
 const draftOf = (p: ModelProfile): Draft => ({
   name: p.name,
@@ -38,6 +40,7 @@ const draftOf = (p: ModelProfile): Draft => ({
   fallbacks: p.fallbacks.join(", "),
   caps: { tools: p.capabilities?.tools ?? false, vision: p.capabilities?.vision ?? false, reasoning: p.capabilities?.reasoning ?? false },
   saved: true,
+  keyToNewHost: false,
 });
 
 /** The draft as the API takes it; what the form does not show (parameters, other capabilities) is kept from the saved profile. */
@@ -49,6 +52,7 @@ function updateOf(draft: Draft, saved: ModelProfile | undefined): ProfileUpdate 
     base_url: draft.baseUrl.trim() || null,
     model: draft.model.trim(),
     ...(draft.apiKey !== undefined ? { api_key: draft.apiKey } : {}),
+    ...(draft.keyToNewHost && keyMovesTo(saved?.api_key_set ?? false, draft.apiKey, saved?.base_url, draft.baseUrl) ? { key_to_new_host: true } : {}),
     ...(priced ? { prices: { input: Number(draft.priceIn), output: Number(draft.priceOut) } } : {}),
     fallbacks: draft.fallbacks.split(",").map((f) => f.trim()).filter(Boolean),
     capabilities: { ...capabilities, ...draft.caps },
@@ -161,6 +165,10 @@ export function ProfilesSection() {
             <datalist id="profile-model-ids">{test?.models?.map((id) => <option key={id} value={id} />)}</datalist>
           </label>
           <KeyField testId="profile-api-key" saved={saved?.api_key_set ?? false} unsetHint={t("model.keySavedAs", { setting: saved?.key_setting ?? "MODEL_<NAME>_API_KEY" })} value={draft.apiKey} onChange={(apiKey) => set({ apiKey })} />
+          {(() => {
+            const host = keyMovesTo(saved?.api_key_set ?? false, draft.apiKey, saved?.base_url, draft.baseUrl);
+            return host && <KeyHostConfirm testId="profile-key-to-new-host" host={host} checked={draft.keyToNewHost} onChange={(keyToNewHost) => set({ keyToNewHost })} />;
+          })()}
           <div className="flex gap-2">
             <label className="block flex-1 space-y-1">
               {t("model.priceIn")}
