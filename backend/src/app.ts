@@ -36,6 +36,7 @@ import { taskRoutes } from "./http/routes/task-routes.js";
 import { TaskRunLog } from "./tasks/task-run-log.js";
 import { TaskScheduler } from "./tasks/task-scheduler.js";
 import { TasksFileStore } from "./tasks/tasks-file.js";
+import { HEARTBEAT_FILE } from "./tasks/heartbeat.js";
 import { modelsRoutes } from "./http/routes/models-routes.js";
 import { ModelProfiles } from "./models/model-profiles.js";
 import { modelRoutes } from "./http/routes/model-routes.js";
@@ -198,7 +199,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(knowledgeRoutes, { knowledge, config });
   await app.register(uiEventRoutes, { watcher, bus: ui });
   await app.register(chatRoutes, { ...chatDeps, chat });
-  await app.register(fileRoutes, { config });
+  // What the user saves of the heartbeat's checklist is what the heartbeat runs (a tool's change waits for them).
+  await app.register(fileRoutes, { config, onUserSaved: (path, content) => (path === HEARTBEAT_FILE ? scheduler.userSavedChecklist(content) : Promise.resolve()) });
   await app.register(sessionRoutes, { sessions, turns, config, changes, ui, models, attachments });
   await app.register(workspaceRoutes, { config, prompts });
   await app.register(skillRoutes, { config });
@@ -207,7 +209,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(modelRoutes, { config, ui, knowledge, models });
   await app.register(modelsRoutes, { config, models, sessions, ui });
   await app.register(attachmentsRoutes, { attachments });
-  await app.register(taskRoutes, { scheduler });
+  await app.register(taskRoutes, { scheduler, allowedOrigins: config.allowedOrigins });
   // The contract as OpenAPI 3.1, made once, when first asked for.
   let document: ReturnType<typeof openApiDocument> | undefined;
   app.get("/api/openapi.json", async () => (document ??= openApiDocument(apiOperations(), { title: "Mini-OpenClaw", version, description: "The workbench's HTTP API (README, \"API\"). Errors are `{ error }` with a fitting status; chat streams are SSE." })));

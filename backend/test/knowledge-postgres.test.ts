@@ -158,6 +158,9 @@ describe("the knowledge index on PostgreSQL", () => {
     await expect.poll(async () => (await status(second)).documents, { timeout: 30_000, interval: 100 }).toBeGreaterThan(0);
     const watching = await status(second);
     expect(watching.store.indexer).toMatchObject({ self: false, pid: first.child.pid });
+    // Two folders on one collection (attack round 4, finding 15): each workbench's status says whose documents it holds.
+    expect(watching.store.note).toMatch(/^This collection holds the documents of .+ \(indexed by .+\)\. This workbench's knowledge folder \(.+\) is not indexed: documents only here are left out of search/);
+    expect((await status(first)).store.note).toMatch(/^This collection holds the documents of this workbench's knowledge folder .*documents only in their own folders are not indexed/);
     expect(watching.documents).toBeLessThan(DOCUMENTS);
     expect(watching.indexing.running).toBe(true);
     expect(watching.indexing.total).toBe(DOCUMENTS);

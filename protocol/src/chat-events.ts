@@ -412,6 +412,8 @@ export const toastNoticeSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("compaction_failed"), detail: z.string() }),
   z.object({ kind: z.literal("queued_failed"), detail: z.string() }),
   z.object({ kind: z.literal("skill_skipped"), folder: z.string(), detail: z.string() }),
+  /** A file a scheduled run reads as its instructions was changed by a tool: it waits for the user. */
+  z.object({ kind: z.literal("standing_order_changed"), file: z.string() }),
 ]);
 export type ToastNotice = z.infer<typeof toastNoticeSchema>;
 

@@ -36,7 +36,25 @@ export interface ApproverDeps {
   sandbox: string;
   log: { warn(obj: object, msg: string): void };
   /** Nobody watches the turn (a scheduled run): deny at once, or wait this long instead of the policy's timeout. */
-  unattended?: { deny: boolean; timeoutSeconds: number };
+  unattended?: Unattended;
+}
+
+/** A run nobody watches (a scheduled task's): how it treats what needs a person. */
+export interface Unattended {
+  /** Deny at once what needs a person (nobody is there); otherwise wait `timeoutSeconds` for one. */
+  deny: boolean;
+  timeoutSeconds: number;
+  /** The hosts a person let this task's fetch_url reach: a host it has not used before asks first. */
+  hosts?: { known(host: string): boolean; remember(host: string): void };
+}
+
+/** The host a fetch_url call names, lower-cased; "" when its URL is not one. */
+function hostOf(url: unknown): string {
+  try {
+    return new URL(String(url)).hostname.toLowerCase();
+  } catch {
+    return "";
+  }
 }
 
 function whereItRuns(tool: ApprovalTool, sandbox: string, mcp?: ApprovalRequest["mcp"]): string {
@@ -58,14 +76,19 @@ export function createApprover(deps: ApproverDeps, sessionId: string): Approver 
     const gated = isGatedTool(name);
     // A run nobody watches never sets tasks by itself, whatever the rules: a task that schedules tasks
     // would multiply unasked. A person decides each one (or, set to deny, nobody does and it is refused).
-    const personNeeded = name === "schedule" && deps.unattended !== undefined;
+    // Nor does it send data to a host its task has not used before (a planted checklist's way out).
+    const host = name === "fetch_url" ? hostOf((input as { url?: unknown } | null)?.url) : "";
+    const newHost = name === "fetch_url" && deps.unattended !== undefined && !deps.unattended.hosts?.known(host);
+    const personNeeded = (name === "schedule" || newHost) && deps.unattended !== undefined;
     if ((deps.off && !personNeeded) || (!gated && (!mcp || name === "mcp_read_resource"))) return { run: true };
     const tool = name as ApprovalTool;
     const args = (input ?? {}) as Record<string, unknown>;
     const { policy, problem } = await loadPolicy(deps.dataRoot);
     if (problem) deps.log.warn({ problem }, "approval policy not used as written");
     const decided = gated ? decide(policy, name, args) : decideMcp(policy, { name, server: mcp!.server, readOnly: mcp!.readOnly });
-    const verdict: typeof decided = personNeeded && decided.action === "run" ? { action: "ask" } : decided;
+    // A host the user named in an allow rule is theirs; fetch_url's mode "off" is not a person's yes.
+    const byUserRule = name === "fetch_url" && decided.action === "run" && decided.rule !== undefined;
+    const verdict: typeof decided = personNeeded && decided.action === "run" && !byUserRule ? { action: "ask" } : decided;
     const record = (decision: "approved" | "denied", by: "user" | "rule" | "timeout" | "stop", id: string, extra: { rule?: string; reason?: string } = {}) =>
       emit({ type: "approval", id, call_id: callId, tool, decision, by, ...extra, at: Date.now() });
 
@@ -96,6 +119,7 @@ export function createApprover(deps: ApproverDeps, sessionId: string): Approver 
     };
     emit(request);
     const outcome = await deps.gate.wait({ ...request, session_id: sessionId }, signal);
+    if ((outcome.decision === "approve" || outcome.decision === "always") && newHost) deps.unattended?.hosts?.remember(host);
     switch (outcome.decision) {
       case "approve":
         record("approved", "user", request.id);

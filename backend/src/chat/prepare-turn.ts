@@ -28,10 +28,8 @@ export interface TurnRequest {
 }
 
 /** How a turn nobody watches treats a call that asks for approval. */
-export interface Unattended {
-  deny: boolean;
-  timeoutSeconds: number;
-}
+import type { Unattended } from "../approvals/approve-call.js";
+export type { Unattended };
 
 /** A turn that passed its checks and holds its session, ready to run. */
 export interface PreparedTurn {

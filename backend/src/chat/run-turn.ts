@@ -76,6 +76,8 @@ export async function runTurn(deps: ChatDeps, turn: PreparedTurn, live: LiveTurn
   emit({ type: "session", session_id: turn.sessionId, created: turn.created, turn: context.turnId });
   recorder.user(turn.message, context.parent, turn.loaded?.modelMessage, turn.tools, turn.attachments);
   live.subscribe(recorder);
+  // A file a scheduled run reads as its instructions, changed by a tool, is shown to the user as such.
+  live.subscribe({ event: ({ event }) => event.type === "changes" && deps.tasks.noticeChanges(event.files.map((file) => file.path)) });
   if (gone) emit({ type: "model_switch", why: "profile_deleted", from: gone, to: chain[0].name, reason: `The profile "${gone}" this session used was deleted; the session is on the default profile now.` });
   if (turn.loaded?.skill) {
     const { name, location, allowedTools, allowedCommands } = turn.loaded.skill;

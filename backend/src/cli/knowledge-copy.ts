@@ -5,6 +5,7 @@
  * it while no workbench indexes the target (copying to the server takes the collection's lease, and
  * stops if another workbench holds it). The URL's password is never printed.
  */
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../config/config.js";
 import { copyIndex } from "../knowledge/copy-index.js";
@@ -27,7 +28,7 @@ async function main(direction: string | undefined): Promise<void> {
   let lease: IndexLease | null = null;
   try {
     if (holder) {
-      lease = new IndexLease(server.pool, collection, holder, config.knowledgeStore.leaseMs);
+      lease = new IndexLease(server.pool, collection, holder, config.knowledgeStore.leaseMs, `${hostname()}:${join(config.dataRoot, "knowledge")}`);
       if (!(await lease.acquire({ running: true, done: 0, total: 0, current: null }))) {
         const indexer = await lease.indexer();
         throw new Error(`another workbench${indexer ? ` (${indexer.host}, pid ${indexer.pid})` : ""} indexes collection ${collection}: stop it first`);

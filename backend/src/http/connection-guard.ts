@@ -54,6 +54,19 @@ export function createGuardedServer(handler: (req: IncomingMessage, res: ServerR
     // Every other connection is serving a request: this one waits for nothing.
     socket.destroy();
   });
+  // What Node answers by itself (headers too large, a request that is not HTTP, too slow) in the API's
+  // error shape, like every other error reply.
+  server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (err.code === "ECONNRESET" || !socket.writable) return void socket.destroy();
+    const [status, reason, error, code] =
+      err.code === "HPE_HEADER_OVERFLOW"
+        ? [431, "Request Header Fields Too Large", "The request's headers are too large.", "too_large"]
+        : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? [408, "Request Timeout", "The request did not arrive in time.", "invalid_request"]
+          : [400, "Bad Request", "The request is not valid HTTP.", "invalid_request"];
+    const body = JSON.stringify({ error, code });
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     if (!open.has(socket)) return;

@@ -23,6 +23,8 @@ export class IndexLease {
     readonly holder: string,
     /** How long a heartbeat counts: past it, the lease may be taken over. */
     readonly lengthMs: number,
+    /** The knowledge folder this workbench indexes (`host:/path`), kept in the row beside its progress. */
+    private readonly folder: string,
   ) {}
 
   /** Takes the lease when it is free, expired or already ours; true when this workbench holds it now. */
@@ -31,7 +33,7 @@ export class IndexLease {
       `INSERT INTO mini_openclaw.leases(collection, holder, host, pid, heartbeat, progress) VALUES ($1, $2, $3, $4, now(), $5)
        ON CONFLICT (collection) DO UPDATE SET holder = excluded.holder, host = excluded.host, pid = excluded.pid, heartbeat = now(), progress = excluded.progress
        WHERE mini_openclaw.leases.holder = excluded.holder OR mini_openclaw.leases.heartbeat < now() - make_interval(secs => $6)`,
-      [this.collection, this.holder, hostname(), process.pid, JSON.stringify(progress), this.lengthMs / 1000],
+      [this.collection, this.holder, hostname(), process.pid, JSON.stringify({ ...progress, folder: this.folder }), this.lengthMs / 1000],
     );
     return taken.rowCount === 1;
   }
@@ -41,7 +43,7 @@ export class IndexLease {
     const renewed = await this.pool.query(`UPDATE mini_openclaw.leases SET heartbeat = now(), progress = $3 WHERE collection = $1 AND holder = $2`, [
       this.collection,
       this.holder,
-      JSON.stringify(progress),
+      JSON.stringify({ ...progress, folder: this.folder }),
     ]);
     return renewed.rowCount === 1;
   }
@@ -52,8 +54,10 @@ export class IndexLease {
       `SELECT holder, host, pid, heartbeat, progress FROM mini_openclaw.leases WHERE collection = $1 AND heartbeat >= now() - make_interval(secs => $2)`,
       [this.collection, this.lengthMs / 1000],
     );
-    const row = found.rows[0] as { holder: string; host: string; pid: number; heartbeat: Date; progress: LeaseProgress } | undefined;
-    return row ? { host: row.host, pid: row.pid, self: row.holder === this.holder, heartbeat: new Date(row.heartbeat).toISOString(), progress: row.progress } : null;
+    const row = found.rows[0] as { holder: string; host: string; pid: number; heartbeat: Date; progress: LeaseProgress & { folder?: unknown } } | undefined;
+    if (!row) return null;
+    const { folder, ...progress } = row.progress;
+    return { host: row.host, pid: row.pid, self: row.holder === this.holder, heartbeat: new Date(row.heartbeat).toISOString(), progress, ...(typeof folder === "string" ? { folder } : {}) };
   }
 
   /** Gives the lease up (a clean stop): another workbench may take it at once. */

@@ -31,7 +31,7 @@ const vectorsOf = (texts: string[]) => ({ space, rows: texts.map((t) => offlineE
 async function filled(url: string, collection: string): Promise<{ store: PostgresStore; lease: IndexLease }> {
   const holder = newLeaseHolder();
   const store = await PostgresStore.open({ url, collection, holder });
-  const lease = new IndexLease(store.pool, collection, holder, 30_000);
+  const lease = new IndexLease(store.pool, collection, holder, 30_000, "test:/a/knowledge");
   expect(await lease.acquire({ running: true, done: 0, total: 3, current: null })).toBe(true);
   await store.clear(1);
   await store.useVectorSpace(space);
@@ -109,7 +109,7 @@ for (const vector of [true, false]) {
       await lease.release();
       const otherHolder = newLeaseHolder();
       const other = await PostgresStore.open({ url: engine.url(), collection: "leased", holder: otherHolder });
-      const otherLease = new IndexLease(other.pool, "leased", otherHolder, 30_000);
+      const otherLease = new IndexLease(other.pool, "leased", otherHolder, 30_000, "test:/b/knowledge");
       expect(await otherLease.acquire({ running: true, done: 1, total: 5, current: "knowledge/x.md" })).toBe(true);
       expect(await lease.acquire({ running: false, done: 0, total: 0, current: null })).toBe(false);
       expect(await lease.indexer()).toMatchObject({ self: false, pid: process.pid, progress: { done: 1, total: 5, current: "knowledge/x.md" } });

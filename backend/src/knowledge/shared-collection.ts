@@ -10,6 +10,8 @@ import type { KnowledgeStatusReply } from "@mini-openclaw/protocol";
 import { UserError } from "../lib/user-error.js";
 import { IndexLease, type LeaseProgress } from "./index-lease.js";
 import { describeStore, type StoreLocation } from "./store-location.js";
+import { hostname } from "node:os";
+import { join } from "node:path";
 
 /** Waits between tries to reach an unreachable server store: doubling from the first to the last. */
 const RETRY_FIRST_MS = 1000;
@@ -28,6 +30,8 @@ export class SharedCollection {
   private nextTry = 0;
   /** Where the store is, as shown: the URL without its password. */
   private readonly shown: string;
+  /** This workbench's knowledge folder, as the lease row and the notes name it (`host:/path`). */
+  private readonly folder: string;
 
   constructor(
     private readonly location: ServerLocation,
@@ -36,11 +40,27 @@ export class SharedCollection {
     private readonly log: { warn(obj: object, msg: string): void },
   ) {
     this.shown = describeStore(location, dataRoot);
+    this.folder = `${hostname()}:${join(dataRoot, "knowledge")}`;
   }
 
   /** Connected: the lease is kept through this pool. */
   attach(pool: pg.Pool): void {
-    this.lease = new IndexLease(pool, this.location.collection, this.location.holder, this.leaseMs);
+    this.lease = new IndexLease(pool, this.location.collection, this.location.holder, this.leaseMs, this.folder);
+  }
+
+  /**
+   * What a shared collection holds, said in each workbench's status: the holder's folder only. A
+   * workbench whose folder is another one's searches documents it does not have, and its own are left
+   * out until the lease passes to it (then the index follows its folder, and the others' documents go).
+   */
+  private note(): string | undefined {
+    const indexer = this.indexer;
+    if (!indexer) return undefined;
+    if (indexer.self) {
+      return `This collection holds the documents of this workbench's knowledge folder (${this.folder}). Other workbenches on it search these; documents only in their own folders are not indexed, and if one of them takes the collection over, the index follows its folder instead.`;
+    }
+    if (indexer.folder === undefined || indexer.folder === this.folder) return undefined;
+    return `This collection holds the documents of ${indexer.folder} (indexed by ${indexer.host}). This workbench's knowledge folder (${this.folder}) is not indexed: documents only here are left out of search, and those of ${indexer.folder} are found instead.`;
   }
 
   detach(): void {
@@ -112,6 +132,7 @@ export class SharedCollection {
       connected: connected && this.error === null,
       error: this.error,
       indexer: this.indexer,
+      ...(this.note() ? { note: this.note() } : {}),
     };
   }
 }

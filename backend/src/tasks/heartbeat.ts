@@ -3,16 +3,14 @@
  * needs the user (the answer is just `HEARTBEAT_OK`), and not run in the quiet hours.
  */
 import type { HeartbeatSettings } from "@mini-openclaw/protocol";
-import { readConfinedTextIfPresent } from "../paths/read-confined-file.js";
 
 export const HEARTBEAT_FILE = "workspace/HEARTBEAT.md";
 export const HEARTBEAT_OK = "HEARTBEAT_OK";
 export const HEARTBEAT_MINUTES = 30;
-const CHECKLIST_BYTES = 64 * 1024;
 
-/** The message a heartbeat sends: what it is, and the checklist as the file holds it now. */
-export async function heartbeatPrompt(dataRoot: string): Promise<string> {
-  const checklist = (await readConfinedTextIfPresent(dataRoot, HEARTBEAT_FILE, CHECKLIST_BYTES).catch(() => null))?.trim();
+/** The message a heartbeat sends: what it is, and the checklist the user accepted (heartbeat-checklist.ts). */
+export function heartbeatPrompt(accepted: string | null): string {
+  const checklist = accepted?.trim();
   return [
     "This is a heartbeat: a scheduled check that runs with nobody watching. Go through the checklist below",
     `(${HEARTBEAT_FILE}) and do what it asks. Do not pick up old tasks from earlier turns unless the checklist says so.`,

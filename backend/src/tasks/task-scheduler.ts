@@ -32,6 +32,8 @@ import { HEARTBEAT_FILE, HEARTBEAT_MINUTES, heartbeatPrompt, inQuietHours, isHea
 import type { TaskRunLog } from "./task-run-log.js";
 import { checkSchedule, lastMissed, nextTime, serverTimeZone } from "../schedules/task-schedule.js";
 import type { TasksFileStore } from "./tasks-file.js";
+import { TaskHosts } from "./task-hosts.js";
+import { HeartbeatChecklist } from "./heartbeat-checklist.js";
 
 /** How long after a missed time a workbench that was down still runs it at start (once). */
 export const MISSED_GRACE_MS = 60 * 60 * 1000;
@@ -77,14 +79,26 @@ export class TaskScheduler {
   private closed = false;
   /** When the scheduled runs of the last minute started (all tasks), for the runs-a-minute bound. */
   private readonly recentStarts: number[] = [];
+  /** The hosts a person let each task's runs fetch from. */
+  private readonly hosts: TaskHosts;
+  /** The heartbeat's checklist as the user accepted it (a tool's change waits for them). */
+  private readonly checklist: HeartbeatChecklist;
   /** Where the heartbeat's interval counts from (its last run, or when it was switched on). */
   private heartbeatAnchor = Date.now();
 
-  constructor(private readonly deps: TaskSchedulerDeps) {}
+  constructor(private readonly deps: TaskSchedulerDeps) {
+    this.hosts = new TaskHosts(deps.config.dataRoot);
+    this.checklist = new HeartbeatChecklist(deps.config.dataRoot, (file) => {
+      deps.ui.toast({ kind: "standing_order_changed", file }, "warning");
+      deps.ui.publish({ type: "refresh", target: "tasks" });
+    });
+  }
 
   /** At start: runs a crash cut are recorded as aborted, missed times are caught up (once each task), timers are set. */
   async start(): Promise<void> {
     await this.deps.runs.load();
+    await this.hosts.load();
+    await this.checklist.start();
     this.heartbeatAnchor = this.deps.runs.lastScheduled(HEARTBEAT_TASK_ID) ?? Date.now();
     const now = Date.now();
     for (const task of this.runnables()) {
@@ -222,11 +236,11 @@ export class TaskScheduler {
     try {
       const profile = heartbeat ? this.heartbeatSettings().profile : entry?.profile;
       live = await this.deps.startTurn({
-        message: heartbeat ? await heartbeatPrompt(this.deps.config.dataRoot) : entry!.prompt,
+        message: heartbeat ? heartbeatPrompt(await this.checklist.forRun()) : entry!.prompt,
         session_id: await this.sessionFor(task),
         ...(profile ? { model: profile } : {}),
         ...(entry?.tools ? { allowed_tools: entry.tools } : {}),
-        unattended: { deny: entry?.unattended_approvals === "deny", timeoutSeconds: entry?.approval_timeout_seconds ?? APPROVAL_WAIT_SECONDS },
+        unattended: { deny: entry?.unattended_approvals === "deny", timeoutSeconds: entry?.approval_timeout_seconds ?? APPROVAL_WAIT_SECONDS, hosts: this.hosts.of(task.id) },
       });
     } catch (err) {
       this.active.delete(task.id);
@@ -290,8 +304,9 @@ export class TaskScheduler {
     return this.shown(this.entry(id));
   }
 
-  heartbeat(): Heartbeat {
+  async heartbeat(): Promise<Heartbeat> {
     const settings = this.heartbeatSettings();
+    const change = await this.checklist.change();
     const next = settings.enabled ? this.nextRun(this.heartbeatRunnable()) : null;
     const last = this.deps.runs.last(HEARTBEAT_TASK_ID);
     return {
@@ -304,11 +319,34 @@ export class TaskScheduler {
       next_run: next === null ? null : iso(next),
       last_run: last,
       running: this.active.has(HEARTBEAT_TASK_ID),
+      checklist_change: change,
     };
   }
 
-  reply(): TasksReply {
-    return { tasks: this.deps.file.file.tasks.map((t) => this.shown(t)), heartbeat: this.heartbeat(), file: TASKS_FILE, problem: this.deps.file.problem, time_zone: serverTimeZone() };
+  async reply(): Promise<TasksReply> {
+    return { tasks: this.deps.file.file.tasks.map((t) => this.shown(t)), heartbeat: await this.heartbeat(), file: TASKS_FILE, problem: this.deps.file.problem, time_zone: serverTimeZone() };
+  }
+
+  /** The shortest time a task's runs may be apart (TASK_MIN_INTERVAL_SECONDS). */
+  get minIntervalSeconds(): number {
+    return this.deps.config.tasks.minIntervalSeconds;
+  }
+
+  /** The user's decision on a changed heartbeat checklist. */
+  async decideChecklist(decision: "accept" | "reject", sha256: string): Promise<Heartbeat> {
+    await this.checklist.decide(decision, sha256);
+    this.deps.ui.publish({ type: "refresh", target: "tasks" });
+    return this.heartbeat();
+  }
+
+  /** Files a tool call changed: the heartbeat's checklist among them is told to the user at once. */
+  noticeChanges(paths: string[]): void {
+    if (paths.includes(HEARTBEAT_FILE)) void this.checklist.change().catch(() => {});
+  }
+
+  /** The user saved the checklist through the workbench: what the heartbeat runs from now on. */
+  userSavedChecklist(text: string): Promise<void> {
+    return this.checklist.userSaved(text);
   }
 
   runs(id: string): TaskRun[] {
@@ -357,6 +395,7 @@ export class TaskScheduler {
     this.entry(id);
     await this.deps.file.write((file) => ({ ...file, tasks: file.tasks.filter((t) => t.id !== id) }));
     this.deps.runs.forget(id);
+    this.hosts.forget(id);
   }
 
   async setHeartbeat(settings: HeartbeatSettings): Promise<Heartbeat> {

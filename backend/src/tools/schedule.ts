@@ -2,9 +2,11 @@ import type { Task, TaskFields } from "@mini-openclaw/protocol";
 import { describeRequest, requestedTask, requestProblem, scheduleRequestSchema, scheduleWords } from "../schedules/schedule-request.js";
 import { type CoreTool, defineTool } from "./core-tool.js";
 
-/** What the tool needs of the scheduler. */
+/** What the tool (and a turn) needs of the scheduler. */
 export interface TaskCreator {
   create(fields: TaskFields, by: { agent: boolean; session?: string }): Promise<Task>;
+  /** Files a tool call changed: one a scheduled run reads as its instructions is a standing-order change for the user. */
+  noticeChanges(paths: string[]): void;
 }
 
 /**

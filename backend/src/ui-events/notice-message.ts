@@ -17,6 +17,8 @@ export function noticeMessage(notice: ToastNotice): string {
       return `A queued message could not run: ${notice.detail}`;
     case "skill_skipped":
       return `Skill "${notice.folder}" is skipped: ${notice.detail}.`;
+    case "standing_order_changed":
+      return `${notice.file} was changed by a tool: the heartbeat keeps running the checklist you accepted until you accept the change (Tasks view).`;
   }
 }
 

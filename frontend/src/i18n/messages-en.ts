@@ -254,6 +254,9 @@ export const en = {
   "tasks.heartbeatMinutes": "minutes",
   "tasks.quietHours": ", quiet {{from}}–{{to}}",
   "tasks.heartbeatOff": "Off: it checks in with you when switched on, quiet when nothing needs you.",
+  "tasks.checklistChanged": "A tool changed {{file}}. The heartbeat keeps running the checklist you accepted until you accept this change.",
+  "tasks.checklistAccept": "Accept change",
+  "tasks.checklistReject": "Reject (put it back)",
   "tasks.checklist": "Checklist",
   "tasks.loading": "Loading tasks…",
   "tasks.title": "Tasks ({{count, number}})",
@@ -612,5 +615,6 @@ export const en = {
   "notice.compactedKept_other": "Compacted {{count, number}} turns into a summary; kept {{skills}}.",
   "notice.compactionFailed": "The session is over its context budget but could not be compacted: {{detail}}",
   "notice.queuedFailed": "A queued message could not run: {{detail}}",
+  "notice.standingOrderChanged": "{{file}} was changed by a tool. The heartbeat keeps running the checklist you accepted until you accept the change (Tasks).",
   "notice.skillSkipped": "Skill \"{{folder}}\" is skipped: {{detail}}.",
 };

@@ -230,6 +230,9 @@ export const zh = {
   "tasks.heartbeatMinutes": "分钟",
   "tasks.quietHours": "，{{from}}–{{to}} 免打扰",
   "tasks.heartbeatOff": "已关闭：开启后它会定时来问候，没事时保持安静。",
+  "tasks.checklistChanged": "有工具改动了 {{file}}。在你接受这个改动之前，心跳仍按你已接受的清单运行。",
+  "tasks.checklistAccept": "接受改动",
+  "tasks.checklistReject": "拒绝（恢复原样）",
   "tasks.checklist": "清单",
   "tasks.loading": "正在加载任务…",
   "tasks.title": "任务（{{count, number}}）",
@@ -571,5 +574,6 @@ export const zh = {
   "notice.compactedKept_other": "已把 {{count, number}} 轮压缩为摘要；保留了 {{skills}}。",
   "notice.compactionFailed": "会话超出了上下文预算，但无法压缩：{{detail}}",
   "notice.queuedFailed": "一条排队的消息无法运行：{{detail}}",
+  "notice.standingOrderChanged": "{{file}} 被工具改动了。在你接受这个改动之前，心跳仍按你已接受的清单运行（任务）。",
   "notice.skillSkipped": "技能“{{folder}}”被跳过：{{detail}}。",
 };

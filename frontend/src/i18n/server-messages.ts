@@ -38,5 +38,7 @@ export function toastText(message: string, notice: ToastNotice | undefined): str
       return i18n.t("notice.queuedFailed", { detail: notice.detail });
     case "skill_skipped":
       return i18n.t("notice.skillSkipped", { folder: notice.folder, detail: notice.detail });
+    case "standing_order_changed":
+      return i18n.t("notice.standingOrderChanged", { file: notice.file });
   }
 }

@@ -43,6 +43,8 @@ export const knowledgeIndexerSchema = z.object({
   self: z.boolean(),
   /** When its last heartbeat reached the database (ISO 8601). */
   heartbeat: z.string(),
+  /** The knowledge folder it indexes (`host:/path`): a shared collection holds that folder's documents only. */
+  folder: z.string().optional(),
   progress: z.object({ running: z.boolean(), done: z.number().int(), total: z.number().int(), current: z.string().nullable() }),
 });
 
@@ -62,6 +64,8 @@ export const knowledgeStoreStatusSchema = z.object({
   error: z.string().nullable(),
   /** The workbench that indexes the collection now (null: none, or the embedded store). */
   indexer: knowledgeIndexerSchema.nullable(),
+  /** A shared collection: whose folder it holds, and what of this workbench's folder it leaves out (absent: nothing to say). */
+  note: z.string().optional(),
 });
 
 export const knowledgeStatusReplySchema = z

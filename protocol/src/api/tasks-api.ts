@@ -101,8 +101,17 @@ export const heartbeatSchema = z
     next_run: z.string().nullable(),
     last_run: taskRunSchema.nullable(),
     running: z.boolean(),
+    /**
+     * The checklist changed other than by the user's own save (a tool wrote it): a standing order the
+     * heartbeat does not run until the user accepts it. `accepted`: what it runs meanwhile (null: none).
+     */
+    checklist_change: z.object({ accepted: z.string().nullable(), proposed: z.string(), sha256: z.string() }).nullable().optional(),
   })
   .meta({ id: "Heartbeat" });
+
+/** `POST /api/tasks/heartbeat/checklist`: the user's decision on a changed checklist (the change named by its hash). */
+export const checklistDecisionSchema = z.strictObject({ decision: z.enum(["accept", "reject"]), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).meta({ id: "ChecklistDecision" });
+export type ChecklistDecision = z.infer<typeof checklistDecisionSchema>;
 export type Heartbeat = z.infer<typeof heartbeatSchema>;
 
 export const tasksReplySchema = z
@@ -144,6 +153,13 @@ export const tasksApi = {
     summary: "The next times a schedule gives (the task form shows them as it is typed); 400 with the parser's reason",
     body: z.object({ schedule: taskScheduleSchema, count: z.number().int().min(1).max(20).optional() }),
     responses: { 200: schedulePreviewReplySchema, ...errorReplies(400) },
+  }),
+  checklist: operation({
+    method: "POST",
+    path: "/api/tasks/heartbeat/checklist",
+    summary: "Accepts a changed heartbeat checklist (it runs from now on) or rejects it (the file goes back to the accepted one); only from the workbench's own page",
+    body: checklistDecisionSchema,
+    responses: { 200: heartbeatSchema, ...errorReplies(400, 403, 409) },
   }),
   heartbeat: operation({
     method: "PUT",

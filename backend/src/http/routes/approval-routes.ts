@@ -1,23 +1,12 @@
 import { api, type ApprovalDecision } from "@mini-openclaw/protocol";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
+import { assertOwnPage } from "../own-page.js";
 import type { Config } from "../../config/config.js";
 import { UserError } from "../../lib/user-error.js";
 import { loadPolicy } from "../../approvals/approval-file.js";
 import type { ApprovalGate } from "../../approvals/approval-gate.js";
 import { routeOf, typed } from "../api-route.js";
 
-/**
- * A decision counts only from the workbench's own page: the browser sends its Origin with every
- * POST, and it must be this server's. The general guard lets requests without an Origin through
- * (scripts); here a request without one, or from anywhere else, grants nothing.
- */
-function assertOwnPage(request: FastifyRequest, allowedOrigins: string[]) {
-  const origin = request.headers.origin;
-  const own = `http://${request.headers.host ?? ""}`;
-  if (origin === undefined || (origin !== own && !allowedOrigins.includes(origin))) {
-    throw new UserError(403, "Approvals are granted only from the workbench's own page (its Origin), never by another site or a script.");
-  }
-}
 
 /** What waits for the user, the policy in force, and the user's decisions. */
 export async function approvalRoutes(app: FastifyInstance, { config, gate }: { config: Config; gate: ApprovalGate }) {
@@ -32,7 +21,7 @@ export async function approvalRoutes(app: FastifyInstance, { config, gate }: { c
   typed(app).route({
     ...routeOf(api.approvals.decide),
     handler: async (request) => {
-      assertOwnPage(request, config.allowedOrigins);
+      assertOwnPage(request, config.allowedOrigins, "Approvals are granted only from the workbench's own page (its Origin), never by another site or a script.");
       const body = request.body;
       if (body.decision === "always" && !body.rule?.trim()) throw new UserError(400, "Always allow needs the rule to add (`rule`).");
       const decision: ApprovalDecision =

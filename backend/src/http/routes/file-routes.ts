@@ -27,7 +27,10 @@ function assertWritable(relPath: string) {
  * Read and save text files under the data root. Nothing outside it, and never KEY.md; a settings
  * file's credentials leave masked and are kept when the masked text is saved back.
  */
-export async function fileRoutes(app: FastifyInstance, { config }: { config: Config }) {
+export async function fileRoutes(
+  app: FastifyInstance,
+  { config, onUserSaved }: { config: Config; /** A file the user saved here (their own words, unlike a tool's write). */ onUserSaved: (path: string, content: string) => Promise<void> },
+) {
   typed(app).route({ ...routeOf(api.files.list), handler: async () => ({ files: await listWorkspaceFiles(config.dataRoot) }) });
 
   typed(app).route({
@@ -69,6 +72,7 @@ export async function fileRoutes(app: FastifyInstance, { config }: { config: Con
       ? restoreSecrets(settings, request.body.content, await readConfinedTextIfPresent(config.dataRoot, relPath, config.limits.fileBytes))
       : request.body.content;
     await writeConfinedAtomic(config.dataRoot, relPath, content);
+    await onUserSaved(relPath, content);
     return { path: relPath, saved: true as const, bytes };
   } });
 }

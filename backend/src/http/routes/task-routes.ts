@@ -3,12 +3,13 @@ import type { FastifyInstance } from "fastify";
 import type { TaskScheduler } from "../../tasks/task-scheduler.js";
 import { checkSchedule, nextTimes, serverTimeZone } from "../../schedules/task-schedule.js";
 import { routeOf, typed } from "../api-route.js";
+import { assertOwnPage } from "../own-page.js";
 
 /**
  * Scheduled tasks and the heartbeat: list, create, read, replace, delete, run now, each one's runs,
  * and the next times a schedule gives (the form shows them as it is typed).
  */
-export async function taskRoutes(app: FastifyInstance, { scheduler }: { scheduler: TaskScheduler }) {
+export async function taskRoutes(app: FastifyInstance, { scheduler, allowedOrigins }: { scheduler: TaskScheduler; allowedOrigins: string[] }) {
   typed(app).route({ ...routeOf(api.tasks.list), handler: async () => scheduler.reply() });
 
   typed(app).route({
@@ -20,13 +21,21 @@ export async function taskRoutes(app: FastifyInstance, { scheduler }: { schedule
     ...routeOf(api.tasks.preview),
     handler: async (request) => {
       const { schedule, count } = request.body;
-      checkSchedule(schedule);
+      checkSchedule(schedule, Date.now(), scheduler.minIntervalSeconds);
       const now = Date.now();
       return { next: nextTimes(schedule, now, now, count ?? 5).map((ms) => new Date(ms).toISOString()), time_zone: schedule.kind === "cron" && schedule.tz ? schedule.tz : serverTimeZone() };
     },
   });
 
   typed(app).route({ ...routeOf(api.tasks.heartbeat), handler: async (request) => scheduler.setHeartbeat(request.body) });
+  typed(app).route({
+    ...routeOf(api.tasks.checklist),
+    handler: async (request) => {
+      // A standing order is the user's to accept: from the workbench's own page only, as approvals are.
+      assertOwnPage(request, allowedOrigins, "A changed checklist is accepted only from the workbench's own page (its Origin), never by another site or a script.");
+      return scheduler.decideChecklist(request.body.decision, request.body.sha256);
+    },
+  });
   typed(app).route({ ...routeOf(api.tasks.read), handler: async (request) => scheduler.task(request.params.id) });
   typed(app).route({ ...routeOf(api.tasks.update), handler: async (request) => scheduler.update(request.params.id, request.body) });
 

@@ -10,6 +10,7 @@ export function ServerStoreLines({ store }: { store: KnowledgeStatusReply["store
       <div className="break-all">{t("knowledge.storeServer", { location: store.location, collection: store.collection ?? "" })}</div>
       <div>{store.vectors === "pgvector" ? t("knowledge.storeVectorsPgvector") : t("knowledge.storeVectorsStored")}</div>
       {store.indexer && <div data-testid="knowledge-indexer">{store.indexer.self ? t("knowledge.indexedHere") : t("knowledge.indexedBy", { host: store.indexer.host, pid: store.indexer.pid })}</div>}
+      {store.note && <div data-testid="knowledge-store-note" className="text-zinc-500">{store.note}</div>}
       {!store.connected && store.error && <WarningLine text={t("knowledge.storeDown", { detail: store.error })} />}
     </div>
   );

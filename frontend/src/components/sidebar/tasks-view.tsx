@@ -13,6 +13,7 @@ import { keys, useTasks } from "@/lib/server-state";
 import { WarningLine } from "./problem-card";
 import { TaskForm } from "./task-form";
 import { useTranslation } from "react-i18next";
+import { ChecklistChange } from "./checklist-change";
 
 const OUTCOME_BADGE: Record<TaskRun["outcome"], "success" | "warning" | "danger" | "muted" | "default"> = {
   running: "default",
@@ -163,6 +164,7 @@ function HeartbeatCard({ heartbeat, onOpenFile, onOpenSession, act }: { heartbea
         {heartbeat.quiet_hours ? t("tasks.quietHours", { from: heartbeat.quiet_hours.from, to: heartbeat.quiet_hours.to }) : ""}
       </div>
       <div className="text-zinc-500">{heartbeat.next_run ? `${t("tasks.next")} ${formatDateTime(heartbeat.next_run)}` : t("tasks.heartbeatOff")}</div>
+      <ChecklistChange heartbeat={heartbeat} act={act} />
       <div className="mt-1 flex flex-wrap items-center gap-0.5">
         <Button variant="ghost" size="sm" onClick={() => act(() => api.runTask("heartbeat"))} data-testid="heartbeat-run-now">
           <Play /> {t("tasks.runNow")}
