@@ -57,7 +57,8 @@ import { SessionStore } from "./sessions/session-store.js";
 import { seedDataRoot } from "./workspace/seed-data-root.js";
 import { registerReplyScrubber } from "./http/reply-scrubber.js";
 import { type LogOptions, scrubbedLogger } from "./secrets/scrubbed-log.js";
-import { mcpCredentials, workbenchSecrets } from "./secrets/workbench-secrets.js";
+import { workbenchSecrets } from "./secrets/workbench-secrets.js";
+import { mcpCredentials } from "./mcp/mcp-credentials.js";
 
 /** How often uploads no message sent, and the attachments of sessions gone, are looked for while running. */
 const ATTACHMENT_SWEEP_MS = 10 * 60 * 1000;

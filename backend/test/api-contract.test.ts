@@ -111,7 +111,7 @@ describe("the API contract", () => {
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
-    expect(operations.length).toBe(62);
+    expect(operations.length).toBe(63);
     for (const { path, method, op } of operations) {
       const statuses = Object.keys(op.responses);
       expect(statuses.some((s) => s.startsWith("2")), `${method} ${path}`).toBe(true);
@@ -207,6 +207,11 @@ describe("the API contract", () => {
     expect((await call("POST", "/api/tasks/preview", { body: { schedule: { kind: "cron", expr: "* *" } } })).status).toBe(400);
     expect((await call("PUT", `/api/tasks/${taskId}`, { body: { ...taskBody, enabled: false } })).status).toBe(200);
     expect((await call("PUT", "/api/tasks/heartbeat", { body: { enabled: false, every_minutes: 30 } })).status).toBe(200);
+    // The heartbeat's checklist changed outside the workbench: accepted from the page; a stale hash is a 409.
+    await writeFile(join(wb.dataRoot, "workspace", "HEARTBEAT.md"), "- Contract check.\n");
+    const { checklist_change: checklistChange } = ((await call("GET", "/api/tasks")).body as { heartbeat: { checklist_change: { sha256: string } } }).heartbeat;
+    expect((await call("POST", "/api/tasks/heartbeat/checklist", { body: { decision: "accept", sha256: "0".repeat(64) } })).status).toBe(409);
+    expect((await call("POST", "/api/tasks/heartbeat/checklist", { body: { decision: "accept", sha256: checklistChange.sha256 } })).status).toBe(200);
     expect((await call("POST", `/api/tasks/${taskId}/run`)).status).toBe(202);
     expect((await call("POST", "/api/tasks/task_000000/run")).status).toBe(404);
     expect((await call("GET", `/api/tasks/${taskId}/runs`)).status).toBe(200);

@@ -244,10 +244,11 @@ export class PythonSessions {
     this.reaper.unref();
   }
 
-  get(chatSessionId: string): PythonSession | null {
+  /** The interpreter of `key` (a chat session, or a sub-agent's within one), whose tools see `chatSessionId`'s attachments. */
+  get(key: string, chatSessionId: string = key): PythonSession | null {
     if (!this.pythonPath) return null;
-    let session = this.sessions.get(chatSessionId);
-    if (!session) this.sessions.set(chatSessionId, (session = new PythonSession(this.sandbox, this.pythonPath, chatSessionId)));
+    let session = this.sessions.get(key);
+    if (!session) this.sessions.set(key, (session = new PythonSession(this.sandbox, this.pythonPath, chatSessionId)));
     return session;
   }
 

@@ -58,3 +58,12 @@ describe("the secret scrubber", () => {
     expect(value.error.message).toContain(KEY);
   });
 });
+
+describe("the secret scrubber on long text", () => {
+  it("reads a 20 MB answer that is one long word without failing, and hands the same string back", () => {
+    const s = scrubber(KEY);
+    const long = "y".repeat(20 * 1024 * 1024);
+    expect(s.scrub(long)).toBe(long);
+    expect(s.scrub(`${long} ${KEY}`).endsWith(` ${SECRET_REMOVED}`)).toBe(true);
+  });
+});

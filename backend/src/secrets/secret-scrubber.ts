@@ -13,8 +13,11 @@ const MIN_SECRET_CHARS = 8;
 const MIN_PIECE_CHARS = 10;
 /** Characters a printed key is masked with: `*`, bullets, an ellipsis, three dots. */
 const MASK_RUN = /\*+|•+|…+|\.{3,}/;
-/** A word that can hold a key: its characters and the masks around them. */
-const KEYISH_WORD = /[A-Za-z0-9_\-.~+/=*•…]{6,}/g;
+/**
+ * A word that can hold a key: its characters and the masks around them. Bounded, so a run of
+ * megabytes (a long answer) is read in pieces: an unbounded run would exhaust the regexp's stack.
+ */
+const KEYISH_WORD = /[A-Za-z0-9_\-.~+/=*•…]{6,512}/g;
 
 export type SecretSource = () => Iterable<string | null | undefined>;
 
@@ -69,17 +72,25 @@ export class SecretScrubber {
     });
   }
 
-  /** The text with every secret, whole or as a printed piece of it, replaced. */
+  /** The text with every secret, whole or as a printed piece of it, replaced (the same string when nothing was). */
   scrub(text: string): string {
     const secrets = this.current();
     if (secrets.length === 0 || text.length < 6) return text;
     let out = text;
     for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(SECRET_REMOVED);
-    return out.replace(KEYISH_WORD, (word) => {
-      if (!this.isPiece(word, secrets)) return word;
+    // A word far longer than any secret and its mask is not a piece of one (a 60 MB answer is one long word).
+    const longest = secrets[0].length * 2 + 100;
+    const parts: string[] = [];
+    let last = 0;
+    KEYISH_WORD.lastIndex = 0;
+    for (let match = KEYISH_WORD.exec(out); match !== null; match = KEYISH_WORD.exec(out)) {
+      const word = match[0];
+      if (word.length > longest || !this.isPiece(word, secrets)) continue;
       // A sentence's full stop after the key stays; a run of dots was the key's mask.
-      return /[^.]\.$/.test(word) ? `${SECRET_REMOVED}.` : SECRET_REMOVED;
-    });
+      parts.push(out.slice(last, match.index), /[^.]\.$/.test(word) ? `${SECRET_REMOVED}.` : SECRET_REMOVED);
+      last = match.index + word.length;
+    }
+    return parts.length === 0 ? out : parts.join("") + out.slice(last);
   }
 
   /** A JSON-like value with every string in it scrubbed (a new value where anything changed). */

@@ -253,7 +253,8 @@ export class TaskScheduler {
     this.active.set(task.id, started);
     // Subscribed before anything is awaited: a turn that ends while the start is recorded still ends the run
     // (its end is recorded after its start, never under it).
-    let recorded!: Promise<void>;
+    let markRecorded!: () => void;
+    const recorded = new Promise<void>((resolve) => (markRecorded = resolve));
     live.subscribe({
       event: ({ event }) => {
         if (event.type === "session" && event.created) {
@@ -263,10 +264,10 @@ export class TaskScheduler {
           this.deps.ui.publish({ type: "task_run", task_name: task.name, run: started, waiting_approval: true, notify: true });
         }
       },
-      end: () => void Promise.resolve().then(() => recorded).then(() => this.finish(task, started, live)),
+      end: () => void recorded.then(() => this.finish(task, started, live)),
     });
-    recorded = this.record(started, task.name, false);
-    await recorded;
+    await this.record(started, task.name, false);
+    markRecorded();
     return started;
   }
 

@@ -32,7 +32,7 @@ export const pythonReplTool = ({
   schema,
   async execute(input, { signal }) {
     // Each sub-agent role keeps its own interpreter: parallel sub-agents must not share variables.
-    const session = python.get([agent.sessionId, ...agent.roles].join("/"));
+    const session = python.get([agent.sessionId, ...agent.roles].join("/"), agent.sessionId);
     if (!session) {
       return {
         ok: false,

@@ -76,7 +76,6 @@ export async function modelRoutes(
   } });
 
   typed(app).route({ ...routeOf(api.model.save), handler: async (request) => {
-    if (request.body.api_key === undefined) checkKeyHost(DEFAULT_PROFILE, config.model.baseUrl, request.body.base_url, config.model.apiKey, request.body.key_to_new_host);
     const next = settingsOf(config, request.body);
     const embedding = embeddingOf(config, request.body);
     const values: Record<string, string> = { OPENAI_BASE_URL: next.baseUrl ?? "", OPENAI_MODEL: next.model };
@@ -98,6 +97,7 @@ export async function modelRoutes(
     if (blocked.length > 0) {
       throw new UserError(409, `${blocked.join(", ")} ${blocked.length === 1 ? "is" : "are"} set in the environment, which wins over KEY.md: change ${blocked.length === 1 ? "it" : "them"} there.`);
     }
+    if (request.body.api_key === undefined) checkKeyHost(DEFAULT_PROFILE, config.model.baseUrl, next.baseUrl, config.model.apiKey, request.body.key_to_new_host);
     await updateKeyFile(config.keyFilePath, values);
     Object.assign(config.model, { baseUrl: next.baseUrl, model: next.model, apiKey: next.apiKey });
     Object.assign(config.embedding, embedding);
