@@ -168,19 +168,26 @@ def start_worker():
 
 def stop_others(keep):
     """Every process of the sandbox but pid 1 (bubblewrap's), the keeper and the worker: what a call left running."""
-    stopped = 0
-    for name in os.listdir("/proc"):
-        if not name.isdigit() or int(name) in keep:
-            continue
-        try:
-            with open(f"/proc/{name}/stat") as stat:
-                if stat.read().rsplit(")", 1)[1].split()[0] == "Z":
-                    continue  # already ended (the worker that handed over), waiting to be reaped
-            os.kill(int(name), signal.SIGKILL)
-            stopped += 1
-        except OSError:
-            pass
-    return stopped
+    killed = set()
+    # A process can fork between the look at /proc and its kill (a double fork in flight): look again
+    # until a look finds nothing left, a few times at most.
+    for _round in range(5):
+        found = False
+        for name in os.listdir("/proc"):
+            if not name.isdigit() or int(name) in keep:
+                continue
+            try:
+                with open(f"/proc/{name}/stat") as stat:
+                    if stat.read().rsplit(")", 1)[1].split()[0] == "Z":
+                        continue  # already ended (the worker that handed over), waiting to be reaped
+                os.kill(int(name), signal.SIGKILL)
+                killed.add(int(name))
+                found = True
+            except OSError:
+                pass
+        if not found:
+            break
+    return len(killed)
 
 
 def serve_as_keeper():

@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ChatEvent, SessionDetail, SessionEntry, StoredEvent, UiEvent } from "@mini-openclaw/protocol";
+import type { ChatEvent, SessionDetail, SessionEntry, StoredEvent, TaskRun, UiEvent } from "@mini-openclaw/protocol";
 import { type ChatFrame, readChatEvents, readChatFrames, readUiEvents } from "@mini-openclaw/protocol/sse-reader";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../src/app.js";
@@ -102,6 +102,33 @@ export function uiEvents(response: Response): AsyncGenerator<UiEvent> {
   if (!response.body) throw new Error("no body");
   return readUiEvents(response.body);
 }
+
+/** Every UI event a page would get from now on, collected as they come, and the way to stop listening. */
+export async function listenUiEvents(url: string): Promise<{ events: UiEvent[]; stop(): Promise<void> }> {
+  const controller = new AbortController();
+  const stream = await fetch(`${url}/api/events`, { signal: controller.signal });
+  const events: UiEvent[] = [];
+  const reading = (async () => {
+    try {
+      for await (const event of uiEvents(stream)) events.push(event);
+    } catch {
+      // aborted at the end
+    }
+  })();
+  return {
+    events,
+    async stop() {
+      controller.abort();
+      await reading;
+    },
+  };
+}
+
+/** A reply's JSON body, typed as the test expects it. */
+export const jsonOf = async <T>(response: Response | Promise<Response>): Promise<T> => (await (await response).json()) as T;
+
+/** A task's (or the heartbeat's) runs, newest first. */
+export const taskRuns = (url: string, id: string): Promise<TaskRun[]> => jsonOf<{ runs: TaskRun[] }>(fetch(`${url}/api/tasks/${id}/runs`)).then((r) => r.runs);
 
 /** Sends a streamed chat turn and collects every event. */
 export async function chat(wb: Workbench, message: string, sessionId?: string): Promise<ChatEvent[]> {

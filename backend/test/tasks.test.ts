@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { SessionDetail, Task, TaskRun, TasksReply, UiEvent } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { lastMessage } from "../test-support/scripted-model-server.js";
-import { chat, fetchSession, postJson, sessionIdOf, startWorkbench, uiEvents, type Workbench, type WorkbenchOptions } from "../test-support/workbench-harness.js";
+import { chat, fetchSession, jsonOf, listenUiEvents, postJson, sessionIdOf, startWorkbench, taskRuns, type Workbench, type WorkbenchOptions } from "../test-support/workbench-harness.js";
 
 let wb: Workbench | undefined;
 let stopEvents: (() => Promise<void>) | undefined;
@@ -19,28 +19,16 @@ afterEach(async () => {
   wb = undefined;
 });
 
-const json = async <T>(response: Response | Promise<Response>): Promise<T> => (await (await response).json()) as T;
+const json = jsonOf;
 const create = (body: Record<string, unknown>) => postJson(`${wb!.url}/api/tasks`, body);
-const runsOf = (id: string) => json<{ runs: TaskRun[] }>(fetch(`${wb!.url}/api/tasks/${id}/runs`)).then((r) => r.runs);
+const runsOf = (id: string) => taskRuns(wb!.url, id);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Every UI event from now on, as they come. */
 async function collectUiEvents(): Promise<UiEvent[]> {
-  const controller = new AbortController();
-  const stream = await fetch(`${wb!.url}/api/events`, { signal: controller.signal });
-  const seen: UiEvent[] = [];
-  const reading = (async () => {
-    try {
-      for await (const event of uiEvents(stream)) seen.push(event);
-    } catch {
-      // aborted at the end
-    }
-  })();
-  stopEvents = async () => {
-    controller.abort();
-    await reading;
-  };
-  return seen;
+  const listening = await listenUiEvents(wb!.url);
+  stopEvents = listening.stop;
+  return listening.events;
 }
 const taskEvents = (seen: UiEvent[]) => seen.filter((e): e is Extract<UiEvent, { type: "task_run" }> => e.type === "task_run");
 

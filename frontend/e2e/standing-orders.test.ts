@@ -6,6 +6,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { startScriptedModelServer } from "../../backend/test-support/scripted-model-server";
 import { startWorkbench } from "../../backend/test-support/workbench-harness";
 import { chromiumAvailable } from "./browser";
 import { browserSession } from "./page-checks";
@@ -31,5 +32,32 @@ describe.skipIf(!chromiumAvailable)("standing orders and keys in the UI", () => 
     const tasks = (await (await fetch(`${wb.url}/api/tasks`)).json()) as { heartbeat: { checklist_change?: unknown } };
     expect(tasks.heartbeat.checklist_change ?? null).toBeNull();
     expect(view.errors).toEqual([]);
+  });
+
+  it("a profile moved to another host asks before its saved key goes there; confirmed, it saves", async () => {
+    const other = await startScriptedModelServer(() => ({ content: "ok" }));
+    try {
+      const wb = session.use(await startWorkbench({ script: () => ({ content: "ok" }) }));
+      const saved = await fetch(`${wb.url}/api/models/remote`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "m", base_url: wb.model.baseUrl, api_key: "sk-remote-ui-key-9911" }) });
+      expect(saved.status).toBe(200);
+      const view = await session.open(wb.url);
+      const { page } = view;
+      await page.getByTestId("model-button").click();
+      await page.getByTestId("model-dialog").waitFor();
+      await page.locator('[data-testid="profile-row"][data-profile="remote"]').getByTestId("profile-edit").click();
+      expect(await page.getByTestId("profile-key-to-new-host").count()).toBe(0);
+      const otherUrl = other.baseUrl.replace("127.0.0.1", "localhost");
+      await page.getByTestId("profile-base-url").fill(otherUrl);
+      const confirm = page.getByTestId("profile-key-to-new-host");
+      await confirm.waitFor();
+      expect(await page.getByTestId("profile-form").innerText()).toContain(`Send it to ${new URL(otherUrl).origin} too?`);
+      await view.shot("key-to-new-host");
+      await confirm.check();
+      await page.getByTestId("profile-save").click();
+      await expect.poll(async () => ((await (await fetch(`${wb.url}/api/models`)).json()) as { profiles: Array<{ name: string; base_url: string | null }> }).profiles.find((p) => p.name === "remote")?.base_url).toBe(otherUrl);
+      expect(view.errors).toEqual([]);
+    } finally {
+      await other.close();
+    }
   });
 });

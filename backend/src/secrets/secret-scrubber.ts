@@ -1,23 +1,27 @@
 /**
  * Every secret the workbench holds (model keys, the embedding key, MCP credentials, OTLP headers, the
  * database password, …) removed from text that came from outside before it becomes an event, a log
- * line, a span or a reply. Servers echo keys back in their errors, whole ("Bearer sk-…"), or cut the
- * way OpenAI prints them ("sk-proj-****abcd"); a tool's output can carry one too. All of those forms
- * are replaced here, in one place.
+ * line, a span or a reply. Servers echo keys back in their errors, whole ("Bearer sk-…"), cut to a
+ * prefix (a proxy), or masked the way OpenAI prints them ("sk-proj-****abcd"); a tool's output can
+ * carry one too. All of those forms are replaced here, in one place.
+ *
+ * Every reply and event passes through here, so the text is not tokenized whole: only the words
+ * around a secret's first characters or a mask character are looked at (a 6 MB session reply with
+ * neither costs a few `indexOf` scans).
  */
 
 export const SECRET_REMOVED = "[secret removed]";
 /** Shorter values are not treated as secrets: removing every "admin" from text helps nobody. */
 const MIN_SECRET_CHARS = 8;
-/** A run this long of a secret's characters, standing alone, is that secret (a proxy that cut it). */
-const MIN_PIECE_CHARS = 10;
+/** A secret's first characters this long, standing alone, are that secret (a proxy that cut it). */
+const MIN_PREFIX_CHARS = 10;
 /** Characters a printed key is masked with: `*`, bullets, an ellipsis, three dots. */
 const MASK_RUN = /\*+|•+|…+|\.{3,}/;
-/**
- * A word that can hold a key: its characters and the masks around them. Bounded, so a run of
- * megabytes (a long answer) is read in pieces: an unbounded run would exhaust the regexp's stack.
- */
-const KEYISH_WORD = /[A-Za-z0-9_\-.~+/=*•…]{6,512}/g;
+const MASKS = ["*", "•", "…", "..."];
+/** A word that can hold a key: its characters and the masks around them. */
+const KEYISH = /[A-Za-z0-9_\-.~+/=*•…]/;
+/** How far a word is followed from where it was found (a key and its mask are far shorter). */
+const MAX_WORD = 512;
 
 export type SecretSource = () => Iterable<string | null | undefined>;
 
@@ -25,6 +29,8 @@ export class SecretScrubber {
   private readonly sources: SecretSource[] = [];
   private cacheKey = "";
   private secrets: string[] = [];
+  /** Each secret's first three characters: where a printed piece of it starts. */
+  private starts: string[] = [];
 
   /** A place secrets come from, asked each time (keys change while the workbench runs). */
   addSource(source: SecretSource): void {
@@ -52,6 +58,7 @@ export class SecretScrubber {
         forms.add(encodeURIComponent(value));
       }
       this.secrets = [...forms].filter((form) => form.length >= MIN_SECRET_CHARS).sort((a, b) => b.length - a.length);
+      this.starts = [...new Set(this.secrets.map((secret) => secret.slice(0, 3)))];
       this.cacheKey = key;
     }
     return this.secrets;
@@ -59,9 +66,14 @@ export class SecretScrubber {
 
   /** Whether a word is a secret cut or masked the way servers print them. */
   private isPiece(word: string, secrets: string[]): boolean {
-    const core = word.replace(/[.=]+$/, "").replace(/^[.=]+/, "");
+    // The word without dots and `=` at its ends (a sentence's full stop, base64 padding).
+    let from = 0;
+    let to = word.length;
+    while (from < to && (word[from] === "." || word[from] === "=")) from++;
+    while (to > from && (word[to - 1] === "." || word[to - 1] === "=")) to--;
+    const core = word.slice(from, to);
     const mask = MASK_RUN.exec(core);
-    if (!mask) return core.length >= MIN_PIECE_CHARS && secrets.some((secret) => secret.includes(core));
+    if (!mask) return core.length >= MIN_PREFIX_CHARS && secrets.some((secret) => secret.startsWith(core));
     const head = core.slice(0, mask.index);
     const tail = core.slice(core.search(/[^*•….]*$/));
     return secrets.some((secret) => {
@@ -72,25 +84,41 @@ export class SecretScrubber {
     });
   }
 
+  /** The word (a run of key characters) around `at`, as [start, end), each side followed at most MAX_WORD characters. */
+  private static wordAround(text: string, at: number): [number, number] {
+    let start = at;
+    let end = at;
+    while (start > 0 && at - start < MAX_WORD && KEYISH.test(text[start - 1])) start--;
+    while (end < text.length && end - at < MAX_WORD && KEYISH.test(text[end])) end++;
+    return [start, end];
+  }
+
   /** The text with every secret, whole or as a printed piece of it, replaced (the same string when nothing was). */
   scrub(text: string): string {
     const secrets = this.current();
     if (secrets.length === 0 || text.length < 6) return text;
     let out = text;
     for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(SECRET_REMOVED);
-    // A word far longer than any secret and its mask is not a piece of one (a 60 MB answer is one long word).
-    const longest = secrets[0].length * 2 + 100;
+    // Where a piece can be: at a secret's first characters, or at a mask.
+    const pieces = new Map<number, number>();
+    for (const needle of [...this.starts, ...MASKS]) {
+      for (let at = out.indexOf(needle); at !== -1; at = out.indexOf(needle, at + needle.length)) {
+        const [start, end] = SecretScrubber.wordAround(out, at);
+        if (end - start >= 6 && !pieces.has(start) && this.isPiece(out.slice(start, end), secrets)) pieces.set(start, end);
+        // A long run of one mask (or a long word) is looked at once.
+        at = Math.max(at, end - needle.length);
+      }
+    }
+    if (pieces.size === 0) return out;
     const parts: string[] = [];
     let last = 0;
-    KEYISH_WORD.lastIndex = 0;
-    for (let match = KEYISH_WORD.exec(out); match !== null; match = KEYISH_WORD.exec(out)) {
-      const word = match[0];
-      if (word.length > longest || !this.isPiece(word, secrets)) continue;
+    for (const [start, end] of [...pieces].sort((a, b) => a[0] - b[0])) {
+      if (start < last) continue;
       // A sentence's full stop after the key stays; a run of dots was the key's mask.
-      parts.push(out.slice(last, match.index), /[^.]\.$/.test(word) ? `${SECRET_REMOVED}.` : SECRET_REMOVED);
-      last = match.index + word.length;
+      parts.push(out.slice(last, start), /[^.]\.$/.test(out.slice(start, end)) ? `${SECRET_REMOVED}.` : SECRET_REMOVED);
+      last = end;
     }
-    return parts.length === 0 ? out : parts.join("") + out.slice(last);
+    return parts.join("") + out.slice(last);
   }
 
   /** A JSON-like value with every string in it scrubbed (a new value where anything changed). */

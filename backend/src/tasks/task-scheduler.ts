@@ -77,6 +77,8 @@ export class TaskScheduler {
   /** Runs going now, by task: a run is held here from the moment it is decided, so none overlaps. */
   private readonly active = new Map<string, TaskRun>();
   private closed = false;
+  /** The time each task last fired for (its schedule's time), for the minimum interval. */
+  private readonly lastFired = new Map<string, number>();
   /** When the scheduled runs of the last minute started (all tasks), for the runs-a-minute bound. */
   private readonly recentStarts: number[] = [];
   /** The hosts a person let each task's runs fetch from. */
@@ -161,8 +163,10 @@ export class TaskScheduler {
 
   private arm(task: Runnable, after: number): void {
     let at: number | null;
+    // However the file's schedule reads (edited by hand), a run is at least the minimum interval after the last.
+    const floor = (this.lastFired.get(task.id) ?? Number.NEGATIVE_INFINITY) + this.deps.config.tasks.minIntervalSeconds * 1000 - 1;
     try {
-      at = nextTime(task.schedule, after, task.anchor);
+      at = nextTime(task.schedule, Math.max(after, floor), task.anchor);
     } catch (err) {
       this.deps.log.warn({ task: task.id, err: (err as Error).message }, "task schedule not usable");
       return;
@@ -184,8 +188,7 @@ export class TaskScheduler {
         return;
       }
       void this.run(current, "schedule", at!);
-      // However the file's schedule reads (edited by hand), the next run is at least the minimum interval away.
-      this.arm(current, at! + this.deps.config.tasks.minIntervalSeconds * 1000 - 1);
+      this.arm(current, at!);
     };
     this.timers.set(task.id, setTimeout(fire, Math.min(Math.max(0, at - Date.now()), MAX_DELAY_MS)));
   }
@@ -217,6 +220,7 @@ export class TaskScheduler {
 
   /** Starts one run of a task (or records it skipped when its previous run still goes). */
   private async run(task: Runnable, trigger: TaskRun["trigger"], scheduledFor: number | null): Promise<TaskRun> {
+    if (scheduledFor !== null) this.lastFired.set(task.id, Math.max(scheduledFor, this.lastFired.get(task.id) ?? scheduledFor));
     if (this.active.has(task.id)) return this.skip(task, trigger, scheduledFor, "Its previous run was still going.");
     // Runs a person did not ask for, across all tasks, are bounded per minute ("Run now" is a person's).
     if (trigger !== "manual") {

@@ -33,6 +33,24 @@ describe("LiveTurn", () => {
     expect(turn.has(a)).toBe(true);
     expect(turn.has(a - 1)).toBe(false);
   });
+
+  it("a subscriber that comes after the end is told the end at once (a task run subscribed late is never stuck running)", () => {
+    const turn = new LiveTurn("s", () => 1);
+    turn.emit({ type: "final", content: "done", duration_ms: 1 });
+    turn.end();
+    let ended = 0;
+    turn.subscribe({ event: () => {}, end: () => ended++ });
+    expect(ended).toBe(1);
+  });
+
+  it("every event passes the turn's cleaner before anyone hears it", () => {
+    const turn = new LiveTurn("s", () => 1, (event) => (event.type === "token" ? { ...event, content: event.content.replace("sk-secret", "[secret removed]") } : event));
+    const heard: string[] = [];
+    turn.subscribe({ event: ({ event }) => heard.push(event.type === "token" ? event.content : event.type) });
+    turn.emit({ type: "token", content: "key sk-secret" });
+    expect(heard).toEqual(["key [secret removed]"]);
+    expect(turn.events[0].event).toEqual({ type: "token", content: "key [secret removed]" });
+  });
 });
 
 describe("event ids", () => {

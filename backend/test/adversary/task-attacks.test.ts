@@ -6,10 +6,10 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Task, TaskRun, TasksReply } from "@mini-openclaw/protocol";
+import type { Task, TasksReply } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { lastMessage } from "../../test-support/scripted-model-server.js";
-import { postJson, startWorkbench, type Workbench, type WorkbenchOptions } from "../../test-support/workbench-harness.js";
+import { jsonOf, postJson, startWorkbench, taskRuns, type Workbench, type WorkbenchOptions } from "../../test-support/workbench-harness.js";
 
 let wb: Workbench | undefined;
 afterEach(async () => {
@@ -17,9 +17,9 @@ afterEach(async () => {
   wb = undefined;
 });
 
-const json = async <T>(response: Response | Promise<Response>): Promise<T> => (await (await response).json()) as T;
+const json = jsonOf;
 const create = (body: Record<string, unknown>) => postJson(`${wb!.url}/api/tasks`, body);
-const runsOf = (id: string) => json<{ runs: TaskRun[] }>(fetch(`${wb!.url}/api/tasks/${id}/runs`)).then((r) => r.runs);
+const runsOf = (id: string) => taskRuns(wb!.url, id);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const start = async (options: WorkbenchOptions) => (wb = await startWorkbench(options));
 
