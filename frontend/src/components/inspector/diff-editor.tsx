@@ -7,7 +7,8 @@ import { useEffect, useId, useRef } from "react";
 import "./monaco-editor";
 import { useTheme } from "@/lib/theme";
 
-export default function MonacoDiff({ path, before, after }: { path: string; before: string; after: string }) {
+/** `compact`: no line numbers, glyphs or overview ruler (a diff in a narrow card). */
+export default function MonacoDiff({ path, before, after, compact = false }: { path: string; before: string; after: string; compact?: boolean }) {
   const { resolved } = useTheme();
   // Each diff its own models, let go only after its editor is: the wrapper's own disposal order
   // (models first) makes Monaco log "TextModel got disposed before DiffEditorWidget model got reset".
@@ -36,7 +37,17 @@ export default function MonacoDiff({ path, before, after }: { path: string; befo
       }}
       theme={resolved === "dark" ? "vs-dark" : "vs"}
       loading={<LoadingLine what="diff" />}
-      options={{ readOnly: true, originalEditable: false, renderSideBySide: false, minimap: { enabled: false }, wordWrap: "on", fontSize: 13, automaticLayout: true, scrollBeyondLastLine: false }}
+      options={{
+        readOnly: true,
+        originalEditable: false,
+        renderSideBySide: false,
+        minimap: { enabled: false },
+        wordWrap: "on",
+        fontSize: compact ? 12 : 13,
+        automaticLayout: true,
+        scrollBeyondLastLine: false,
+        ...(compact ? { lineNumbers: "off" as const, glyphMargin: false, folding: false, lineDecorationsWidth: 4, renderOverviewRuler: false, overviewRulerLanes: 0 } : {}),
+      }}
     />
   );
 }

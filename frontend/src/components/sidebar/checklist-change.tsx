@@ -24,10 +24,10 @@ export function ChecklistChange({ heartbeat, act }: { heartbeat: Heartbeat; act:
         <ShieldAlert className="mt-0.5 size-3.5 shrink-0" />
         <span>{t("tasks.checklistChanged", { file: heartbeat.checklist })}</span>
       </div>
-      <div className="h-40 overflow-hidden rounded border border-amber-200 bg-white">
-        <MonacoDiff path={heartbeat.checklist} before={change.accepted ?? ""} after={change.proposed} />
+      <div className="h-48 overflow-hidden rounded border border-amber-200 bg-white">
+        <MonacoDiff path={heartbeat.checklist} before={change.accepted ?? ""} after={change.proposed} compact />
       </div>
-      <div className="flex gap-1">
+      <div className="flex flex-wrap gap-1">
         <Button size="sm" data-testid="checklist-accept" onClick={() => act(() => api.decideChecklist({ decision: "accept", sha256: change.sha256 }))}>
           <Check /> {t("tasks.checklistAccept")}
         </Button>
