@@ -44,13 +44,15 @@ function cases(pace: number) {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** A key as long as a real one (`BENCH_API_KEY` to choose another): every event and reply is scrubbed of it. */
+const KEY = process.env.BENCH_API_KEY ?? "sk-bench-7f3a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f3a5c7e9b1d";
 const model = await startScriptedModelServer([]);
 const root = await mkdtemp(join(tmpdir(), "moc-bench-turn-"));
 const server = await startServerProcess({
   WORKBENCH_ROOT: root,
   KEY_FILE: join(root, "none.md"),
   OPENAI_BASE_URL: model.baseUrl,
-  OPENAI_API_KEY: "k",
+  OPENAI_API_KEY: KEY,
   OPENAI_MODEL: "scripted",
   MODEL_MAX_RETRIES: "0",
   LOG_LEVEL: "silent",
@@ -111,7 +113,7 @@ const tabs = spawn(process.execPath, ["-e", TABS], { stdio: ["pipe", "pipe", "in
 const tabAnswers = createInterface({ input: tabs.stdout! });
 const nextTabAnswer = () => new Promise<string>((resolve) => tabAnswers.once("line", resolve));
 
-const bare = new ChatOpenAI({ model: "scripted", apiKey: "k", configuration: { baseURL: model.baseUrl }, maxRetries: 0, streaming: true });
+const bare = new ChatOpenAI({ model: "scripted", apiKey: KEY, configuration: { baseURL: model.baseUrl }, maxRetries: 0, streaming: true });
 
 async function bareTurn(steps: ModelReply[]) {
   wb.model.setScript([...steps]);

@@ -121,9 +121,9 @@ describe("a restart after a seconds cron missed 30 hours (finding 6)", () => {
       expect((await fetch(`${wb!.url}/api/health`)).status).toBe(200);
       // Stepping through 108,000 seconds took 19.6 s; found directly it is well within the issue's 3 s.
       expect(performance.now() - started).toBeLessThan(3000);
+      // The last missed second is within the grace period: it runs once at start, as documented (recorded as it starts).
+      await expect.poll(async () => (await runsOf(task.id)).find((r) => r.trigger === "catch_up"), { timeout: 5000 }).toBeDefined();
       const caughtUp = (await runsOf(task.id)).find((r) => r.trigger === "catch_up");
-      // The last missed second is within the grace period: it runs once at start, as documented.
-      expect(caughtUp).toBeDefined();
       expect(Date.now() - Date.parse(caughtUp!.scheduled_for!)).toBeLessThan(60_000);
     } finally {
       await wb?.close();
