@@ -81,7 +81,7 @@ describe("a task that schedules tasks (finding 3)", () => {
     await start({ env: { TASK_MIN_INTERVAL_SECONDS: "1", TASK_RUNS_PER_MINUTE: "4" }, script: () => ({ content: "ok" }) });
     const ids = [];
     for (const name of ["a", "b", "c"]) ids.push((await json<Task>(create({ name, prompt: "p", schedule: { kind: "every", seconds: 1 } }))).id);
-    await sleep(3500);
+    await sleep(4500);
     const runs = (await Promise.all(ids.map(runsOf))).flat();
     expect(runs.filter((r) => r.outcome !== "skipped")).toHaveLength(4);
     expect(runs.filter((r) => r.outcome === "skipped").length).toBeGreaterThan(0);
