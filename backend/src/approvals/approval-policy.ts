@@ -101,7 +101,8 @@ function startsWithWords(text: string, prefix: string): boolean {
   return text === p || text.startsWith(`${p} `);
 }
 
-function hostOf(url: string): string | null {
+/** The host a URL names, lower-cased; null when it is not a URL. */
+export function hostOf(url: string): string | null {
   try {
     return new URL(url).hostname.toLowerCase();
   } catch {

@@ -8,7 +8,7 @@ import type { ApprovalTool, ChatEvent } from "@mini-openclaw/protocol";
 import { APPROVALS_FILE } from "../settings/settings-files.js";
 import { addAllowRule, loadPolicy } from "./approval-file.js";
 import type { ApprovalGate } from "./approval-gate.js";
-import { decide, decideMcp, isGatedTool, proposeRule, subjectOf } from "./approval-policy.js";
+import { decide, decideMcp, hostOf, isGatedTool, proposeRule, subjectOf } from "./approval-policy.js";
 
 export interface ApprovalRequest {
   callId: string;
@@ -48,14 +48,6 @@ export interface Unattended {
   hosts?: { known(host: string): boolean; remember(host: string): void };
 }
 
-/** The host a fetch_url call names, lower-cased; "" when its URL is not one. */
-function hostOf(url: unknown): string {
-  try {
-    return new URL(String(url)).hostname.toLowerCase();
-  } catch {
-    return "";
-  }
-}
 
 function whereItRuns(tool: ApprovalTool, sandbox: string, mcp?: ApprovalRequest["mcp"]): string {
   if (mcp) return `the MCP server "${mcp.server}" (tool ${mcp.tool}), outside the sandbox, with the server's own access`;
@@ -77,7 +69,7 @@ export function createApprover(deps: ApproverDeps, sessionId: string): Approver 
     // A run nobody watches never sets tasks by itself, whatever the rules: a task that schedules tasks
     // would multiply unasked. A person decides each one (or, set to deny, nobody does and it is refused).
     // Nor does it send data to a host its task has not used before (a planted checklist's way out).
-    const host = name === "fetch_url" ? hostOf((input as { url?: unknown } | null)?.url) : "";
+    const host = name === "fetch_url" ? (hostOf(String((input as { url?: unknown } | null)?.url ?? "")) ?? "") : "";
     const newHost = name === "fetch_url" && deps.unattended !== undefined && !deps.unattended.hosts?.known(host);
     const personNeeded = (name === "schedule" || newHost) && deps.unattended !== undefined;
     if ((deps.off && !personNeeded) || (!gated && (!mcp || name === "mcp_read_resource"))) return { run: true };

@@ -254,7 +254,7 @@ export class AttachmentStore {
         out.push({ ...attachment, name, type: record.model_type, size: data.length, sha256: createHash("sha256").update(data).digest("hex"), data: data.toString("base64") });
         continue;
       }
-      const { data } = await this.bytes(attachment.id);
+      const { data } = await readConfinedFile(this.dataRoot, blobPath(record.sha256, record.ext), { maxBytes: MAX_ATTACHMENT_BYTES, timeoutMs: READ_MS });
       out.push({ ...attachment, data: data.toString("base64") });
     }
     return out;

@@ -1,3 +1,4 @@
+import type { Unattended } from "../approvals/approve-call.js";
 import type { Attachment } from "@mini-openclaw/protocol";
 import type { Config } from "../config/config.js";
 import { UserError } from "../lib/user-error.js";
@@ -26,10 +27,6 @@ export interface TurnRequest {
   /** Nobody watches the turn (a scheduled run): approvals are denied at once, or after this wait. Not taken from HTTP. */
   unattended?: Unattended;
 }
-
-/** How a turn nobody watches treats a call that asks for approval. */
-import type { Unattended } from "../approvals/approve-call.js";
-export type { Unattended };
 
 /** A turn that passed its checks and holds its session, ready to run. */
 export interface PreparedTurn {

@@ -95,7 +95,10 @@ export class SecretScrubber {
 
   /** The text with every secret, whole or as a printed piece of it, replaced (the same string when nothing was). */
   scrub(text: string): string {
-    const secrets = this.current();
+    return this.scrubWith(text, this.current());
+  }
+
+  private scrubWith(text: string, secrets: string[]): string {
     if (secrets.length === 0 || text.length < 6) return text;
     let out = text;
     for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(SECRET_REMOVED);
@@ -123,29 +126,28 @@ export class SecretScrubber {
 
   /** A JSON-like value with every string in it scrubbed (a new value where anything changed). */
   scrubValue<T>(value: T): T {
-    if (this.current().length === 0) return value;
-    return this.walk(value, 0) as T;
+    const secrets = this.current();
+    return secrets.length === 0 ? value : (this.walk(value, secrets, 0) as T);
   }
 
-  private walk(value: unknown, depth: number): unknown {
-    if (typeof value === "string") return this.scrub(value);
+  /** Every event passes here: nothing is copied unless a string in it changed. */
+  private walk(value: unknown, secrets: string[], depth: number): unknown {
+    if (typeof value === "string") return this.scrubWith(value, secrets);
     if (depth > 64 || value === null || typeof value !== "object") return value;
     if (Array.isArray(value)) {
-      let changed = false;
-      const out = value.map((item) => {
-        const next = this.walk(item, depth + 1);
-        if (next !== item) changed = true;
-        return next;
-      });
-      return changed ? out : value;
+      let out: unknown[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const next = this.walk(value[i], secrets, depth + 1);
+        if (next !== value[i]) (out ??= [...value])[i] = next;
+      }
+      return out ?? value;
     }
-    let changed = false;
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      const next = this.walk(item, depth + 1);
-      if (next !== item) changed = true;
-      out[key] = next;
+    let out: Record<string, unknown> | undefined;
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const next = this.walk(record[key], secrets, depth + 1);
+      if (next !== record[key]) (out ??= { ...record })[key] = next;
     }
-    return changed ? out : value;
+    return out ?? value;
   }
 }

@@ -40,8 +40,7 @@ export class TaskHosts {
         if (!host) return;
         const list = (Object.hasOwn(this.hosts, taskId) ? this.hosts[taskId] : []).filter((h) => h !== host);
         this.hosts[taskId] = [...list, host].slice(-HOSTS_PER_TASK);
-        const text = JSON.stringify(this.hosts);
-        this.writing = this.writing.then(() => writeConfinedAtomic(this.dataRoot, FILE, text)).catch(() => {});
+        this.save();
       },
     };
   }
@@ -49,6 +48,11 @@ export class TaskHosts {
   forget(taskId: string): void {
     if (!Object.hasOwn(this.hosts, taskId)) return;
     delete this.hosts[taskId];
+    this.save();
+  }
+
+  /** Writes the hosts as they are now, after any write still under way (a failed write asks again next time). */
+  private save(): void {
     const text = JSON.stringify(this.hosts);
     this.writing = this.writing.then(() => writeConfinedAtomic(this.dataRoot, FILE, text)).catch(() => {});
   }
