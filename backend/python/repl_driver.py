@@ -111,17 +111,27 @@ def serve_in_process():
 
 # ---- keeper and worker (in the sandbox) ----
 
-def read_line(fd, limit=64 * 1024 * 1024):
-    """One line from a raw descriptor (no buffered file object: nothing shared across forks); None at its end."""
-    data = bytearray()
-    while not data.endswith(b"\n"):
-        chunk = os.read(fd, 65536 if len(data) < limit else 1)
-        if not chunk:
-            return None
-        data += chunk
-        if len(data) > limit:
-            return None
-    return bytes(data)
+class Lines:
+    """The lines of a raw descriptor (no buffered file object: nothing shared across forks). What one read
+    brings past a line's end is kept for the next line: garbage the code wrote and the answer after it can
+    arrive in one read, and each is judged alone."""
+
+    def __init__(self, fd, limit=64 * 1024 * 1024):
+        self.fd, self.limit, self.pending = fd, limit, bytearray()
+
+    def next(self):
+        """The next line, or None at the descriptor's end (or past the limit without a line's end)."""
+        while b"\n" not in self.pending:
+            if len(self.pending) > self.limit:
+                return None
+            chunk = os.read(self.fd, 65536)
+            if not chunk:
+                return None
+            self.pending += chunk
+        end = self.pending.index(b"\n") + 1
+        line = bytes(self.pending[:end])
+        del self.pending[:end]
+        return line
 
 
 def worker(cmd_fd, done_fd):
@@ -143,7 +153,8 @@ def worker(cmd_fd, done_fd):
             os._exit(0)
         while os.getppid() == parent:
             time.sleep(0.0002)
-        reply = json.dumps({"id": request["id"], "ok": ok, "output": text, "pid": os.getpid()}).encode() + b"\n"
+        # The leading newline ends whatever line the code left unfinished on this descriptor.
+        reply = b"\n" + json.dumps({"id": request["id"], "ok": ok, "output": text, "pid": os.getpid()}).encode() + b"\n"
         view = memoryview(reply)
         while view:
             view = view[os.write(done_fd, view):]
@@ -194,7 +205,7 @@ def serve_as_keeper():
     ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: orphans come here
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # and are reaped at once
     cmd, done = start_worker()
-    lost = False
+    replies = Lines(done)
     for line in protocol_in:
         request = json.loads(line)
         try:
@@ -205,7 +216,7 @@ def serve_as_keeper():
         # descriptors too) are passed over.
         reply = None
         while reply is None:
-            raw = read_line(done)
+            raw = replies.next()
             if raw is None:
                 break
             try:
@@ -223,6 +234,7 @@ def serve_as_keeper():
                     pass
             stop_others({1, os.getpid()})
             cmd, done = start_worker()
+            replies = Lines(done)
             reply = {"id": request["id"], "ok": False, "output": "Error: the Python process ended during the call; its state was lost.", "lost": True}
         worker_pid = reply.pop("pid", None)
         reply["stopped"] = stop_others({1, os.getpid(), worker_pid})
