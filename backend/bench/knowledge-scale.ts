@@ -7,7 +7,7 @@
  * the server wrote and time until searchable for the one-file change, and restart-to-first-search.
  *
  * Run: npx -y pnpm@10 bench:knowledge-scale [--chunks 50000] [--store postgres] (KEEP_ROOT=1 keeps the
- * generated data root). `--store postgres`: the index on PostgreSQL, KNOWLEDGE_STORE_URL when it is set,
+ * generated data root; PROFILE_DIR=dir writes CPU profiles of the server's threads there). `--store postgres`: the index on PostgreSQL, KNOWLEDGE_STORE_URL when it is set,
  * else a PGlite engine with pgvector started here (PostgreSQL as WebAssembly in one process: slower
  * than a server; its own RSS and writes are printed apart from the workbench's). A server on this
  * machine (the URL's host 127.0.0.1 or localhost) is measured too: the PSS and writes of its processes
@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import pg from "pg";
 import { type PostgresEngine, startPostgresEngine } from "../test-support/postgres-engine.js";
+import { documentText, zipfWord } from "./zipf-corpus.js";
 
 const arg = process.argv.indexOf("--chunks");
 const TARGET_CHUNKS = arg > 0 ? Number(process.argv[arg + 1]) : 200_000;
@@ -28,32 +29,6 @@ const storeArg = process.argv.indexOf("--store");
 const POSTGRES = storeArg > 0 && process.argv[storeArg + 1] === "postgres";
 const FILES = Math.max(1, Math.round(TARGET_CHUNKS / CHUNKS_PER_FILE));
 const main = resolve(import.meta.dirname, "..", "dist", "main.js");
-
-// A Zipf-like vocabulary: a few common words, many rare ones (as real text has).
-let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-const syllables = ["ka", "lo", "mi", "ren", "tas", "vo", "qui", "ber", "nal", "sop", "dri", "fen", "gal", "hor", "ith", "jun", "mor", "pel", "rus", "tev"];
-const vocabulary = Array.from({ length: 30_000 }, (_, i) => {
-  let word = "";
-  let n = i + 7;
-  while (n > 0) {
-    word += syllables[n % syllables.length];
-    n = Math.floor(n / syllables.length);
-  }
-  return word;
-});
-const zipfWord = () => vocabulary[Math.min(vocabulary.length - 1, Math.floor(Math.exp(random() * Math.log(vocabulary.length))) - 1)];
-function paragraph(words: number): string {
-  const out: string[] = [];
-  for (let i = 0; i < words; i++) out.push(zipfWord());
-  return `${out.join(" ")}.`;
-}
-/** ~26 KB of Markdown: a title, sections of paragraphs. */
-function documentText(n: number): string {
-  const parts = [`# Document ${n}: ${paragraph(5)}`];
-  while (parts.join("\n\n").length < 26_000) parts.push(parts.length % 6 === 1 ? `## ${paragraph(4)}` : paragraph(140));
-  return parts.join("\n\n");
-}
 
 const freePort = () =>
   new Promise<number>((done) => {
@@ -101,7 +76,9 @@ async function writtenBytes(pid: number): Promise<number> {
 
 async function startServer(root: string, port: number): Promise<{ child: ChildProcess; startedAt: number; url: string }> {
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [main], {
+  // PROFILE_DIR=dir: a CPU profile of every thread of the server (the indexer's too) written there at its exit.
+  const profile = process.env.PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, main], {
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", WORKBENCH_ROOT: root, LOG_LEVEL: "warn", OPENAI_API_KEY: "", EMBEDDING_MODEL: "", ...storeEnv },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -176,6 +153,7 @@ try {
     await sleep(100);
   }
   const indexMs = performance.now() - indexStart;
+  const writtenIndexing = await writtenBytes(server.child.pid!);
   sampling = false;
   await sampler;
 
@@ -246,7 +224,7 @@ try {
   }
   console.log(`corpus: ${FILES} files, ${done!.chunks} chunks (first status: running ${firstStatus?.indexing.running})`);
   console.log(`index from empty: ${(indexMs / 1000).toFixed(1)} s (from the process's start)`);
-  console.log(`peak server RSS while indexing: ${mb(peakRss)}`);
+  console.log(`peak server RSS while indexing: ${mb(peakRss)}; written by the server from its start to the end of indexing: ${mb(writtenIndexing)}`);
   console.log(`/api/health while indexing: max ${healthMax.toFixed(1)} ms`);
   console.log(`searches while indexing: ${whileIndexing.length}, p50 ${pct(whileIndexing, 50).toFixed(1)} ms, max ${Math.max(...whileIndexing).toFixed(1)} ms, ${saidIndexing} said indexing: true`);
   console.log(`query (k=10, 200 queries of 3-5 words): p50 ${pct(latencies, 50).toFixed(1)} ms, p95 ${pct(latencies, 95).toFixed(1)} ms`);

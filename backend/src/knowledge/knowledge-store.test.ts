@@ -33,3 +33,46 @@ it("keeps the chunk count through writes, rewrites and removals, and counts agai
   expect(reopened.chunkCount()).toBe(1);
   reopened.close();
 });
+
+it("scores Okapi BM25 (k1 1.2, b 0.75) with Lucene's idf, exactly as the formula gives it, best first", async () => {
+  dir = await mkdtemp(join(tmpdir(), "moc-store-"));
+  const store = KnowledgeStore.open(join(dir, "index.db"));
+  const texts = ["kiln glaze glaze", "kiln", "glaze cone six firing", "wheel clay", "clay clay clay kiln wedging", "firing schedule for a gas kiln"];
+  texts.forEach((text, i) => store.writeDocument({ path: `knowledge/${i}.md`, size: 1, mtimeMs: 1 }, [chunk(0, text)], null));
+  const ids = new Map(texts.map((text, i) => [store.chunksOf(`knowledge/${i}.md`)[0].id, text.split(" ")]));
+  // The formula, from its definition (Robertson & Zaragoza; Lucene's BM25Similarity for the idf).
+  const docs = [...ids.values()];
+  const avg = docs.reduce((n, d) => n + d.length, 0) / docs.length;
+  const expected = (query: string[]) =>
+    [...ids]
+      .map(([id, words]) => {
+        let score = 0;
+        for (const term of new Set(query)) {
+          const tf = words.filter((w) => w === term).length;
+          if (tf === 0) continue;
+          const df = docs.filter((d) => d.includes(term)).length;
+          const idf = Math.log(1 + (docs.length - df + 0.5) / (df + 0.5));
+          score += (idf * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * words.length) / avg));
+        }
+        return { id, score };
+      })
+      .filter((s) => s.score > 0)
+      .sort((a, b) => b.score - a.score || a.id - b.id);
+  for (const query of [["kiln"], ["glaze", "kiln"], ["clay", "firing", "kiln", "nothing"], ["kiln", "kiln", "wheel"]]) {
+    const got = store.lexical(query, 10);
+    const want = expected(query);
+    expect(got.map((s) => s.id)).toEqual(want.map((s) => s.id));
+    got.forEach((s, i) => expect(s.score).toBeCloseTo(want[i].score, 9));
+  }
+  expect(store.lexical(["kiln", "glaze", "clay"], 2)).toHaveLength(2);
+  store.close();
+});
+
+it("answers a query of 600 distinct words (its first 200 count)", async () => {
+  dir = await mkdtemp(join(tmpdir(), "moc-store-"));
+  const store = KnowledgeStore.open(join(dir, "index.db"));
+  store.writeDocument({ path: "knowledge/a.md", size: 1, mtimeMs: 1 }, [chunk(0, "word7 word450"), chunk(1, "word599")], null);
+  const query = Array.from({ length: 600 }, (_, i) => `word${i}`);
+  expect(store.lexical(query, 10).map((s) => s.id)).toEqual([store.chunksOf("knowledge/a.md")[0].id]);
+  store.close();
+});

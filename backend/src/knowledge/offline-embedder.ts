@@ -18,6 +18,26 @@ function fnv1a(text: string): number {
 }
 
 /**
+ * A word's own features (the word, its character trigrams), made once per word and kept: a chunk
+ * repeats its words, and so does a corpus. Built strings keep their hash in V8, so the feature
+ * counts below look each one up without hashing it again (a third of the indexing time went to
+ * building and hashing these strings afresh for every occurrence).
+ */
+const wordFeatures = new Map<string, { word: string; trigrams: string[] }>();
+const MAX_KEPT_WORDS = 200_000;
+function featuresOf(term: string): { word: string; trigrams: string[] } {
+  let features = wordFeatures.get(term);
+  if (features) return features;
+  if (wordFeatures.size >= MAX_KEPT_WORDS) wordFeatures.clear();
+  const padded = `<${term}>`;
+  const trigrams: string[] = [];
+  if (padded.length > 4) for (let j = 0; j + 3 <= padded.length; j++) trigrams.push(`c:${padded.slice(j, j + 3)}`);
+  features = { word: `w:${term}`, trigrams };
+  wordFeatures.set(term, features);
+  return features;
+}
+
+/**
  * An embedder that needs no model and no download: signed feature hashing of stemmed words,
  * adjacent word pairs and character trigrams of each word into 2,048 dimensions, with sublinear
  * counts, L2-normalized. Lexical rather than semantic, but it matches across word forms and
@@ -38,10 +58,10 @@ export function offlineEmbed(text: string, termWeight: (term: string) => number 
   const weights = terms.map(termWeight);
   for (let i = 0; i < terms.length; i++) {
     const term = terms[i];
-    add(`w:${term}`, WORD_WEIGHT * weights[i]);
+    const own = featuresOf(term);
+    add(own.word, WORD_WEIGHT * weights[i]);
     if (i + 1 < terms.length) add(`b:${term} ${terms[i + 1]}`, PAIR_WEIGHT * Math.sqrt(weights[i] * weights[i + 1]));
-    const padded = `<${term}>`;
-    if (padded.length > 4) for (let j = 0; j + 3 <= padded.length; j++) add(`c:${padded.slice(j, j + 3)}`, TRIGRAM_WEIGHT * weights[i]);
+    for (const trigram of own.trigrams) add(trigram, TRIGRAM_WEIGHT * weights[i]);
   }
   const vector = new Float32Array(dims);
   for (const [feature, { n, weight }] of features) {

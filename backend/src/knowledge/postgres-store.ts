@@ -12,12 +12,13 @@
  */
 import { KNOWLEDGE_COLLECTION_NAME } from "@mini-openclaw/protocol";
 import pg from "pg";
-import { COMMON_SHARE, type DocumentRow, type DocumentVersion, type IndexStore, type NewChunk, type StoredChunk, TWO_PHASE_FROM, type VectorSpace } from "./index-store.js";
+import { type DocumentRow, type DocumentVersion, type IndexStore, type NewChunk, type StoredChunk, TWO_PHASE_FROM, type VectorSpace } from "./index-store.js";
 import { DEFAULT_BM25 } from "./bm25-index.js";
 import { type Client, inTransaction, migrate, SCHEMA as S } from "./postgres-schema.js";
 import { pgvectorColumn, storedColumn, type VectorColumn, type VectorRow } from "./postgres-vectors.js";
 import { type Scored, topScored } from "./top-k.js";
 import { FrequencyCache } from "./frequency-cache.js";
+import { MAX_QUERY_TERMS, scoredTerms } from "./scored-terms.js";
 
 /** Another workbench holds the collection's lease: this one must not write. */
 export class LeaseLostError extends Error {}
@@ -272,35 +273,40 @@ export class PostgresStore implements IndexStore {
 
   /**
    * BM25 as the embedded store scores it: k1 1.2, b 0.75, Lucene's idf, each chunk's length in terms
-   * against the collection's average; past 20,000 chunks a query with rarer terms is matched on those.
+   * against the collection's average; which terms are read, and how much of each: `scoredTerms`.
    */
   async lexical(terms: string[], limit: number): Promise<Scored[]> {
-    let unique = [...new Set(terms)].filter((t) => t !== "");
+    const unique = [...new Set(terms)].filter((t) => t !== "").slice(0, MAX_QUERY_TERMS);
     if (unique.length === 0) return [];
     const meta = await this.collectionMeta();
     const n = Number(meta.get("chunks") ?? 0);
     if (n === 0) return [];
     const avgLength = Number(meta.get("total_length") ?? 0) / n || 1;
-    if (n >= TWO_PHASE_FROM) {
-      const frequencies = await this.documentFrequencies(unique, n);
-      const rare = unique.filter((t) => (frequencies.get(t) ?? 0) <= n / COMMON_SHARE);
-      if (rare.length > 0) unique = rare;
-    }
-    const rows = await this.pool.query({
-      text: `SELECT p.term, p.chunk_id, p.tf, c.length FROM ${S}.postings p JOIN ${S}.chunks c ON c.id = p.chunk_id WHERE p.collection = $1 AND p.term = ANY($2::text[])`,
-      values: [this.collection, unique],
-      rowMode: "array",
-    });
+    const frequencies = n >= TWO_PHASE_FROM ? await this.documentFrequencies(unique, n) : new Map<string, number>();
+    const chosen = scoredTerms(unique, frequencies, n);
+    const select = `SELECT p.term, p.chunk_id, p.tf, c.length FROM ${S}.postings p JOIN ${S}.chunks c ON c.id = p.chunk_id WHERE p.collection = $1`;
+    const whole = chosen.filter((t) => t.cap === null).map((t) => t.term);
+    const results = await Promise.all([
+      whole.length > 0 ? this.pool.query({ text: `${select} AND p.term = ANY($2::text[])`, values: [this.collection, whole], rowMode: "array" }) : null,
+      ...chosen
+        .filter((t) => t.cap !== null)
+        .map((t) => this.pool.query({ text: `${select} AND p.term = $2 ORDER BY p.chunk_id LIMIT $3`, values: [this.collection, t.term, t.cap], rowMode: "array" })),
+    ]);
     const byTerm = new Map<string, Array<[number, number, number]>>();
-    for (const [term, id, tf, length] of rows.rows as Array<[string, string, number, number]>) {
-      let list = byTerm.get(term);
-      if (!list) byTerm.set(term, (list = []));
-      list.push([Number(id), tf, length]);
+    for (const result of results) {
+      for (const [term, id, tf, length] of (result?.rows ?? []) as Array<[string, string, number, number]>) {
+        let list = byTerm.get(term);
+        if (!list) byTerm.set(term, (list = []));
+        list.push([Number(id), tf, length]);
+      }
     }
     const { k1, b } = DEFAULT_BM25;
     const scores = new Map<number, number>();
-    for (const list of byTerm.values()) {
-      const idf = Math.log(1 + (n - list.length + 0.5) / (list.length + 0.5));
+    for (const { term, cap } of chosen) {
+      const list = byTerm.get(term) ?? [];
+      // A capped term's rows are a part of its postings: its df is the count, not the rows read.
+      const df = cap === null ? list.length : (frequencies.get(term) ?? list.length);
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       for (const [id, tf, length] of list) scores.set(id, (scores.get(id) ?? 0) + (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * length) / avgLength)));
     }
     return topScored(scores, limit);
