@@ -80,11 +80,12 @@ interface FindEntry {
   path: string;
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+/** A byte past ASCII, in a path read as latin1. */
+const NOT_ASCII = /[\u0080-\u00ff]/;
 
 /** A path read as latin1 (a character per byte) as text, or null when its bytes are not UTF-8. */
 function nameOf(bytes: string): string | null {
-  return ASCII.test(bytes) ? bytes : utf8(Buffer.from(bytes, "latin1"));
+  return NOT_ASCII.test(bytes) ? utf8(Buffer.from(bytes, "latin1")) : bytes;
 }
 
 /**
