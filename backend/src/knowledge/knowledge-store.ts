@@ -11,7 +11,7 @@
  */
 import Database from "libsql";
 import type { Scored } from "./top-k.js";
-import { MAX_QUERY_TERMS, scoredTerms } from "./scored-terms.js";
+import { queryTerms, scoredTerms } from "./scored-terms.js";
 import { FrequencyCache } from "./frequency-cache.js";
 import { decodeVector, dotStored, encodeVector, type VectorFormat } from "./sparse-vector.js";
 import { OFFLINE_DIMENSIONS } from "./offline-embedder.js";
@@ -257,10 +257,10 @@ export class KnowledgeStore implements IndexStore {
    * Which terms are read, and how much of each: `scoredTerms`. The best `limit`, best first.
    */
   lexical(terms: string[], limit: number): Scored[] {
-    const unique = [...new Set(terms)].filter((t) => t !== "");
+    const unique = queryTerms(terms);
     if (unique.length === 0) return [];
     const chunks = this.chunkCount();
-    const chosen = scoredTerms(unique, chunks >= TWO_PHASE_FROM ? this.documentFrequencies(unique.slice(0, MAX_QUERY_TERMS)) : new Map(), chunks);
+    const chosen = scoredTerms(unique, chunks >= TWO_PHASE_FROM ? this.documentFrequencies(unique) : new Map(), chunks);
     // One branch per term: its rows, its bm25(), and its df (the rows the term matches; a capped
     // term's from the count FTS5 keeps, as its scan stops early).
     // Parameters: ?1 the chunk count, ?2 the limit, then each branch's own.

@@ -1,3 +1,4 @@
+import { memoByKey } from "../lib/memo-by-key.js";
 import { textWords } from "./text-terms.js";
 
 export const OFFLINE_DIMENSIONS = 2048;
@@ -19,23 +20,15 @@ function fnv1a(text: string): number {
 
 /**
  * A word's own features (the word, its character trigrams), made once per word and kept: a chunk
- * repeats its words, and so does a corpus. Built strings keep their hash in V8, so the feature
- * counts below look each one up without hashing it again (a third of the indexing time went to
- * building and hashing these strings afresh for every occurrence).
+ * repeats its words, and so does a corpus. Kept strings keep their hash in V8, so the feature
+ * counts below look each one up without building or hashing it again.
  */
-const wordFeatures = new Map<string, { word: string; trigrams: string[] }>();
-const MAX_KEPT_WORDS = 200_000;
-function featuresOf(term: string): { word: string; trigrams: string[] } {
-  let features = wordFeatures.get(term);
-  if (features) return features;
-  if (wordFeatures.size >= MAX_KEPT_WORDS) wordFeatures.clear();
+const featuresOf = memoByKey((term) => {
   const padded = `<${term}>`;
   const trigrams: string[] = [];
   if (padded.length > 4) for (let j = 0; j + 3 <= padded.length; j++) trigrams.push(`c:${padded.slice(j, j + 3)}`);
-  features = { word: `w:${term}`, trigrams };
-  wordFeatures.set(term, features);
-  return features;
-}
+  return { word: `w:${term}`, trigrams };
+}, 200_000);
 
 /**
  * An embedder that needs no model and no download: signed feature hashing of stemmed words,

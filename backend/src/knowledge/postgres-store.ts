@@ -18,7 +18,7 @@ import { type Client, inTransaction, migrate, SCHEMA as S } from "./postgres-sch
 import { pgvectorColumn, storedColumn, type VectorColumn, type VectorRow } from "./postgres-vectors.js";
 import { type Scored, topScored } from "./top-k.js";
 import { FrequencyCache } from "./frequency-cache.js";
-import { MAX_QUERY_TERMS, scoredTerms } from "./scored-terms.js";
+import { queryTerms, scoredTerms } from "./scored-terms.js";
 
 /** Another workbench holds the collection's lease: this one must not write. */
 export class LeaseLostError extends Error {}
@@ -276,7 +276,7 @@ export class PostgresStore implements IndexStore {
    * against the collection's average; which terms are read, and how much of each: `scoredTerms`.
    */
   async lexical(terms: string[], limit: number): Promise<Scored[]> {
-    const unique = [...new Set(terms)].filter((t) => t !== "").slice(0, MAX_QUERY_TERMS);
+    const unique = queryTerms(terms);
     if (unique.length === 0) return [];
     const meta = await this.collectionMeta();
     const n = Number(meta.get("chunks") ?? 0);

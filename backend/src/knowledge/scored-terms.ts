@@ -22,9 +22,13 @@ export interface ScoredTerm {
   cap: number | null;
 }
 
-/** `df`: each term's document frequency (may be a little stale: it only chooses). */
-export function scoredTerms(terms: string[], df: Map<string, number>, chunks: number): ScoredTerm[] {
-  const unique = terms.slice(0, MAX_QUERY_TERMS);
+/** A query's terms as the stores score them: each once, none empty, the first MAX_QUERY_TERMS. */
+export function queryTerms(terms: string[]): string[] {
+  return [...new Set(terms)].filter((t) => t !== "").slice(0, MAX_QUERY_TERMS);
+}
+
+/** `unique`: `queryTerms`' output; `df`: each term's document frequency (may be a little stale: it only chooses). */
+export function scoredTerms(unique: string[], df: Map<string, number>, chunks: number): ScoredTerm[] {
   const all = (terms: string[]) => terms.map((term) => ({ term, cap: null }));
   if (chunks < TWO_PHASE_FROM) return all(unique);
   const rare = unique.filter((t) => (df.get(t) ?? 0) <= chunks / COMMON_SHARE);

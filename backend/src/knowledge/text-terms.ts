@@ -1,4 +1,5 @@
 import { stemmer } from "stemmer";
+import { memoByKey } from "../lib/memo-by-key.js";
 
 /** A common English stop list (the SMART/Lucene core): words that carry no topic. */
 const STOP_WORDS = new Set(
@@ -104,19 +105,9 @@ export function textWords(lower: string): string[] {
 
 /**
  * Each word's stem, kept: the Porter stemmer is a run of regular expressions per word, and a text
- * repeats its words (it was a fifth of indexing, done twice per chunk: for BM25 and for the embedder).
+ * repeats its words, and each chunk's words are stemmed twice (for BM25 and for the embedder).
  */
-const stems = new Map<string, string>();
-const MAX_KEPT_STEMS = 200_000;
-function stemOf(word: string): string {
-  let stem = stems.get(word);
-  if (stem === undefined) {
-    if (stems.size >= MAX_KEPT_STEMS) stems.clear();
-    stem = /^[a-z]+$/.test(word) ? stemmer(word) : word;
-    stems.set(word, stem);
-  }
-  return stem;
-}
+const stemOf = memoByKey((word) => (/^[a-z]+$/.test(word) ? stemmer(word) : word), 200_000);
 
 function latinWords(lower: string): string[] {
   const out: string[] = [];
