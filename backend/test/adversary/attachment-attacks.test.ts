@@ -57,7 +57,9 @@ describe("an image that declares more than it holds (finding 4)", () => {
       expect(reply.status).toBe(413);
       expect(((await reply.json()) as { error: string }).error).toMatch(/declares 10000 × 10000 pixels \(100 million\); a gif attachment may have at most 24 million/);
     }
-    expect(slowestHealth).toBeLessThan(200);
+    // A liveness bound, not a speed figure: decoding 100 million pixels stalled it for seconds; refused from the
+    // header it answers at once, though a suite running beside it on two cores once made that 211 ms.
+    expect(slowestHealth).toBeLessThan(1000);
     expect((await attacked.peakRssMb()) - before).toBeLessThan(200);
     expect(attacked.alive()).toBe(true);
   });
