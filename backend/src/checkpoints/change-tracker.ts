@@ -1,7 +1,9 @@
 /**
  * What each tool call did to the user's files, whatever made the change (`sed -i`, a redirect, Python,
  * a sub-agent): the folders the sandbox can write are scanned before and after the call (tree-scan.ts,
- * stat only), and the files whose status changed are compared by content and mode. Every file's
+ * stat only; after a whole scan, only the files whose kernel change time is newer are handed over,
+ * and the folders whose entries changed are listed again), and the files whose status changed are
+ * compared by content and mode. Every file's
  * content as of the last scan is kept in the blob store (content-addressed, once), so the state before
  * a call is there to restore even though nothing knew in advance which files the call would touch.
  *
@@ -20,12 +22,13 @@
  */
 import type { ChangedFile, ChangesEvent } from "@mini-openclaw/protocol";
 import { randomBytes } from "node:crypto";
-import { appendFile, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { isUnreadable, readConfinedFile } from "../paths/read-confined-file.js";
 import { CHECKPOINTS_DIR } from "../config/data-root-layout.js";
 import { BlobStore, diskCost, hashOf } from "./blob-store.js";
-import { listFolder, type ScannedFile, scanWritableTree, statPaths } from "./tree-scan.js";
+import { WRITABLE_DATA_DIRS } from "../sandbox/sandbox-profile.js";
+import { listFolder, type ScannedFile, scanChangedSince, scanWritableTree, statPaths } from "./tree-scan.js";
 import { TreeWatch } from "./tree-watch.js";
 
 /** Files over this size are listed as changed but their earlier content is not kept. */
@@ -73,6 +76,13 @@ const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 /** Files read and kept at once when many changed (the first scan keeps every file). */
 const CAPTURE_CONCURRENCY = 16;
 const rootOf = (path: string) => path.split("/")[0];
+/**
+ * A scan after the first looks again at files whose status changed this long before the last scan
+ * began, or later: the file system stamps changes with a coarse clock, and a second covers it.
+ */
+const RESCAN_MARGIN_S = 1;
+/** How far the file system's clock may be from ours (or ours may jump) before scans look at every file. */
+const MAX_CLOCK_SKEW_MS = 250;
 
 /** The files (and names that are not UTF-8) as a scan left them, and what it could not see. */
 interface Snapshot {
@@ -94,6 +104,13 @@ export class ChangeTracker {
   private readonly watch: TreeWatch;
   /** When the last scan began: changes the watch saw after it make the next call scan first. */
   private lastScanAt = Number.NEGATIVE_INFINITY;
+  /** The folders the last scan went through, and when it began by the wall clock (ms; null before one was whole). */
+  private dirs: string[] = [];
+  private lastScanWall: number | null = null;
+  /** The wall clock minus the monotonic one at the last scan: a change means the wall clock jumped. */
+  private clockOffset = 0;
+  /** Whether the data root's file system stamps changes by a clock close to ours (probed once). */
+  private sameClock = false;
   /** What the store holds on disk, as its cap counts it (blobs and records). */
   private used = 0;
 
@@ -122,6 +139,7 @@ export class ChangeTracker {
     this.ready ??= (async () => {
       await mkdir(this.root, { recursive: true, mode: 0o700 });
       this.used = await this.countUse();
+      this.sameClock = await this.clockAgrees();
       await this.refresh(Number.NEGATIVE_INFINITY);
     })().catch((err) => this.log.warn({ err }, "the change store could not start; calls are not recorded"));
     return this.ready;
@@ -188,14 +206,101 @@ export class ChangeTracker {
   }
 
   /**
+   * Whether the file system's change times can be trusted to say what changed since a scan: a file
+   * written here now must carry a change time within MAX_CLOCK_SKEW_MS of our clock (a network file
+   * system with its own clock, or one with coarse times, would not), and every writable folder must
+   * be on that same file system.
+   */
+  private async clockAgrees(): Promise<boolean> {
+    try {
+      const probe = join(this.root, ".clock-probe");
+      await writeFile(probe, "");
+      const written = Date.now();
+      const [info, ...roots] = await Promise.all([stat(probe), ...WRITABLE_DATA_DIRS.map((d) => stat(join(this.dataRoot, d)).catch(() => null))]);
+      await rm(probe, { force: true });
+      return Math.abs(info.ctimeMs - written) <= MAX_CLOCK_SKEW_MS && roots.every((r) => r === null || r.dev === info.dev);
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Brings the index to the tree as it is. After a whole scan that saw everything, only what changed
+   * since is handed over (`refreshChanged`); else, or when that cannot say, every file is scanned.
+   */
+  private async refresh(since: number): Promise<Snapshot> {
+    const clockOffset = Date.now() - performance.now();
+    const steady = Math.abs(clockOffset - this.clockOffset) <= MAX_CLOCK_SKEW_MS;
+    if (this.sameClock && steady && this.lastScanWall !== null && this.partial.size === 0 && this.odd.size === 0) {
+      const snapshot = await this.refreshChanged(this.lastScanWall);
+      if (snapshot) return snapshot;
+    }
+    return this.refreshWhole(since);
+  }
+
+  /** Marks a scan's start: the next one looks at what changed from a margin before it. */
+  private began(whole: boolean): { at: number; wall: number } {
+    const at = performance.now();
+    const wall = Date.now();
+    this.clockOffset = wall - at;
+    if (whole) this.lastScanWall = null;
+    return { at, wall };
+  }
+
+  /**
+   * The files whose status changed since the last scan began (a margin before), every folder's list
+   * (the watches follow them), and the folders whose entries changed listed again, so what left them
+   * is known; a folder new since is read whole (a folder moved in keeps its files' old change times).
+   * Null when it cannot say (a flood, a name that is not UTF-8, a folder too big to list): then the
+   * whole scan runs.
+   */
+  private async refreshChanged(lastWall: number): Promise<Snapshot | null> {
+    const { at, wall } = this.began(false);
+    const scan = await scanChangedSince(this.dataRoot, lastWall / 1000 - RESCAN_MARGIN_S);
+    if (!scan) return null;
+    const known = new Set(this.dirs);
+    const present = new Set(scan.dirs);
+    const fresh = scan.dirs.filter((d) => !known.has(d));
+    const freshSet = new Set(fresh);
+    const gone = new Set(this.dirs.filter((d) => !present.has(d)));
+    const relisted = scan.changedDirs.filter((d) => !freshSet.has(d));
+    const listings = await Promise.all(relisted.map((dir) => listFolder(this.dataRoot, dir)));
+    const topFresh = fresh.filter((d) => !freshSet.has(dirname(d)));
+    const inner = topFresh.length > 0 ? await scanWritableTree(this.dataRoot, topFresh) : null;
+    if (listings.some((l) => l.over || l.oddNames.size > 0) || (inner && (inner.partial.size > 0 || inner.oddNames.size > 0))) return null;
+    const seen = new Map(scan.files);
+    const listed = new Set<string>();
+    for (const listing of listings) {
+      for (const [path, file] of listing.files) {
+        seen.set(path, file);
+        listed.add(path);
+      }
+    }
+    for (const [path, file] of inner?.files ?? []) seen.set(path, file);
+    const changed = [...seen].filter(([path, file]) => this.index.get(path)?.sig !== file.sig);
+    await this.captureAll(changed, this.index);
+    const relistedSet = new Set(relisted);
+    for (const path of this.index.keys()) {
+      const dir = dirname(path);
+      if (gone.has(dir) || (relistedSet.has(dir) && !listed.has(path))) this.index.delete(path);
+    }
+    this.dirs = scan.dirs;
+    this.watch.follow(scan.dirs);
+    this.lastScanAt = at;
+    this.lastScanWall = wall;
+    return { index: this.index, odd: this.odd, untracked: [], relisted: new Set() };
+  }
+
+  /**
    * Brings the index to the tree as it is: a scan of every writable folder, and for those scanned in
    * part, their folders whose entries changed after `since` listed again. Returns what it could not know.
    */
-  private async refresh(since: number): Promise<Snapshot> {
-    const at = performance.now();
+  private async refreshWhole(since: number): Promise<Snapshot> {
+    const { at, wall } = this.began(true);
     const scan = await scanWritableTree(this.dataRoot);
     this.watch.follow(scan.dirs);
     this.lastScanAt = at;
+    this.dirs = scan.dirs;
     this.partial = scan.partial;
     const untracked: string[] = [];
     const relisted = new Set<string>();
@@ -237,6 +342,8 @@ export class ChangeTracker {
       if (!scan.partial.has(root) || relisted.has(dirname(path))) this.index.delete(path);
     }
     this.odd = odd;
+    // Only a scan that saw every file can be the base of one that looks at the changed ones.
+    if (scan.partial.size === 0 && !this.closed) this.lastScanWall = wall;
     // The live index: a caller reads it before anything else runs (a copy of 60,000 entries is not free).
     return { index: this.index, odd, untracked, relisted };
   }

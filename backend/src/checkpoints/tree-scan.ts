@@ -76,6 +76,8 @@ interface FindEntry {
   size: number;
   mode: number;
   sig: string;
+  /** Status change time in seconds (to the microsecond: a double holds no more). */
+  ctime: number;
   /** The path as found (`./…`), one character per byte (latin1): a name's bytes as they are on disk. */
   path: string;
 }
@@ -94,10 +96,10 @@ function nameOf(bytes: string): string | null {
  * cut short, or null. The output is read as latin1 and split on NUL in one pass per chunk: a
  * Buffer per field and a copy per path cost more than the `find` itself (~2 us an entry).
  */
-function runFind(cwd: string, args: string[], each: (entry: FindEntry) => boolean): Promise<string | null> {
+function runFind(cwd: string, args: string[], each: (entry: FindEntry) => boolean, test: string[] = []): Promise<string | null> {
   return new Promise((resolve, reject) => {
     // %y type, %s size, %m mode (octal), %C@ status change time (any write, rename or chmod), %T@ mtime, %i inode, %p the path as found.
-    const child = spawn("find", ["-P", ...args, "-printf", "%y\\0%s\\0%m\\0%C@\\0%T@\\0%i\\0%p\\0"], { cwd, stdio: ["ignore", "pipe", "ignore"] });
+    const child = spawn("find", ["-P", ...args, ...test, "-printf", "%y\\0%s\\0%m\\0%C@\\0%T@\\0%i\\0%p\\0"], { cwd, stdio: ["ignore", "pipe", "ignore"] });
     let cut: string | null = null;
     let rest = "";
     let fields: string[] = [];
@@ -116,7 +118,7 @@ function runFind(cwd: string, args: string[], each: (entry: FindEntry) => boolea
         const [type, size, mode, ctime, mtime, inode, path] = fields;
         fields = [];
         const modeBits = Number.parseInt(mode, 8);
-        const entry = { type, size: Number(size), mode: modeBits, sig: `${type}:${size}:${modeBits.toString(8)}:${ctime}:${mtime}:${inode}`, path };
+        const entry = { type, size: Number(size), mode: modeBits, sig: `${type}:${size}:${modeBits.toString(8)}:${ctime}:${mtime}:${inode}`, ctime: Number(ctime), path };
         if (!each(entry)) {
           cut = "stopped";
           child.kill("SIGKILL");
@@ -214,6 +216,47 @@ export async function scanWritableTree(dataRoot: string, roots: readonly string[
     }),
   );
   return scan;
+}
+
+export interface ChangedScan extends TreeScan {
+  /** Folders whose status changed at or after the time asked (an entry added, removed or renamed). */
+  changedDirs: string[];
+}
+
+/**
+ * Every folder, and the files whose status changed at or after `since` (seconds, the file system's
+ * clock): one `find` that still looks at every file, but hands over only those, so a scan after a call
+ * that touched one file costs a stat per file and nothing per unchanged one on this thread. The status
+ * change time is the kernel's: a write (through a mapping too, which no folder event reports), a
+ * rename, a chmod or a `touch -d` all set it to now, and nothing in the sandbox can set it back.
+ * Null when a folder's new files go over its budget, a name is not UTF-8, or the scan is cut short:
+ * then the caller scans in full, which knows how to say what it could not see.
+ */
+export async function scanChangedSince(dataRoot: string, since: number, roots: readonly string[] = WRITABLE_DATA_DIRS): Promise<ChangedScan | null> {
+  const scan: ChangedScan = { ...emptyScan(), changedDirs: [] };
+  const files = new Map<string, number>();
+  let refused = false;
+  const cut = await runFind(
+    dataRoot,
+    roots.map((root) => `./${root}`),
+    (entry) => {
+      const kind = take(scan, entry);
+      if (kind === "odd") refused = true;
+      else if (kind === "dir") {
+        if (entry.ctime >= since) scan.changedDirs.push(scan.dirs.at(-1)!);
+        return true;
+      } else {
+        const root = entry.path.slice(2, entry.path.indexOf("/", 2) >>> 0);
+        const n = (files.get(root) ?? 0) + 1;
+        files.set(root, n);
+        if (n > MAX_SCANNED_PER_ROOT) refused = true;
+      }
+      return !refused;
+    },
+    // `-newerct @T` is "changed after T"; T is taken a margin before the last scan, so "at" holds too.
+    ["(", "-type", "d", "-o", "-newerct", `@${since.toFixed(6)}`, ")"],
+  );
+  return refused || cut !== null ? null : scan;
 }
 
 /**

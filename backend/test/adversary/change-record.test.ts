@@ -132,6 +132,37 @@ describe.skipIf(!available)("the change record under attack", () => {
     expect(changesOf(last)[0].files).toEqual([expect.objectContaining({ path: "workspace/last.md", kind: "created", restorable: true })]);
   }, 240_000);
 
+  it("changes no folder event reports are recorded under their call: a write through a shared mapping, a folder moved with its old files, a rewrite given an old time", async () => {
+    // inotify reports no event for a write through mmap; a moved folder's files keep their change times.
+    const mapped = python("import mmap\nwith open('workspace/deep/mapped.txt', 'r+b') as f:\n    m = mmap.mmap(f.fileno(), 0)\n    m[:4] = b'bbbb'\n    m.flush()\n    m.close()\nprint('mapped')");
+    const dated = python("import os\nopen('workspace/dated.txt', 'w').write('new')\nos.utime('workspace/dated.txt', (946684800, 946684800))\nprint('dated')");
+    wb = await startWorkbench({
+      script: byMessage({
+        make: [terminal("mkdir -p workspace/deep workspace/notes/inner && printf aaaa > workspace/deep/mapped.txt && printf old > workspace/dated.txt && printf one > workspace/notes/a.md && printf two > workspace/notes/inner/b.md")],
+        // A rename within one folder the sandbox mounts (across two, mv copies: new files).
+        sneak: [mapped, terminal("mv workspace/notes workspace/moved"), dated, terminal("rm -r workspace/moved/inner && rm workspace/moved/a.md workspace/deep/mapped.txt && rmdir workspace/deep")],
+      }),
+    });
+    const id = sessionIdOf(await chat(wb, "make"));
+    // Past the second within which a scan looks again at every recent change: the files are old now.
+    await new Promise((r) => setTimeout(r, 1_500));
+    const sneak = await chat(wb, "sneak", id);
+    expect(sneak.filter((e) => e.type === "tool_result" && e.ok)).toHaveLength(4);
+    const listed = changesOf(sneak).map((c) => c.files.map((f) => `${f.kind} ${f.path}`));
+    expect(listed).toEqual([
+      ["modified workspace/deep/mapped.txt"],
+      ["created workspace/moved/a.md", "created workspace/moved/inner/b.md", "deleted workspace/notes/a.md", "deleted workspace/notes/inner/b.md"],
+      ["modified workspace/dated.txt"],
+      ["deleted workspace/deep/mapped.txt", "deleted workspace/moved/a.md", "deleted workspace/moved/inner/b.md"],
+    ]);
+    for (const c of changesOf(sneak)) expect(c.untracked).toBeUndefined();
+    const reply = await rewind(wb, id, { turn: turnOf(sneak), files: true });
+    expect(reply.status).toBe(200);
+    const read = (rel: string) => readFile(join(wb!.dataRoot, rel), "utf8");
+    expect([await read("workspace/deep/mapped.txt"), await read("workspace/dated.txt"), await read("workspace/notes/a.md"), await read("workspace/notes/inner/b.md")]).toEqual(["aaaa", "old", "one", "two"]);
+    await expect(stat(join(wb.dataRoot, "workspace/moved/a.md"))).rejects.toThrow(/ENOENT/);
+  });
+
   it("Revert and Rewind put the mode bits back too, and a change of mode alone is a change", async () => {
     wb = await startWorkbench({
       script: byMessage({
