@@ -16,6 +16,7 @@ import { KnowledgeBase } from "../src/knowledge/knowledge-base.js";
 import { startPostgresEngine } from "../test-support/postgres-engine.js";
 import { offlineEmbed } from "../src/knowledge/offline-embedder.js";
 import { textTerms, textWords } from "../src/knowledge/text-terms.js";
+import { StemmedBm25 } from "./stemmed-bm25.js";
 
 const DATA = resolve(process.env.SCIFACT_DIR ?? join(import.meta.dirname, "..", "..", "..", "shared", "bench-data", "scifact"));
 if (!existsSync(join(DATA, "corpus.jsonl"))) {
@@ -74,6 +75,16 @@ await mkdir(join(root, "knowledge", "scifact"), { recursive: true });
 for (const doc of corpus) await writeFile(join(root, "knowledge", "scifact", `${doc._id}.txt`), `${doc.title}\n${doc.text}`);
 const collect = () => (globalThis as { gc?: () => void }).gc?.();
 
+// The baseline: a plain stemmed BM25 over whole documents (bench/stemmed-bm25.ts), with Lucene's
+// default parameters and with BEIR's (Pyserini's k1 0.9, b 0.4).
+const baseline = new StemmedBm25();
+for (const doc of corpus) baseline.add(doc._id, `${doc.title}\n${doc.text}`);
+const LUCENE = { k1: 1.2, b: 0.75 };
+const PYSERINI = { k1: 0.9, b: 0.4 };
+/** Per query, what fusion is made of (for bench/fusion-tuning.ts): BM25's candidates and their vector scores, by chunk. */
+const runsOut: Record<string, { lexical: Array<[number, number]>; vector: Array<[number, number]> }> = {};
+const chunkDocs: Record<number, string> = {};
+
 /** Indexes the corpus into one store, reloads it in a fresh instance, and scores both query sets. */
 async function runOn(server: KnowledgeServerConfig | null) {
   let started = performance.now();
@@ -98,7 +109,7 @@ async function runOn(server: KnowledgeServerConfig | null) {
     return hits.map((h) => chunks.get(h.id)!.path);
   };
   async function evaluate(set: Map<string, Map<string, number>>) {
-    const scores = { bm25: [[], []], vector: [[], []], hybrid: [[], []], rrf: [[], []] } as Record<string, [number[], number[]]>;
+    const scores = { stemmed_bm25: [[], []], stemmed_bm25_beir: [[], []], bm25: [[], []], vector: [[], []], hybrid: [[], []], rrf: [[], []] } as Record<string, [number[], number[]]>;
     const latency: number[] = [];
     for (const [qid, rel] of set) {
       const text = queries.get(qid)!;
@@ -108,7 +119,16 @@ async function runOn(server: KnowledgeServerConfig | null) {
       const lexical = await store.lexical(textTerms(text), 100);
       const idf = await store.idf(textWords(text.toLowerCase()));
       const vector = await store.scanVectors(offlineEmbed(text, (t) => idf.get(t) ?? 1), 100);
+      if (process.env.SCIFACT_RUNS && server === null) {
+        const candidates = await store.lexical(textTerms(text), await store.hybridCandidates());
+        const scored = await store.vectorScores(candidates.map((c) => c.id), offlineEmbed(text, (t) => idf.get(t) ?? 1), candidates.length);
+        runsOut[qid] = { lexical: candidates.map((c) => [c.id, c.score]), vector: scored.map((c) => [c.id, c.score]) };
+        const chunks = await store.chunks([...new Set([...candidates, ...scored].map((c) => c.id))]);
+        for (const [id, chunk] of chunks) chunkDocs[id] = docRanking([chunk.path])[0];
+      }
       const rankings: Record<string, string[]> = {
+        stemmed_bm25: baseline.search(text, 100, LUCENE),
+        stemmed_bm25_beir: baseline.search(text, 100, PYSERINI),
         bm25: docRanking(await pathsOf(lexical)),
         vector: docRanking(await pathsOf(vector)),
         hybrid: docRanking(reply.results.map((r) => r.source)),
@@ -149,15 +169,16 @@ if (process.env.SCIFACT_SCORES) {
   const perQuery = (run: typeof test) => Object.fromEntries(Object.entries(run.scores).map(([name, [n]]) => [name, n]));
   writeFileSync(process.env.SCIFACT_SCORES, JSON.stringify({ test: { queries: [...testQrels.keys()], ...perQuery(test) }, train: { queries: [...trainQrels.keys()], ...perQuery(train) } }));
 }
-const label: Record<string, string> = { bm25: "BM25 alone", vector: "vector alone (offline)", hybrid: `hybrid (min-max, α=${DEFAULT_ALPHA})`, rrf: "hybrid via RRF (k=60)" };
+if (process.env.SCIFACT_RUNS) writeFileSync(process.env.SCIFACT_RUNS, JSON.stringify({ runs: runsOut, chunkDocs, test: Object.fromEntries([...testQrels].map(([q, r]) => [q, Object.fromEntries(r)])), train: Object.fromEntries([...trainQrels].map(([q, r]) => [q, Object.fromEntries(r)])) }));
+const label: Record<string, string> = { stemmed_bm25: "stemmed BM25 (Lucene, 1.2/0.75)", stemmed_bm25_beir: "stemmed BM25 (BEIR, 0.9/0.4)", bm25: "BM25 alone", vector: "vector alone (offline)", hybrid: `hybrid (min-max, α=${DEFAULT_ALPHA})`, rrf: "hybrid via RRF (k=60)" };
 for (const [store, run] of runs) {
   console.log(`\n== ${store}: ${run.status.store.location}${run.status.store.kind === "postgres" ? ` (vectors: ${run.status.store.vectors})` : ""}`);
   console.log(`SciFact: ${corpus.length} documents → ${run.status.chunks} chunks; embedder: ${run.status.embedder.label}`);
   console.log(`index (files → chunks → BM25 + vectors → store): ${(run.indexMs / 1000).toFixed(1)} s; reload: ${run.reloadMs.toFixed(0)} ms`);
-  console.log(`${"method".padEnd(28)} nDCG@10  Recall@100   (test, ${testQrels.size} queries)   train nDCG@10 (${trainQrels.size} queries)`);
-  for (const name of ["bm25", "vector", "hybrid", "rrf"]) {
+  console.log(`${"method".padEnd(32)} nDCG@10  Recall@100   (test, ${testQrels.size} queries)   train nDCG@10 (${trainQrels.size} queries)`);
+  for (const name of ["stemmed_bm25", "stemmed_bm25_beir", "bm25", "vector", "hybrid", "rrf"]) {
     const [n, r] = run.test.scores[name];
-    console.log(`${label[name].padEnd(28)} ${mean(n).toFixed(4)}   ${mean(r).toFixed(4)}                        ${mean(run.train.scores[name][0]).toFixed(4)}`);
+    console.log(`${label[name].padEnd(32)} ${mean(n).toFixed(4)}   ${mean(r).toFixed(4)}                        ${mean(run.train.scores[name][0]).toFixed(4)}`);
   }
   console.log(`query latency (hybrid, k=100, ${run.test.latency.length} queries): p50 ${pct(run.test.latency, 50).toFixed(1)} ms, p95 ${pct(run.test.latency, 95).toFixed(1)} ms`);
 }

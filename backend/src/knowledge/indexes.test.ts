@@ -42,6 +42,16 @@ describe("textTerms", () => {
     expect(textTerms("anti-inflammatory")).toEqual(expect.arrayContaining(textTerms("antiinflammatory")));
     expect(textTerms("covid-19")).toContain("covid19");
   });
+
+  it("drops the possessive and keeps numbers and inner apostrophes whole, as Unicode's word boundaries and Lucene's English analysis do", () => {
+    expect(textTerms("Alzheimer's patients")).toEqual(textTerms("Alzheimer patients"));
+    expect(textTerms("Crohn\u2019s disease")).toEqual(textTerms("Crohn disease"));
+    // A dose of 2.5 mg is not a 2 and a 5, nor 1,000 cells a 1 and a 000.
+    expect(textTerms("2.5 mg in 1,000 cells")).toEqual(["2.5", "mg", "1,000", "cell"]);
+    expect(textTerms("don't")).toEqual(["don't"]);
+    // A sentence's full stop is not inside a word.
+    expect(textTerms("levels rose. Then fell")).toEqual(["level", "rose", "fell"]);
+  });
 });
 
 describe("Bm25Index", () => {
