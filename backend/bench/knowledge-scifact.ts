@@ -103,7 +103,7 @@ async function runOn(server: KnowledgeServerConfig | null) {
   const reloadMs = performance.now() - started;
 
   // 3. Queries: hybrid through the knowledge base; BM25 and vector alone from the same store.
-  const store = reloaded.llamaIndexStore.client();
+  const store = (await reloaded.llamaIndexStore()).client();
   const pathsOf = async (hits: Scored[]) => {
     const chunks = await store.chunks(hits.map((h) => h.id));
     return hits.map((h) => chunks.get(h.id)!.path);

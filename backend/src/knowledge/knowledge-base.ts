@@ -12,7 +12,6 @@
  * An unreachable server fails knowledge searches (naming the store) and is tried again with backoff.
  */
 import type { KnowledgeDocument, KnowledgeHit, KnowledgeRemoveReply, KnowledgeSearchReply, KnowledgeSourceReply, KnowledgeStatusReply, KnowledgeUploadReply } from "@mini-openclaw/protocol";
-import { VectorStoreQueryMode } from "@llamaindex/core/vector-store";
 import { lstat, mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { KnowledgeServerConfig } from "../config/config.js";
@@ -29,7 +28,8 @@ import { PostgresStore } from "./postgres-store.js";
 import { SharedCollection } from "./shared-collection.js";
 import { defaultCollection, describeStore, type StoreLocation } from "./store-location.js";
 import { addKnowledgeFile, knowledgePath, restoreKnowledgeFile, trashKnowledgeFile } from "./knowledge-files.js";
-import { KnowledgeVectorStore } from "./knowledge-vector-store.js";
+import type { KnowledgeVectorStore } from "./knowledge-vector-store.js";
+import { embedQuery, searchChunks } from "./hybrid-search.js";
 import { KNOWLEDGE_EXTENSIONS, MAX_DOCUMENT_BYTES, pageWord } from "./document-kinds.js";
 import { TEXT_ANALYSIS_VERSION } from "./text-terms.js";
 
@@ -72,7 +72,7 @@ export class KnowledgeBase {
   private ticking = false;
   /** The last look failed on the server store: the next heartbeat that reaches it looks again (and resumes). */
   private syncFailed = false;
-  private readonly vectorStore: KnowledgeVectorStore;
+  private vectorStore: KnowledgeVectorStore | null = null;
   /** The documents table as the last commits left it (the worker reports each one). */
   private docs = new Map<string, DocumentRow>();
   private chunkTotal = 0;
@@ -114,10 +114,6 @@ export class KnowledgeBase {
       : { kind: "sqlite", file: join(this.store, DB_FILE) };
     this.writer = server === null;
     this.shared = this.location.kind === "postgres" ? new SharedCollection(this.location, server!.leaseMs, dataRoot, log) : null;
-    this.vectorStore = new KnowledgeVectorStore(
-      () => this.openReader(),
-      () => this.embedder,
-    );
   }
 
   /** The embedding endpoint, for other searches (memory_search); null when vectors come from the offline embedder. */
@@ -125,8 +121,18 @@ export class KnowledgeBase {
     return this.embedder.mode === "openai" ? this.embedder : null;
   }
 
-  /** The store as LlamaIndex sees it (its retrievers and query engines work over it). */
-  get llamaIndexStore(): KnowledgeVectorStore {
+  /**
+   * The store as LlamaIndex sees it (its retrievers and query engines work over it). LlamaIndex is
+   * loaded on this first call, not at start: nothing of the workbench's own goes through it.
+   */
+  async llamaIndexStore(): Promise<KnowledgeVectorStore> {
+    if (!this.vectorStore) {
+      const { KnowledgeVectorStore } = await import("./knowledge-vector-store.js");
+      this.vectorStore ??= new KnowledgeVectorStore(
+        () => this.openReader(),
+        () => this.embedder,
+      );
+    }
     return this.vectorStore;
   }
 
@@ -539,44 +545,37 @@ export class KnowledgeBase {
     await this.load();
     const reader = this.openReader();
     let note = this.embedError ? `vector search unavailable (${this.embedError}); results are from BM25 alone` : null;
-    let queryEmbedding: number[] | undefined;
+    let queryEmbedding: Float32Array | null = null;
     if ((await reader.vectorSpace())?.embedder === this.embedder.id && this.chunkTotal > 0) {
       try {
-        queryEmbedding = (await this.vectorStore.embedModel.getQueryEmbedding({ type: "text", text: query })) ?? undefined;
+        queryEmbedding = await embedQuery(this.embedder, reader, query);
       } catch (err) {
         note = `vector search unavailable (${(err as Error).message}); results are from BM25 alone`;
       }
     }
-    const found = await this.vectorStore.query({
-      mode: queryEmbedding ? VectorStoreQueryMode.HYBRID : VectorStoreQueryMode.SPARSE,
-      queryStr: query,
-      queryEmbedding,
-      similarityTopK: k * 3,
-      alpha: DEFAULT_ALPHA,
-    });
-    const nodes = found.nodes ?? [];
+    const hits = await searchChunks(reader, { mode: queryEmbedding ? "hybrid" : "bm25", query, embedding: queryEmbedding, limit: k * 3, alpha: DEFAULT_ALPHA });
     // Documents deleted since the last look at the folder are never returned (the folder this workbench
     // indexes; a shared collection another workbench indexes is as that one committed it).
-    const paths = [...new Set(nodes.map((n) => String(n.metadata.path)))];
+    const paths = [...new Set(hits.map((h) => h.chunk.path))];
     const present = this.writer
       ? new Set(
           (await Promise.all(paths.map((p) => lstat(join(this.dataRoot, p)).then((info) => (info.isFile() ? p : null), () => null)))).filter((p): p is string => p !== null),
         )
       : new Set(paths);
     const results: SearchHit[] = [];
-    nodes.forEach((node, i) => {
-      const meta = node.metadata as { path: string; index: number; line: number; bm25: number | null; vector: number | null };
-      if (results.length >= k || !present.has(meta.path)) return;
+    for (const hit of hits) {
+      if (results.length >= k) break;
+      if (!present.has(hit.chunk.path)) continue;
       results.push({
-        source: meta.path,
-        chunk: meta.index,
-        line: meta.line,
-        score: Number(found.similarities[i].toFixed(4)),
-        bm25: meta.bm25 === null ? null : Number(meta.bm25.toFixed(4)),
-        vector: meta.vector === null ? null : Number(meta.vector.toFixed(4)),
-        text: (node as unknown as { text: string }).text,
+        source: hit.chunk.path,
+        chunk: hit.chunk.index,
+        line: hit.chunk.line,
+        score: Number(hit.score.toFixed(4)),
+        bm25: hit.bm25 === null ? null : Number(hit.bm25.toFixed(4)),
+        vector: hit.vector === null ? null : Number(hit.vector.toFixed(4)),
+        text: hit.chunk.text,
       });
-    });
+    }
     return { mode: queryEmbedding ? "hybrid" : "bm25", embedder: this.embedder.label, note, indexing: this.indexingNow().running, results };
   }
 

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TextNode } from "@llamaindex/core/schema";
@@ -6,6 +6,7 @@ import { VectorStoreQueryMode } from "@llamaindex/core/vector-store";
 import { Settings, VectorStoreIndex } from "llamaindex";
 import { afterEach, describe, expect, it } from "vitest";
 import { offlineEmbedder } from "./embedders.js";
+import { KnowledgeBase } from "./knowledge-base.js";
 import { KnowledgeStore } from "./knowledge-store.js";
 import { KnowledgeVectorStore } from "./knowledge-vector-store.js";
 import { textWords } from "./text-terms.js";
@@ -96,5 +97,27 @@ describe("the knowledge store as a LlamaIndex vector store", () => {
     expect((await vectorStore.embedModel.getQueryEmbedding({ type: "text", text: "tea" }))!).toHaveLength(2048);
     current = { ...offlineEmbedder, id: "endpoint", mode: "openai", embedQuery: async () => Float32Array.from([1, 0, 0]) };
     expect(await vectorStore.embedModel.getQueryEmbedding({ type: "text", text: "tea" })).toEqual([1, 0, 0]);
+  });
+
+  it("a knowledge base hands LlamaIndex its store when asked, and LlamaIndex's hybrid query ranks as the workbench's own search", async () => {
+    dir = await mkdtemp(join(tmpdir(), "moc-lvs-"));
+    await mkdir(join(dir, "knowledge"));
+    await writeFile(join(dir, "knowledge", "tea.md"), "Green tea is steeped at eighty degrees for two minutes.");
+    await writeFile(join(dir, "knowledge", "orbit.md"), "A sidereal orbit is measured against the fixed stars.");
+    await writeFile(join(dir, "knowledge", "kettle.md"), "The kettle boils water for tea and for coffee.");
+    const kb = new KnowledgeBase(dir, offlineEmbedder);
+    try {
+      await kb.sync();
+      const own = await kb.search("steeping green tea", 3, { sync: false });
+      const llama = await kb.llamaIndexStore();
+      expect(await kb.llamaIndexStore()).toBe(llama);
+      const queryEmbedding = (await llama.embedModel.getQueryEmbedding({ type: "text", text: "steeping green tea" }))!;
+      const found = await llama.query({ mode: VectorStoreQueryMode.HYBRID, queryStr: "steeping green tea", queryEmbedding, similarityTopK: 9 });
+      expect(own.mode).toBe("hybrid");
+      expect(own.results.map((r) => r.source)).toEqual(found.nodes!.map((n) => n.metadata.path).slice(0, own.results.length));
+      expect(own.results[0].source).toBe("knowledge/tea.md");
+    } finally {
+      await kb.close();
+    }
   });
 });

@@ -3,7 +3,8 @@
  * SQLite file or a PostgreSQL server, index-store.ts), so
  * LlamaIndex retrievers and query engines work over the same chunks the agent searches, and the
  * workbench's own search goes through it too. Modes: SPARSE (BM25 over FTS5), DEFAULT (vectors, an
- * exact scan) and HYBRID (BM25's candidates scored by both, fused with min-max weights).
+ * exact scan) and HYBRID (BM25's candidates scored by both, fused with min-max weights), each one of
+ * hybrid-search.ts's searches. Loaded only by callers that want LlamaIndex (`KnowledgeBase.llamaIndexStore`).
  *
  * Nodes are chunks: a node's id is the chunk's id, its metadata `path`, `index` and `line` (and in
  * results, each side's score as `bm25` and `vector`). `add` groups nodes by their `path` (or
@@ -12,13 +13,17 @@
 import { BaseEmbedding } from "@llamaindex/core/embeddings";
 import { type BaseNode, MetadataMode, TextNode } from "@llamaindex/core/schema";
 import { BaseVectorStore, type VectorStoreQuery, VectorStoreQueryMode, type VectorStoreQueryResult } from "@llamaindex/core/vector-store";
-import type { Scored } from "./top-k.js";
 import type { Embedder } from "./embedders.js";
-import { DEFAULT_ALPHA, fuseScores } from "./fusion.js";
+import { type ChunkSearchMode, embedQuery, searchChunks } from "./hybrid-search.js";
 import type { IndexStore } from "./index-store.js";
-import { textTerms, textWords } from "./text-terms.js";
+import { textTerms } from "./text-terms.js";
 
-const SIDE_LIMIT = 100;
+/** LlamaIndex's query modes, as the store's searches. */
+const MODES: Partial<Record<VectorStoreQueryMode, ChunkSearchMode>> = {
+  [VectorStoreQueryMode.SPARSE]: "bm25",
+  [VectorStoreQueryMode.DEFAULT]: "vector",
+  [VectorStoreQueryMode.HYBRID]: "hybrid",
+};
 
 /**
  * Our embedder of the moment as LlamaIndex's embedding model (the user may switch endpoints while the
@@ -41,12 +46,7 @@ export class KnowledgeEmbedding extends BaseEmbedding {
   override async getQueryEmbedding(query: unknown): Promise<number[] | null> {
     const text = typeof query === "string" ? query : (query as { type?: string; text?: string }).type === "text" ? ((query as { text: string }).text ?? "") : null;
     if (text === null) return null;
-    // The weights asked for are of the words the offline embedder hashes (textWords: Greek letters
-    // kept as they are), so the IDF is of those; a word missing here would weigh 1, not its IDF.
-    // Only the offline embedder weighs words: an endpoint's is asked without reading the store.
-    const embedder = this.embedder();
-    const idf = embedder.mode === "offline" ? await this.store().idf(textWords(text.toLowerCase())) : null;
-    return Array.from(await embedder.embedQuery(text, (term) => idf?.get(term) ?? 1));
+    return Array.from(await embedQuery(this.embedder(), this.store(), text));
   }
 }
 
@@ -99,48 +99,28 @@ export class KnowledgeVectorStore extends BaseVectorStore<IndexStore, KnowledgeQ
   }
 
   async query(query: VectorStoreQuery<KnowledgeQueryParams>): Promise<VectorStoreQueryResult> {
-    const store = this.store();
-    const limit = query.similarityTopK;
-    const embedding = query.queryEmbedding ? Float32Array.from(query.queryEmbedding) : null;
-    let lexical: Scored[] = [];
-    let vector: Scored[] = [];
-    let fused: Scored[];
-    switch (query.mode) {
-      case VectorStoreQueryMode.SPARSE:
-        lexical = await store.lexical(textTerms(query.queryStr ?? ""), Math.max(limit, SIDE_LIMIT));
-        fused = lexical;
-        break;
-      case VectorStoreQueryMode.DEFAULT:
-        if (!embedding) throw new Error("a vector query needs queryEmbedding");
-        vector = await store.scanVectors(embedding, Math.max(limit, SIDE_LIMIT));
-        fused = vector;
-        break;
-      case VectorStoreQueryMode.HYBRID: {
-        const candidates = await store.lexical(textTerms(query.queryStr ?? ""), query.customParams?.candidates ?? (await store.hybridCandidates()));
-        lexical = candidates.slice(0, SIDE_LIMIT);
-        if (embedding) vector = await store.vectorScores(candidates.map((c) => c.id), embedding, SIDE_LIMIT);
-        fused = vector.length > 0 ? fuseScores(lexical, vector, query.alpha ?? DEFAULT_ALPHA) : lexical;
-        break;
-      }
-      default:
-        throw new Error(`query mode ${query.mode} is not supported by the knowledge store`);
-    }
-    const top = fused.slice(0, limit);
-    const chunks = await store.chunks(top.map((s) => s.id));
-    const bm25 = new Map(lexical.map((s) => [s.id, s.score]));
-    const vectors = new Map(vector.map((s) => [s.id, s.score]));
-    const kept = top.filter((s) => chunks.has(s.id));
+    const mode = MODES[query.mode];
+    if (!mode) throw new Error(`query mode ${query.mode} is not supported by the knowledge store`);
+    if (mode === "vector" && !query.queryEmbedding) throw new Error("a vector query needs queryEmbedding");
+    const hits = await searchChunks(this.store(), {
+      mode,
+      query: query.queryStr ?? "",
+      embedding: query.queryEmbedding ? Float32Array.from(query.queryEmbedding) : null,
+      limit: query.similarityTopK,
+      alpha: query.alpha,
+      candidates: query.customParams?.candidates,
+    });
     return {
-      ids: kept.map((s) => String(s.id)),
-      similarities: kept.map((s) => s.score),
-      nodes: kept.map((s) => {
-        const chunk = chunks.get(s.id)!;
-        return new TextNode({
-          id_: String(s.id),
-          text: chunk.text,
-          metadata: { path: chunk.path, index: chunk.index, line: chunk.line, bm25: bm25.get(s.id) ?? null, vector: vectors.get(s.id) ?? null },
-        });
-      }),
+      ids: hits.map((h) => String(h.id)),
+      similarities: hits.map((h) => h.score),
+      nodes: hits.map(
+        (h) =>
+          new TextNode({
+            id_: String(h.id),
+            text: h.chunk.text,
+            metadata: { path: h.chunk.path, index: h.chunk.index, line: h.chunk.line, bm25: h.bm25, vector: h.vector },
+          }),
+      ),
     };
   }
 }
