@@ -35,7 +35,7 @@ import { AttachmentStore } from "./attachments/attachment-store.js";
 import { taskRoutes } from "./http/routes/task-routes.js";
 import { TaskRunLog } from "./tasks/task-run-log.js";
 import { TaskScheduler } from "./tasks/task-scheduler.js";
-import { TasksFileStore } from "./tasks/tasks-file.js";
+import { tasksFileStore } from "./tasks/tasks-file.js";
 import { HEARTBEAT_FILE } from "./tasks/heartbeat.js";
 import { modelsRoutes } from "./http/routes/models-routes.js";
 import { ModelProfiles } from "./models/model-profiles.js";
@@ -157,7 +157,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Traces only when a collector is configured (the OpenTelemetry modules are not even loaded otherwise).
   const tracing = await startTracing(config.telemetry);
   // Scheduled tasks and the heartbeat (TASKS.json): each run is a turn, started as the chat route starts one.
-  const tasksFile = new TasksFileStore({ dataRoot: config.dataRoot, log: app.log, onChange: () => scheduler.changed() });
+  const tasksFile = tasksFileStore({ dataRoot: config.dataRoot, log: app.log, onChange: () => scheduler.changed() });
   const scheduler: TaskScheduler = new TaskScheduler({
     config,
     file: tasksFile,

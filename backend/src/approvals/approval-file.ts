@@ -1,10 +1,14 @@
 /**
  * `APPROVALS.json` at the top of the data root: outside every folder the sandbox mounts, so no tool
  * call can rewrite its own permissions. The user edits it in the Inspector or through "Always allow".
+ * Unlike the other settings files (settings/watched-json-file.ts) it is read at every call, not
+ * watched, and a broken file is not "the last good one": every call asks (a stricter rule the user
+ * just saved is in force for the very next call, and a typo never widens what runs unasked).
  */
 import type { ApprovalTool, GatedTool } from "@mini-openclaw/protocol";
 import { writeConfinedAtomic } from "../paths/confined-path.js";
 import { APPROVALS_FILE } from "../settings/settings-files.js";
+import { parseJsonFile } from "../settings/watched-json-file.js";
 import { isUnreadable, readConfinedText } from "../paths/read-confined-file.js";
 import { type ApprovalPolicy, DEFAULT_POLICY, isGatedTool, mcpRuleProblem, policySchema } from "./approval-policy.js";
 
@@ -44,18 +48,9 @@ export async function loadPolicy(dataRoot: string): Promise<LoadedPolicy> {
     if (isUnreadable(err) && err.reason === "missing") return { policy: DEFAULT_POLICY, problem: null };
     return { policy: FAIL_CLOSED, problem: `${APPROVALS_FILE} cannot be read (${(err as Error).message}); every call asks until it is fixed` };
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    return { policy: FAIL_CLOSED, problem: `${APPROVALS_FILE} is not valid JSON (${(err as Error).message}); every call asks until it is fixed` };
-  }
-  const parsed = policySchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { policy: FAIL_CLOSED, problem: `${APPROVALS_FILE}: ${issue.path.join(".")} ${issue.message}; every call asks until it is fixed` };
-  }
-  return { policy: parsed.data, problem: mcpRuleProblem(parsed.data) };
+  const parsed = parseJsonFile(APPROVALS_FILE, text, policySchema);
+  if ("problem" in parsed) return { policy: FAIL_CLOSED, problem: `${parsed.problem}; every call asks until it is fixed` };
+  return { policy: parsed.value, problem: mcpRuleProblem(parsed.value) };
 }
 
 /** Writes the defaults on first start, so the file is there to read and edit. */

@@ -159,6 +159,17 @@ function take(scan: TreeScan, entry: FindEntry): "file" | "dir" | "odd" {
 
 export const emptyScan = (): TreeScan => ({ files: new Map(), dirs: [], partial: new Map(), oddNames: new Map() });
 
+/** Counts a `find` entry's file against its writable folder's budget: false once that folder is over it. */
+function perRootBudget(): (entry: FindEntry) => boolean {
+  const files = new Map<string, number>();
+  return (entry) => {
+    const root = entry.path.slice(2, entry.path.indexOf("/", 2) >>> 0);
+    const n = (files.get(root) ?? 0) + 1;
+    files.set(root, n);
+    return n <= MAX_SCANNED_PER_ROOT;
+  };
+}
+
 /**
  * Every root in one `find`, each root's files counted against its budget: the usual case, where no
  * folder is flooded, costs one process instead of one per root (a spawn from the server is several
@@ -167,17 +178,13 @@ export const emptyScan = (): TreeScan => ({ files: new Map(), dirs: [], partial:
  */
 async function scanAtOnce(dataRoot: string, roots: readonly string[]): Promise<TreeScan | null> {
   const scan = emptyScan();
-  const files = new Map<string, number>();
+  const withinBudget = perRootBudget();
   let over = false;
   const cut = await runFind(
     dataRoot,
     roots.map((root) => `./${root}`),
     (entry) => {
-      if (take(scan, entry) === "dir") return true;
-      const root = entry.path.slice(2, entry.path.indexOf("/", 2) >>> 0);
-      const n = (files.get(root) ?? 0) + 1;
-      files.set(root, n);
-      if (n <= MAX_SCANNED_PER_ROOT) return true;
+      if (take(scan, entry) === "dir" || withinBudget(entry)) return true;
       over = true;
       return false;
     },
@@ -234,7 +241,7 @@ export interface ChangedScan extends TreeScan {
  */
 export async function scanChangedSince(dataRoot: string, since: number, roots: readonly string[] = WRITABLE_DATA_DIRS): Promise<ChangedScan | null> {
   const scan: ChangedScan = { ...emptyScan(), changedDirs: [] };
-  const files = new Map<string, number>();
+  const withinBudget = perRootBudget();
   let refused = false;
   const cut = await runFind(
     dataRoot,
@@ -245,12 +252,7 @@ export async function scanChangedSince(dataRoot: string, since: number, roots: r
       else if (kind === "dir") {
         if (entry.ctime >= since) scan.changedDirs.push(scan.dirs.at(-1)!);
         return true;
-      } else {
-        const root = entry.path.slice(2, entry.path.indexOf("/", 2) >>> 0);
-        const n = (files.get(root) ?? 0) + 1;
-        files.set(root, n);
-        if (n > MAX_SCANNED_PER_ROOT) refused = true;
-      }
+      } else if (!withinBudget(entry)) refused = true;
       return !refused;
     },
     // `-newerct @T` is "changed after T"; T is taken a margin before the last scan, so "at" holds too.

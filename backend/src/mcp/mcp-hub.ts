@@ -4,12 +4,11 @@
  * error is shown. New sessions take their tool catalog from here; calls find their server here.
  */
 import type { McpCatalog, McpReply, McpServerStatus } from "@mini-openclaw/protocol";
-import { FolderWatcher } from "../paths/folder-watcher.js";
-import { isUnreadable, readConfinedTextIfPresent } from "../paths/read-confined-file.js";
 import type { UiEventBus } from "../ui-events/ui-event-bus.js";
 import { buildCatalog } from "./mcp-catalog.js";
 import { MCP_FILE } from "../settings/settings-files.js";
-import { MCP_FILE_MAX_BYTES, type McpConfigProblem, type McpServerConfig, parseMcpConfig, sameServer } from "./mcp-config.js";
+import { type Parsed, WatchedJsonFile } from "../settings/watched-json-file.js";
+import { type McpConfig, MCP_FILE_MAX_BYTES, type McpConfigProblem, type McpServerConfig, parseMcpConfig, sameServer } from "./mcp-config.js";
 import { McpConnection } from "./mcp-connection.js";
 import { mcpToolName } from "../tool-names/mcp-tool-names.js";
 import { environmentForServers } from "./server-env.js";
@@ -25,64 +24,69 @@ export interface McpHubDeps {
   watch?: boolean;
 }
 
+/** MCP.json as the hub applies it: its servers, the entries skipped, and the environment `${VAR}`s were read from. */
+type McpFileValue = McpConfig & { env: Record<string, string> };
+
 export class McpHub {
   private readonly connections = new Map<string, McpConnection>();
   private problems: McpConfigProblem[] = [];
-  private fileProblem: string | null = null;
-  private fileExists = false;
-  private lastText: string | null = null;
-  private watcher: FolderWatcher | null = null;
-  private reloading: Promise<void> = Promise.resolve();
+  private readonly source: WatchedJsonFile<McpFileValue>;
+  /** Reconciling the servers with the file, one change after another. */
+  private applying: Promise<void> = Promise.resolve();
   private closed = false;
   /** Tool schemas and call arguments are checked off the server's thread, within deadlines. */
   readonly schemas = new SchemaChecker();
   private readonly largeMessages = new LargeMessageReader(MAX_SCHEMA_CHARS);
 
-  constructor(private readonly deps: McpHubDeps) {}
+  constructor(private readonly deps: McpHubDeps) {
+    this.source = new WatchedJsonFile<McpFileValue>({
+      dataRoot: deps.dataRoot,
+      name: MCP_FILE,
+      maxBytes: MCP_FILE_MAX_BYTES,
+      parse: (text) => this.parse(text),
+      missing: { servers: [], problems: [], env: {} },
+      // Unreadable or invalid as a whole: the running servers stay (a bad entry only skips itself).
+      lastGood: "the servers already running keep running",
+      log: deps.log,
+      onChange: () => this.fileChanged(),
+      watch: deps.watch,
+    });
+  }
+
+  private parse(text: string): Parsed<McpFileValue> {
+    const env = environmentForServers(this.deps.keyFilePath);
+    const parsed = parseMcpConfig(text, env);
+    const whole = parsed.problems.find((p) => p.name === null);
+    return whole ? { problem: whole.reason } : { value: { ...parsed, env } };
+  }
 
   /** Reads MCP.json and starts its servers (never waits for them: a slow server holds nothing up). */
   async start(): Promise<void> {
-    await this.reload();
-    if (this.deps.watch !== false) {
-      this.watcher = new FolderWatcher(this.deps.dataRoot, { rootNames: [MCP_FILE], pollMs: 2_000, debounceMs: 100, onChange: () => this.reload() });
-    }
+    await this.source.start();
+    await this.applying;
   }
 
   /** Reads the file again and applies what changed; calls run one after another. */
-  reload(): Promise<void> {
-    this.reloading = this.reloading.then(() => this.apply()).catch((err) => this.deps.log.warn({ err }, "MCP.json reload failed"));
-    return this.reloading;
+  async reload(): Promise<void> {
+    await this.source.reload();
+    await this.applying;
   }
 
-  private async apply(): Promise<void> {
+  private fileChanged(): void {
     if (this.closed) return;
-    let text: string | null;
-    try {
-      text = await readConfinedTextIfPresent(this.deps.dataRoot, MCP_FILE, MCP_FILE_MAX_BYTES);
-    } catch (err) {
-      // Unreadable (a link, too large, not a file): like invalid JSON, the running servers stay.
-      this.fileProblem = `${MCP_FILE} cannot be read (${isUnreadable(err) ? err.message : (err as Error).message}); the servers already running keep running`;
-      this.fileExists = true;
+    const problem = this.source.problem;
+    if (problem) {
+      this.deps.log.warn({ problem }, "MCP.json not applied");
       this.changed();
       return;
     }
-    if (text === this.lastText && this.lastText !== null) return;
-    this.lastText = text;
-    this.fileExists = text !== null;
-    const env = environmentForServers(this.deps.keyFilePath);
-    const parsed = text === null ? { servers: [], problems: [] } : parseMcpConfig(text, env);
-    const whole = parsed.problems.find((p) => p.name === null);
-    if (whole) {
-      this.fileProblem = `${whole.reason}; the servers already running keep running`;
-      this.deps.log.warn({ problem: whole.reason }, "MCP.json not applied");
-      this.changed();
-      return;
-    }
-    this.fileProblem = null;
-    this.problems = parsed.problems;
-    for (const problem of parsed.problems) this.deps.log.warn({ server: problem.name, reason: problem.reason }, "MCP server entry skipped");
-    await this.reconcile(parsed.servers, env);
-    this.changed();
+    const { servers, problems, env } = this.source.value;
+    this.problems = problems;
+    for (const p of problems) this.deps.log.warn({ server: p.name, reason: p.reason }, "MCP server entry skipped");
+    this.applying = this.applying
+      .then(() => (this.closed ? undefined : this.reconcile(servers, env)))
+      .then(() => this.changed())
+      .catch((err) => this.deps.log.warn({ err }, "MCP.json reload failed"));
   }
 
   private async reconcile(servers: McpServerConfig[], env: Record<string, string>): Promise<void> {
@@ -159,13 +163,13 @@ export class McpHub {
         pid: c.pid,
       };
     });
-    return { file: { path: MCP_FILE, exists: this.fileExists, problem: this.fileProblem }, servers, problems: this.problems };
+    return { file: { path: MCP_FILE, exists: this.source.exists, problem: this.source.problem }, servers, problems: this.problems };
   }
 
   health(): { configured: number; connected: number; failed: number; problems: string[] } {
     const all = [...this.connections.values()];
     const problems = [
-      ...(this.fileProblem ? [this.fileProblem] : []),
+      ...(this.source.problem ? [this.source.problem] : []),
       ...this.problems.map((p) => `${MCP_FILE}: "${p.name}": ${p.reason}`),
       ...all.filter((c) => c.state === "failed").map((c) => `MCP server "${c.name}" failed: ${c.reason ?? "no reason given"}`),
     ];
@@ -175,8 +179,8 @@ export class McpHub {
   /** Ends every server and its process group (the workbench is stopping). */
   async close(): Promise<void> {
     this.closed = true;
-    this.watcher?.close();
-    await this.reloading;
+    this.source.close();
+    await this.applying;
     await Promise.all([...this.connections.values()].map((c) => c.stop()));
     this.connections.clear();
     await this.schemas.close();

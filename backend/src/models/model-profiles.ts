@@ -21,10 +21,8 @@ import type { Config } from "../config/config.js";
 import { updateKeyFile } from "../config/key-file.js";
 import type { ResolvedProfile } from "../config/model-profile.js";
 import { UserError } from "../lib/user-error.js";
-import { writeConfinedAtomic } from "../paths/confined-path.js";
-import { FolderWatcher } from "../paths/folder-watcher.js";
-import { isUnreadable, readConfinedTextIfPresent } from "../paths/read-confined-file.js";
 import { MODELS_FILE } from "../settings/settings-files.js";
+import { type Parsed, parseJsonFile, WatchedJsonFile } from "../settings/watched-json-file.js";
 
 const MAX_BYTES = 256 * 1024;
 
@@ -47,22 +45,12 @@ function referenceProblem(file: ModelsFile): string | null {
 }
 
 /** The file's text as profiles, or why it cannot be used. */
-export function parseModelsFile(text: string): { file: ModelsFile } | { problem: string } {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    return { problem: `${MODELS_FILE} is not valid JSON (${(err as Error).message})` };
-  }
-  const parsed = modelsFileSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue.path.join(".") || "(top)";
-    const keyHint = issue.code === "unrecognized_keys" && issue.keys.some((k) => /key|token|secret/i.test(k)) ? " (keys go in KEY.md, never in this file)" : "";
-    return { problem: `${MODELS_FILE}: ${where}: ${issue.message}${keyHint}` };
-  }
-  const problem = referenceProblem(parsed.data);
-  return problem ? { problem: `${MODELS_FILE}: ${problem}` } : { file: parsed.data };
+export function parseModelsFile(text: string): Parsed<ModelsFile> {
+  const keyHint = (issue: { code: string; keys?: string[] }) => (issue.code === "unrecognized_keys" && issue.keys?.some((k) => /key|token|secret/i.test(k)) ? " (keys go in KEY.md, never in this file)" : "");
+  const parsed = parseJsonFile(MODELS_FILE, text, modelsFileSchema, keyHint);
+  if ("problem" in parsed) return parsed;
+  const problem = referenceProblem(parsed.value);
+  return problem ? { problem: `${MODELS_FILE}: ${problem}` } : parsed;
 }
 
 /** A KEY.md setting's value in force now ("" for none). */
@@ -82,8 +70,6 @@ function applySetting(config: Config, name: string, value: string): void {
   else delete config.profileKeys[name];
 }
 
-const render = (file: ModelsFile) => `${JSON.stringify(file, null, 2)}\n`;
-
 export interface ModelProfilesDeps {
   config: Config;
   log: { warn(obj: object, msg: string): void };
@@ -94,56 +80,42 @@ export interface ModelProfilesDeps {
 }
 
 export class ModelProfiles {
-  private file: ModelsFile = {};
-  private problemText: string | null = null;
-  private watcher: FolderWatcher | null = null;
-  private reloading: Promise<void> = Promise.resolve();
-  /** Writes through the API, one at a time. */
-  private writing: Promise<unknown> = Promise.resolve();
+  private readonly source: WatchedJsonFile<ModelsFile>;
 
-  constructor(private readonly deps: ModelProfilesDeps) {}
+  constructor(private readonly deps: ModelProfilesDeps) {
+    this.source = new WatchedJsonFile<ModelsFile>({
+      dataRoot: deps.config.dataRoot,
+      name: MODELS_FILE,
+      maxBytes: MAX_BYTES,
+      parse: parseModelsFile,
+      missing: {},
+      lastGood: "the last good profiles stay in use",
+      log: deps.log,
+      onChange: deps.onChange,
+      watch: deps.watch,
+    });
+  }
 
-  async start(): Promise<void> {
-    await this.reload();
-    if (this.deps.watch !== false) {
-      this.watcher = new FolderWatcher(this.deps.config.dataRoot, { rootNames: [MODELS_FILE], pollMs: 2_000, debounceMs: 100, onChange: () => void this.reload() });
-    }
+  start(): Promise<void> {
+    return this.source.start();
   }
 
   close(): void {
-    this.watcher?.close();
+    this.source.close();
   }
 
   /** Reads the file again: a good file replaces the profiles, a broken one leaves the last good ones in use. */
   reload(): Promise<void> {
-    this.reloading = this.reloading.then(() => this.read()).catch((err) => this.deps.log.warn({ err }, `${MODELS_FILE} reload failed`));
-    return this.reloading;
+    return this.source.reload();
   }
 
-  private async read(): Promise<void> {
-    let text: string | null;
-    try {
-      text = await readConfinedTextIfPresent(this.deps.config.dataRoot, MODELS_FILE, MAX_BYTES);
-    } catch (err) {
-      this.setProblem(`${MODELS_FILE} cannot be read (${isUnreadable(err) ? err.message : (err as Error).message})`);
-      return;
-    }
-    const result = text === null ? { file: {} } : parseModelsFile(text);
-    if ("problem" in result) return this.setProblem(result.problem);
-    this.file = result.file;
-    this.problemText = null;
-    this.deps.onChange();
-  }
-
-  private setProblem(problem: string): void {
-    const changed = problem !== this.problemText;
-    this.problemText = `${problem}; the last good profiles stay in use until it is fixed`;
-    if (changed) this.deps.onChange();
+  private get file(): ModelsFile {
+    return this.source.value;
   }
 
   /** Why the file is not in use, or null. */
   get problem(): string | null {
-    return this.problemText;
+    return this.source.problem;
   }
 
   defaultName(): string {
@@ -229,16 +201,17 @@ export class ModelProfiles {
       profiles: this.names().map((name) => this.shown(name)),
       helpers: this.file.helpers ?? {},
       file: MODELS_FILE,
-      problem: this.problemText,
+      problem: this.problem,
     };
   }
 
-  /** Runs `change` on the file as it is, then writes it: refused while the file is broken (it is the user's to fix). */
+  /**
+   * Runs `change` on the file as it is, then writes it (refused while the file is broken: it is the
+   * user's to fix). KEY.md's settings among `keys` that differ are saved first, in force at once.
+   */
   private async write(change: (file: ModelsFile) => ModelsFile, keys: Record<string, string> = {}): Promise<void> {
-    const run = this.writing.then(async () => {
-      await this.reloading;
-      if (this.problemText) throw new UserError(409, `${this.problemText.split(";")[0]}: fix the file first (it is never rewritten over a mistake).`);
-      const next = change(structuredClone(this.file));
+    await this.source.write(async (file) => {
+      const next = change(file);
       const problem = referenceProblem(next);
       if (problem) throw new UserError(400, problem);
       const { config } = this.deps;
@@ -247,12 +220,8 @@ export class ModelProfiles {
       if (blocked.length > 0) throw new UserError(409, `${blocked.join(", ")} ${blocked.length === 1 ? "is" : "are"} set in the environment, which wins over KEY.md: change ${blocked.length === 1 ? "it" : "them"} there.`);
       if (changed.length > 0) await updateKeyFile(config.keyFilePath, Object.fromEntries(changed));
       for (const [name, value] of changed) applySetting(config, name, value);
-      await writeConfinedAtomic(config.dataRoot, MODELS_FILE, render(next));
-      this.file = next;
-      this.deps.onChange();
+      return next;
     });
-    this.writing = run.catch(() => {});
-    return run;
   }
 
   /**

@@ -128,7 +128,7 @@ export class TaskScheduler {
   }
 
   private heartbeatSettings(): HeartbeatSettings {
-    return this.deps.file.file.heartbeat ?? { enabled: false };
+    return this.deps.file.value.heartbeat ?? { enabled: false };
   }
 
   private heartbeatRunnable(): Runnable {
@@ -142,7 +142,7 @@ export class TaskScheduler {
 
   /** What runs on a schedule now: the enabled tasks, and the heartbeat when it is on. */
   private runnables(): Runnable[] {
-    const tasks = this.deps.file.file.tasks.filter((t) => t.enabled !== false).map((t) => this.runnableOf(t));
+    const tasks = this.deps.file.value.tasks.filter((t) => t.enabled !== false).map((t) => this.runnableOf(t));
     return this.heartbeatSettings().enabled ? [...tasks, this.heartbeatRunnable()] : tasks;
   }
 
@@ -294,7 +294,7 @@ export class TaskScheduler {
   // ---- what the API asks ----
 
   private entry(id: string): TaskFileEntry {
-    const entry = this.deps.file.file.tasks.find((t) => t.id === id);
+    const entry = this.deps.file.value.tasks.find((t) => t.id === id);
     if (!entry) throw new UserError(404, `No such task: ${id.slice(0, 64)}`);
     return entry;
   }
@@ -329,7 +329,7 @@ export class TaskScheduler {
   }
 
   async reply(): Promise<TasksReply> {
-    return { tasks: this.deps.file.file.tasks.map((t) => this.shown(t)), heartbeat: await this.heartbeat(), file: TASKS_FILE, problem: this.deps.file.problem, time_zone: serverTimeZone() };
+    return { tasks: this.deps.file.value.tasks.map((t) => this.shown(t)), heartbeat: await this.heartbeat(), file: TASKS_FILE, problem: this.deps.file.problem, time_zone: serverTimeZone() };
   }
 
   /** The shortest time a task's runs may be apart (TASK_MIN_INTERVAL_SECONDS). */

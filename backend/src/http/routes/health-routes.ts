@@ -22,7 +22,7 @@ interface HealthDeps {
   mcp: McpHub;
   tracing: Tracing | null;
   models: ModelProfiles;
-  tasks: Pick<TasksFileStore, "problem" | "file">;
+  tasks: Pick<TasksFileStore, "problem" | "value">;
 }
 
 export async function healthRoutes(app: FastifyInstance, { config, version, sandbox, pythonPath, knowledge, mcp, tracing, models, tasks }: HealthDeps) {
@@ -54,7 +54,7 @@ export async function healthRoutes(app: FastifyInstance, { config, version, sand
       python: pythonPath ? { available: true } : { available: false, hint: "Install python3 (apt-get install python3) for python_repl." },
       approvals: { problem: (await loadPolicy(config.dataRoot)).problem },
       models: { default: models.defaultName(), count: models.names().length, problem: models.problem },
-      tasks: { count: tasks.file.tasks.length, heartbeat: tasks.file.heartbeat?.enabled === true, problem: tasks.problem },
+      tasks: { count: tasks.value.tasks.length, heartbeat: tasks.value.heartbeat?.enabled === true, problem: tasks.problem },
       mcp: mcp.health(),
       tracing: tracing?.status() ?? NO_TRACING,
       uptime_s: Math.round((Date.now() - started) / 1000),
