@@ -111,7 +111,7 @@ describe("the API contract", () => {
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
-    expect(operations.length).toBe(63);
+    expect(operations.length).toBe(64);
     for (const { path, method, op } of operations) {
       const statuses = Object.keys(op.responses);
       expect(statuses.some((s) => s.startsWith("2")), `${method} ${path}`).toBe(true);
@@ -267,6 +267,10 @@ describe("the API contract", () => {
       const queued = await call("POST", "/api/chat", { body: { message: "later", session_id: waitingSession, queue: "follow_up" } });
       expect(queued.status).toBe(202);
       expect((await call("DELETE", `/api/sessions/${waitingSession}/queue/${(queued.body as { queued: string }).queued}`)).status).toBe(204);
+      const alsoQueued = await call("POST", `/api/sessions/${waitingSession}/queue`, { body: { message: "later still", mode: "follow_up" } });
+      expect(alsoQueued.status).toBe(202);
+      expect((await call("DELETE", `/api/sessions/${waitingSession}/queue/${(alsoQueued.body as { queued: string }).queued}`)).status).toBe(204);
+      expect((await call("POST", `/api/sessions/${waitingSession}/queue`, { body: { mode: "follow_up" } })).status).toBe(400);
       expect((await call("POST", `/api/approvals/${event.id}`, { body: { decision: "approve" } })).status).toBe(200);
     }
     const stopped = await call("POST", "/api/chat", { body: { message: "delegate once more", session_id: waitingSession } });

@@ -241,6 +241,48 @@ describe("the queue", () => {
     expect(session.queue).toEqual([]);
   });
 
+  it("a queued message to a session whose turn has ended is never answered with that turn's stream: 202 names the turn it started, and GET …/stream follows it", async () => {
+    wb = await startWorkbench({ script: (body) => ({ content: `re: ${messageText(lastMessage(body).content)}` }) });
+    const first = await chat(wb, "first");
+    const sessionId = sessionIdOf(first);
+    // The turn is over: a message sent as a follow-up (the page still thought it ran) starts the next turn.
+    for (const [send, mode] of [
+      [() => queue(sessionId, "second", "follow_up"), "follow_up"],
+      [() => postJson(`${wb!.url}/api/sessions/${sessionId}/queue`, { message: "third", mode: "steer" }, { headers: { origin: wb!.url } }), "steer"],
+    ] as const) {
+      const response = await send();
+      expect(response.status).toBe(202);
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+      const reply = (await response.json()) as ChatQueuedReply;
+      expect(reply).toMatchObject({ session_id: sessionId, mode, started: true, turn: expect.any(Number) });
+      const stream = await fetch(`${wb.url}/api/sessions/${sessionId}/stream`);
+      const events: ChatEvent[] = [];
+      if (stream.status === 200) for await (const frame of sseFrames(stream)) events.push(frame.event);
+      const done = await fetchSession(wb.url, sessionId);
+      const answered = storedEvents(done.entries).filter((e) => e.type === "final").map((e) => e.type === "final" && e.content);
+      expect(answered.at(-1)).toBe(`re: ${mode === "steer" ? "third" : "second"}`);
+      if (events.length > 0) expect(events.at(-1)).toMatchObject({ type: "final" });
+      expect(done.branch.at(-1)?.turn).toBe(reply.turn);
+    }
+  });
+
+  it("POST /api/sessions/:id/queue queues behind a running turn as /api/chat's queue does, and refuses what it refuses", async () => {
+    wb = await startWorkbench({ script: [{ firstByteDelayMs: 3000, content: "slow" }] });
+    const { sessionId } = await startTurn({ message: "go" });
+    const post = (id: string, body: unknown, origin = wb!.url) => postJson(`${wb!.url}/api/sessions/${id}/queue`, body, { headers: { origin } });
+    const queued = await post(sessionId, { message: "later" });
+    expect(queued.status).toBe(202);
+    const reply = (await queued.json()) as ChatQueuedReply;
+    expect(reply).toMatchObject({ session_id: sessionId, mode: "follow_up" });
+    expect(reply.started).toBeUndefined();
+    expect((await fetchSession(wb.url, sessionId)).queue.map((q) => q.id)).toEqual([reply.queued]);
+    expect((await post(sessionId, { message: "x", mode: "later" })).status).toBe(400);
+    expect((await post(sessionId, { message: "x".repeat(wb.config.limits.messageChars + 1) })).status).toBe(413);
+    expect((await post("no-such-session", { message: "x" })).status).toBe(404);
+    expect((await post(sessionId, { message: "x" }, "http://evil.example")).status).toBe(403);
+    expect((await postJson(`${wb.url}/api/sessions/${sessionId}/stop`, {})).status).toBe(200);
+  });
+
   it("more than 20 queued is a 429", async () => {
     wb = await startWorkbench({ script: [{ firstByteDelayMs: 3000, content: "slow" }] });
     const { sessionId } = await startTurn({ message: "go" });
@@ -287,7 +329,7 @@ describe("the queue", () => {
       frames.push({ id: f.id!, event: f.event });
       if (f.event.type === "tool_call") {
         const id = sessionIdOf(frames.map((x) => x.event));
-        queued = ((await (await queue(id, "use the other folder", "steer")).json()) as ChatQueuedReply).queued;
+        queued = ((await (await queue(id, "use the other folder", "steer")).json()) as ChatQueuedReply).queued!;
       }
     }
     const events = frames.map((f) => f.event);

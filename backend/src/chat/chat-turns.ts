@@ -1,9 +1,11 @@
-import type { QueueItem } from "@mini-openclaw/protocol";
+import type { ChatQueuedReply, QueueItem, QueueRequest } from "@mini-openclaw/protocol";
+import { UserError } from "../lib/user-error.js";
 import type { LiveTurn } from "../turns/live-turn.js";
 import { modelFacts } from "../telemetry/tracing.js";
 import { summarizeTurn } from "../turns/turn-summary.js";
 import type { ChatDeps } from "./chat-deps.js";
-import { type PreparedTurn, prepareTurn, type TurnRequest } from "./prepare-turn.js";
+import { checkMessage, checkProfiles, type PreparedTurn, prepareTurn, type TurnRequest } from "./prepare-turn.js";
+import { switchSessionModel } from "./session-model.js";
 import { runTurn } from "./run-turn.js";
 
 /**
@@ -17,6 +19,39 @@ export class ChatTurns {
   /** Checks the request (an HTTP error for what can be refused before anything runs), then starts its turn. */
   async start(request: TurnRequest): Promise<LiveTurn> {
     return this.run(await prepareTurn(this.deps, request));
+  }
+
+  /**
+   * A message for a session, behind its running turn (a follow-up, or a steer). When no turn runs
+   * there any more (it ended as the message came), the message starts the next turn at once and the
+   * reply names it: a queued message is never answered with a turn's stream, which its sender would
+   * not read.
+   */
+  async queue(sessionId: string, request: QueueRequest & { parent_turn?: number }): Promise<ChatQueuedReply> {
+    const { turns, sessions, models, config } = this.deps;
+    const mode = request.mode ?? "follow_up";
+    checkMessage(config, request.message);
+    if (!(await sessions.exists(sessionId))) throw new UserError(404, `Unknown session: ${sessionId}.`);
+    for (;;) {
+      if (turns.busy.has(sessionId)) {
+        if (request.parent_turn !== undefined) throw new UserError(400, "A queued message follows the running turn; it cannot also name 'parent_turn'.");
+        checkProfiles(models, request);
+        if (request.session_model !== undefined) await switchSessionModel(this.deps, sessionId, request.session_model);
+        // Attachments are made the session's now: one from elsewhere is refused before anything waits.
+        if (request.attachments?.length) await this.deps.attachments.claim(request.attachments, sessionId);
+        const item = turns.enqueue(sessionId, request.message, mode, request.tools !== false, request.model, request.attachments);
+        return { queued: item.id, session_id: sessionId, mode };
+      }
+      let live: LiveTurn;
+      try {
+        live = await this.start({ ...request, session_id: sessionId });
+      } catch (err) {
+        // Another turn took the session between the look and the start: the message waits behind it.
+        if (err instanceof UserError && err.status === 409 && turns.busy.has(sessionId)) continue;
+        throw err;
+      }
+      return { session_id: sessionId, mode, started: true, ...(await turnNumberOf(live)) };
+    }
   }
 
   private run(turn: PreparedTurn): LiveTurn {
@@ -69,4 +104,23 @@ export class ChatTurns {
       }
     }
   }
+}
+
+/** The turn's number, from its `session` event (sent once its session file is there), or nothing if it ended before one. */
+function turnNumberOf(live: LiveTurn): Promise<{ turn?: number }> {
+  const found = () => {
+    const event = live.events.find((e) => e.event.type === "session")?.event;
+    return event?.type === "session" ? { turn: event.turn } : {};
+  };
+  return new Promise((resolve) => {
+    if ("turn" in found() || live.ended) return resolve(found());
+    const stop = live.subscribe({
+      event: ({ event }) => {
+        if (event.type !== "session") return;
+        stop();
+        resolve({ turn: event.turn });
+      },
+      end: () => resolve(found()),
+    });
+  });
 }

@@ -27,10 +27,11 @@ export const api = {
   restoreSession: (id: string, trash: string) => callApi(sessions.restore, { params: { id }, body: { trash } }),
   searchSessions: (q: string, signal?: AbortSignal) => callApi(sessions.search, { query: { q }, signal }),
   stopSession: (id: string) => callApi(chat.stop, { params: { id } }),
-  /** A message behind the session's running turn: a follow-up (the next turn) or a steer (into this one). */
+  /** A message behind the session's running turn: a follow-up (the next turn) or a steer (into this one); it starts the next turn when none runs any more. */
   queueMessage: (id: string, message: string, mode: QueueItem["mode"], tools = true, model?: string, attachments: string[] = []) =>
-    callApi(chat.chat, {
-      body: { message, session_id: id, stream: true, queue: mode, ...(tools ? {} : { tools: false }), ...(model ? { model } : {}), ...(attachments.length ? { attachments } : {}) },
+    callApi(chat.queue, {
+      params: { id },
+      body: { message, mode, ...(tools ? {} : { tools: false }), ...(model ? { model } : {}), ...(attachments.length ? { attachments } : {}) },
     }) as Promise<ChatQueuedReply>,
   attachmentUrl: (id: string) => urlOf(contract.attachments.read, { id }),
   attachmentText: (id: string) => callApi(contract.attachments.text, { params: { id } }),

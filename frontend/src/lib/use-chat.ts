@@ -136,7 +136,7 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
     };
   };
 
-  /** Queues a message behind the running turn. (Had the turn just ended, the server runs it as the next turn: this page then follows it.) */
+  /** Queues a message behind the running turn. (Had the turn just ended, the server starts it as the next turn and says so: this page follows it.) */
   const queueMessage = useCallback(async (message: string, mode: QueueItem["mode"], attachments: Attachment[] = []) => {
     const id = sessionRef.current;
     if (!id) return;
@@ -146,8 +146,13 @@ export function useChat(onTurnEnd: (sessionId: string | null) => void) {
       nextModel.current.once = undefined;
       setState((s) => ({ ...s, onceModel: null }));
     }
-    if (!reply?.queued) return;
-    setState((s) => (s.queue.some((q) => q.id === reply.queued) ? s : { ...s, queue: [...s.queue, { id: reply.queued, message, mode, queued_at: Date.now() }] }));
+    if (reply?.started) {
+      if (sessionRef.current === id && !streamingRef.current) void openRef.current(id);
+      return;
+    }
+    const queued = reply?.queued;
+    if (!queued) return;
+    setState((s) => (s.queue.some((q) => q.id === queued) ? s : { ...s, queue: [...s.queue, { id: queued, message, mode, queued_at: Date.now() }] }));
   }, []);
 
   /**

@@ -17,8 +17,11 @@ export const chatRequestSchema = z
     parent_turn: z.number().int().min(0).optional(),
     /**
      * When the session's turn runs: `follow_up` runs this message as the next turn once it ends (in order),
-     * `steer` hands it to the running turn at its next step boundary. The reply is then `202 ChatQueuedReply`.
-     * Without `queue`, a message to a busy session is a 409. On an idle session the turn runs as usual.
+     * `steer` hands it to the running turn at its next step boundary. With `session_id`, the reply is then
+     * always `202 ChatQueuedReply`: when no turn runs any more, the message starts the next turn at once and
+     * the reply says so (`started`, `turn`: follow it with `GET /api/sessions/:id/stream`), never the turn's
+     * stream. Without `queue`, a message to a busy session is a 409. (`POST /api/sessions/:id/queue` is the
+     * same without the rest of this request.)
      */
     queue: z.enum(["follow_up", "steer"]).optional(),
     /** This message only goes to this model profile (`GET /api/models`); the session keeps its own. */
@@ -31,8 +34,33 @@ export const chatRequestSchema = z
   .meta({ id: "ChatRequest" });
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 
-/** `202` to `POST /api/chat` with `queue`: the message waits in the session's queue under this id. */
-export const chatQueuedReplySchema = z.object({ queued: z.string(), session_id: z.string(), mode: z.enum(["follow_up", "steer"]) }).meta({ id: "ChatQueuedReply" });
+/** `POST /api/sessions/:id/queue`: a message for the session, behind its running turn. */
+export const queueRequestSchema = z
+  .object({
+    message: z.string(),
+    /** `follow_up` (the default): the next turn once this one ends; `steer`: into the running turn at its next step. */
+    mode: z.enum(["follow_up", "steer"]).optional(),
+    tools: z.boolean().optional(),
+    model: z.string().max(100).optional(),
+    session_model: z.string().max(100).optional(),
+    attachments: z.array(z.string().max(100)).max(10).optional(),
+  })
+  .meta({ id: "QueueRequest" });
+export type QueueRequest = z.infer<typeof queueRequestSchema>;
+
+/**
+ * `202` to a queued message: it waits in the session's queue under `queued`; or, when no turn ran any
+ * more, it started the session's next turn at once (`started`, and that turn's number).
+ */
+export const chatQueuedReplySchema = z
+  .object({
+    queued: z.string().optional(),
+    session_id: z.string(),
+    mode: z.enum(["follow_up", "steer"]),
+    started: z.literal(true).optional(),
+    turn: z.number().int().optional(),
+  })
+  .meta({ id: "ChatQueuedReply" });
 export type ChatQueuedReply = z.infer<typeof chatQueuedReplySchema>;
 
 /** `POST /api/chat` with `stream: false`. */
@@ -97,6 +125,14 @@ export const chatApi = {
     summary: "Stops the session's running turn; its queued messages come back",
     params: sessionParams,
     responses: { 200: stopReplySchema, ...errorReplies(400, 404, 409) },
+  }),
+  queue: operation({
+    method: "POST",
+    path: "/api/sessions/:id/queue",
+    summary: "Queues a message behind the session's running turn, or starts the next turn with it when none runs (202 either way)",
+    params: sessionParams,
+    body: queueRequestSchema,
+    responses: { 202: chatQueuedReplySchema, ...errorReplies(400, 404, 413, 429) },
   }),
   dequeue: operation({
     method: "DELETE",

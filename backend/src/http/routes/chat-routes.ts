@@ -1,10 +1,8 @@
-import { api, type ChatErrorCode, type ChatQueuedReply, type ChatReply } from "@mini-openclaw/protocol";
+import { api, type ChatErrorCode, type ChatReply } from "@mini-openclaw/protocol";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { CLIENT_GONE_REASON } from "../../agent/model-errors.js";
 import type { ChatDeps } from "../../chat/chat-deps.js";
 import type { ChatTurns } from "../../chat/chat-turns.js";
-import { checkMessage, checkProfiles } from "../../chat/prepare-turn.js";
-import { switchSessionModel } from "../../chat/session-model.js";
 import { compactSessionNow } from "../../chat/compact-command.js";
 import { UserError } from "../../lib/user-error.js";
 import { assertSessionId } from "../../sessions/session-id.js";
@@ -63,20 +61,8 @@ export async function chatRoutes(app: FastifyInstance, deps: ChatDeps & { chat: 
   typed(app).route({ ...routeOf(api.chat.chat), handler: async (request, reply) => {
     const body = request.body;
     if (body.queue !== undefined && body.session_id) {
-      const id = assertSessionId(body.session_id);
-      checkMessage(deps.config, body.message);
-      if (!(await sessions.exists(id))) throw new UserError(404, `Unknown session: ${id}.`);
-      if (turns.busy.has(id)) {
-        if (body.parent_turn !== undefined) throw new UserError(400, "A queued message follows the running turn; it cannot also name 'parent_turn'.");
-        checkProfiles(deps.models, body);
-        if (body.session_model !== undefined) await switchSessionModel(deps, id, body.session_model);
-        // Attachments are made the session's now: one from elsewhere is refused before anything waits.
-        if (body.attachments?.length) await deps.attachments.claim(body.attachments, id);
-        const item = turns.enqueue(id, body.message, body.queue, body.tools !== false, body.model, body.attachments);
-        const queued: ChatQueuedReply = { queued: item.id, session_id: id, mode: item.mode };
-        return reply.code(202).send(queued);
-      }
-      // Nothing runs there: the message is the next turn now.
+      const { queue: mode, session_id: _id, stream: _stream, ...rest } = body;
+      return reply.code(202).send(await deps.chat.queue(assertSessionId(body.session_id), { ...rest, mode }));
     }
     const live = await deps.chat.start(body);
     if (body.stream !== false) return attach(reply, live, null);
@@ -130,6 +116,11 @@ export async function chatRoutes(app: FastifyInstance, deps: ChatDeps & { chat: 
       }
       return { id, stopping: true as const, queue: handedBack };
     },
+  });
+
+  typed(app).route({
+    ...routeOf(api.chat.queue),
+    handler: async (request, reply) => reply.code(202).send(await deps.chat.queue(assertSessionId(request.params.id), request.body)),
   });
 
   typed(app).route({
