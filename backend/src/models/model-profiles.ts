@@ -18,9 +18,9 @@ import {
   type ProfileUpdate,
 } from "@mini-openclaw/protocol";
 import type { Config } from "../config/config.js";
-import { updateKeyFile } from "../config/key-file.js";
 import type { ResolvedProfile } from "../config/model-profile.js";
 import { UserError } from "../lib/user-error.js";
+import { saveKeySettings } from "./key-settings.js";
 import { MODELS_FILE } from "../settings/settings-files.js";
 import { type Parsed, parseJsonFile, WatchedJsonFile } from "../settings/watched-json-file.js";
 
@@ -51,23 +51,6 @@ export function parseModelsFile(text: string): Parsed<ModelsFile> {
   if ("problem" in parsed) return parsed;
   const problem = referenceProblem(parsed.value);
   return problem ? { problem: `${MODELS_FILE}: ${problem}` } : parsed;
-}
-
-/** A KEY.md setting's value in force now ("" for none). */
-function currentSetting(config: Config, name: string): string {
-  if (name === "OPENAI_API_KEY") return config.model.apiKey ?? "";
-  if (name === "OPENAI_BASE_URL") return config.model.baseUrl ?? "";
-  if (name === "OPENAI_MODEL") return config.model.model;
-  return config.profileKeys[name] ?? "";
-}
-
-/** A saved KEY.md setting, in force from the next request on. */
-function applySetting(config: Config, name: string, value: string): void {
-  if (name === "OPENAI_API_KEY") config.model.apiKey = value || null;
-  else if (name === "OPENAI_BASE_URL") config.model.baseUrl = value || null;
-  else if (name === "OPENAI_MODEL") config.model.model = value;
-  else if (value) config.profileKeys[name] = value;
-  else delete config.profileKeys[name];
 }
 
 export interface ModelProfilesDeps {
@@ -214,12 +197,7 @@ export class ModelProfiles {
       const next = change(file);
       const problem = referenceProblem(next);
       if (problem) throw new UserError(400, problem);
-      const { config } = this.deps;
-      const changed = Object.entries(keys).filter(([name, value]) => value !== currentSetting(config, name));
-      const blocked = changed.filter(([name]) => config.modelFromEnvironment.includes(name as never) || config.profileKeysFromEnvironment.includes(name)).map(([name]) => name);
-      if (blocked.length > 0) throw new UserError(409, `${blocked.join(", ")} ${blocked.length === 1 ? "is" : "are"} set in the environment, which wins over KEY.md: change ${blocked.length === 1 ? "it" : "them"} there.`);
-      if (changed.length > 0) await updateKeyFile(config.keyFilePath, Object.fromEntries(changed));
-      for (const [name, value] of changed) applySetting(config, name, value);
+      await saveKeySettings(this.deps.config, keys);
       return next;
     });
   }

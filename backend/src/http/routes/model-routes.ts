@@ -2,12 +2,12 @@ import { api, DEFAULT_PROFILE, type ModelSettingsReply, type ModelSettingsUpdate
 import type { FastifyInstance } from "fastify";
 import { probeModel } from "../../agent/probe-model.js";
 import type { Config, ModelConfig } from "../../config/config.js";
-import { updateKeyFile } from "../../config/key-file.js";
 import { embedderFor } from "../../knowledge/embedders.js";
 import type { KnowledgeBase } from "../../knowledge/knowledge-base.js";
 import type { ModelProfiles } from "../../models/model-profiles.js";
 import { UserError } from "../../lib/user-error.js";
 import { checkKeyHost, keyForTest } from "../../models/key-host.js";
+import { keySettingsToSave, saveKeySettings } from "../../models/key-settings.js";
 import type { UiEventBus } from "../../ui-events/ui-event-bus.js";
 import { routeOf, typed } from "../api-route.js";
 
@@ -85,22 +85,10 @@ export async function modelRoutes(
       values.EMBEDDING_BASE_URL = embedding.baseUrl ?? "";
       if (request.body.embedding.api_key !== undefined) values.EMBEDDING_API_KEY = embedding.apiKey ?? "";
     }
-    const current: Record<string, string> = {
-      OPENAI_BASE_URL: config.model.baseUrl ?? "",
-      OPENAI_MODEL: config.model.model,
-      OPENAI_API_KEY: config.model.apiKey ?? "",
-      EMBEDDING_MODEL: config.embedding.model ?? "",
-      EMBEDDING_BASE_URL: config.embedding.baseUrl ?? "",
-      EMBEDDING_API_KEY: config.embedding.apiKey ?? "",
-    };
-    const blocked = config.modelFromEnvironment.filter((name) => name in values && values[name] !== current[name]);
-    if (blocked.length > 0) {
-      throw new UserError(409, `${blocked.join(", ")} ${blocked.length === 1 ? "is" : "are"} set in the environment, which wins over KEY.md: change ${blocked.length === 1 ? "it" : "them"} there.`);
-    }
+    // The environment's settings first (409), then a saved key for another host (which needs the user's yes).
+    keySettingsToSave(config, values);
     if (request.body.api_key === undefined) checkKeyHost(DEFAULT_PROFILE, config.model.baseUrl, next.baseUrl, config.model.apiKey, request.body.key_to_new_host);
-    await updateKeyFile(config.keyFilePath, values);
-    Object.assign(config.model, { baseUrl: next.baseUrl, model: next.model, apiKey: next.apiKey });
-    Object.assign(config.embedding, embedding);
+    await saveKeySettings(config, values);
     // The embedder may follow the chat endpoint (no base URL of its own): made again either way; a new one re-embeds.
     await knowledge.useEmbedder(embedderFor(config));
     if (request.body.capabilities) await models.setCapabilities(DEFAULT_PROFILE, request.body.capabilities);
