@@ -178,6 +178,15 @@ export type UserEntry = z.infer<typeof userEntrySchema>;
 export type EventEntry = z.infer<typeof eventEntrySchema>;
 export type LoadedSkillRecord = z.infer<typeof loadedSkillRecordSchema>;
 export type CompactionEntry = z.infer<typeof compactionEntrySchema>;
+
+/** The `compaction` event a compaction entry is shown as: live when it happens, and when its session is read again. */
+export const compactionEventOf = (entry: CompactionEntry): ChatEvent => ({
+  type: "compaction",
+  turns: entry.covers_turns,
+  summary: entry.content,
+  skills: entry.skills.map((s) => s.name),
+  forced: entry.forced,
+});
 export type ReviewEntry = z.infer<typeof reviewEntrySchema>;
 export type MetaEntry = z.infer<typeof metaEntrySchema>;
 export type SessionEntry = z.infer<typeof sessionEntrySchema>;

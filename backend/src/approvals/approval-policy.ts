@@ -15,10 +15,8 @@ export const GATED_TOOLS: readonly GatedTool[] = gatedToolSchema.options;
 
 export const isGatedTool = (name: string): name is GatedTool => (GATED_TOOLS as readonly string[]).includes(name);
 
-/** off: run; ask: always ask; ask-unlisted: ask unless an allow rule matches; deny: never run. */
-export type ApprovalMode = "off" | "ask" | "ask-unlisted" | "deny";
-
 const toolPolicy = z.object({
+  /** off: run; ask: always ask; ask-unlisted: ask unless an allow rule matches; deny: never run. */
   mode: z.enum(["off", "ask", "ask-unlisted", "deny"]),
   allow: z.array(z.string().min(1).max(500)).max(1000).default([]),
   deny: z.array(z.string().min(1).max(500)).max(1000).default([]),

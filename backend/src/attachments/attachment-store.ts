@@ -41,7 +41,7 @@ export interface SessionsAlive {
 }
 
 /** An attachment and the session it belongs to (null until a message names it). */
-interface Record extends Attachment {
+interface AttachmentRecord extends Attachment {
   session: string | null;
   /** When it was uploaded (ms): an upload no message names is dropped by the sweep after UNCLAIMED_MS. */
   created?: number;
@@ -80,7 +80,7 @@ function uploadName(raw: string): string {
 }
 
 /** What the API and the session file know of a record. */
-const publicOf = ({ session: _s, created: _c, model_type: _m, ext: _e, ...attachment }: Record): Attachment => attachment;
+const publicOf = ({ session: _s, created: _c, model_type: _m, ext: _e, ...attachment }: AttachmentRecord): Attachment => attachment;
 
 export class AttachmentStore {
   /** Uploads no message has named yet, by id (a pending upload by a token of its own): their bytes and when they came. */
@@ -142,16 +142,16 @@ export class AttachmentStore {
       modelType = "text/plain";
     }
     const attachment: Attachment = { id: `att_${randomBytes(12).toString("hex")}`, name, type: found.type, size: bytes.length, kind: found.kind, sha256 };
-    const record: Record = { ...attachment, session: null, created: Date.now(), model_type: modelType, ext: found.ext };
+    const record: AttachmentRecord = { ...attachment, session: null, created: Date.now(), model_type: modelType, ext: found.ext };
     await writeConfinedAtomic(this.dataRoot, metaPath(attachment.id), JSON.stringify(record));
     return attachment;
   }
 
-  private async record(id: string): Promise<Record> {
+  private async record(id: string): Promise<AttachmentRecord> {
     if (!ID.test(id)) throw new UserError(404, `No such attachment: ${id.slice(0, 100)}`);
     try {
       const { data } = await readConfinedFile(this.dataRoot, metaPath(id), { maxBytes: META_BYTES, timeoutMs: READ_MS });
-      return JSON.parse(data.toString("utf8")) as Record;
+      return JSON.parse(data.toString("utf8")) as AttachmentRecord;
     } catch (err) {
       if (isUnreadable(err) || err instanceof SyntaxError) throw new UserError(404, `No such attachment: ${id}`);
       throw err;
@@ -166,7 +166,7 @@ export class AttachmentStore {
   async claim(ids: string[], sessionId: string): Promise<Attachment[]> {
     const records = await Promise.all(ids.map((id) => this.record(id)));
     for (const record of records) if (record.session !== null && record.session !== sessionId) throw new UserError(404, `No such attachment in this session: ${record.id}`);
-    const claimed: Record[] = [];
+    const claimed: AttachmentRecord[] = [];
     for (const record of records) {
       if (record.session !== null) {
         claimed.push(record);
@@ -182,7 +182,7 @@ export class AttachmentStore {
   }
 
   /** The file under its own name in `attachments/<session>/` (a name taken by other bytes gets a number). */
-  private async readableCopy(record: Record, sessionId: string): Promise<string> {
+  private async readableCopy(record: AttachmentRecord, sessionId: string): Promise<string> {
     const { data } = await readConfinedFile(this.dataRoot, blobPath(record.sha256, record.ext), { maxBytes: MAX_ATTACHMENT_BYTES, timeoutMs: READ_MS });
     const dot = record.name.lastIndexOf(".");
     const [stem, ext] = dot > 0 ? [record.name.slice(0, dot), record.name.slice(dot)] : [record.name, ""];

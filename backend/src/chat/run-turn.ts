@@ -1,5 +1,5 @@
 import { HumanMessage } from "@langchain/core/messages";
-import type { ChatEvent, CompactionEntry, McpCatalog, SessionEntry } from "@mini-openclaw/protocol";
+import { type ChatEvent, type CompactionEntry, compactionEventOf, type McpCatalog, type SessionEntry } from "@mini-openclaw/protocol";
 import { type PrepareStep, runAgentTurn, type TurnOutcome } from "../agent/run-agent-turn.js";
 import { toolDefinition } from "../agent/tool-definition.js";
 import { createApprover } from "../approvals/approve-call.js";
@@ -210,7 +210,7 @@ async function compactIfNeeded(
   const compaction = await compactForBudget(deps, profile, budget, previous, signal);
   if (!compaction) return history;
   recorder.compaction(compaction);
-  emit(compactionEvent(compaction));
+  emit(compactionEventOf(compaction));
   return historyMessages([...previous, compaction], attachments);
 }
 
@@ -231,10 +231,6 @@ async function finish(deps: ChatDeps, sessionId: string, turnId: number, recorde
   // After the answer is out, never before: the review must not hold the turn up.
   if (outcome.type === "final") deps.reviewer.afterTurn(sessionId, turnId);
   return outcome;
-}
-
-export function compactionEvent(entry: CompactionEntry): ChatEvent {
-  return { type: "compaction", turns: entry.covers_turns, summary: entry.content, skills: entry.skills.map((s) => s.name), forced: entry.forced };
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { KNOWLEDGE_INDEX_FILE } from "../config/data-root-layout.js";
 import { loadConfig } from "../config/config.js";
 import { copyIndex } from "../knowledge/copy-index.js";
 import type { IndexStore } from "../knowledge/index-store.js";
@@ -19,7 +20,7 @@ async function main(direction: string | undefined): Promise<void> {
   if (direction !== "to-server" && direction !== "to-local") throw new Error("usage: pnpm knowledge:copy -- to-server | to-local");
   const config = loadConfig();
   if (!config.knowledgeStore) throw new Error("KNOWLEDGE_STORE_URL is not set (in KEY.md or the environment): there is no server store to copy to or from");
-  const file = join(config.dataRoot, "storage", "knowledge", "index.db");
+  const file = join(config.dataRoot, KNOWLEDGE_INDEX_FILE);
   const collection = config.knowledgeStore.collection ?? defaultCollection(join(config.dataRoot, "knowledge"));
   const holder = direction === "to-server" ? newLeaseHolder() : null;
   const where = describeStore({ kind: "postgres", url: config.knowledgeStore.url, collection, holder: "" }, config.dataRoot);

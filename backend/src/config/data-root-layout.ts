@@ -8,6 +8,11 @@ export const PROMPT_FILES = [
   { name: "MEMORY.md", path: "memory/MEMORY.md" },
 ] as const;
 
+/** The agent's long-term memory file (user-editable), beside the daily logs (memory/daily-log.ts). */
+export const MEMORY_FILE = PROMPT_FILES[5].path;
+/** The embedded knowledge index (SQLite), the workbench's own: out of every tool's reach under storage/. */
+export const KNOWLEDGE_INDEX_FILE = "storage/knowledge/index.db";
+
 export const SKILLS_DIR = "skills";
 export const AGENTS_DIR = "agents";
 /** The reviewer's instructions (not part of the system prompt). */

@@ -71,5 +71,5 @@ export function createDelegateTool({
       const toolsOf = (sub: AgentIdentity) => toolsFor(role, delegation, runtime, sub);
       return runSubAgent(role, input.task, { delegation, runtime, parent: agent, toolsFor: toolsOf }, call);
     },
-  }) as unknown as CoreTool;
+  });
 }

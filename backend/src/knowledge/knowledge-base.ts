@@ -13,7 +13,8 @@
  */
 import type { KnowledgeDocument, KnowledgeHit, KnowledgeRemoveReply, KnowledgeSearchReply, KnowledgeSourceReply, KnowledgeStatusReply, KnowledgeUploadReply } from "@mini-openclaw/protocol";
 import { lstat, mkdir, readdir, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { KNOWLEDGE_INDEX_FILE } from "../config/data-root-layout.js";
 import type { KnowledgeServerConfig } from "../config/config.js";
 import { UserError } from "../lib/user-error.js";
 import { FolderWatcher } from "../paths/folder-watcher.js";
@@ -47,7 +48,6 @@ const DOCUMENT_BUDGET_MS = 60_000;
 /** How long an upload waits for its document to be indexed before it answers "pending". */
 const UPLOAD_WAIT_MS = 10_000;
 /** The database file, and the files an earlier version stored its index in (taken over: rebuilt). */
-const DB_FILE = "index.db";
 const EARLIER_LAYOUT = ["manifest.json", "chunks.bin", "chunks.json", "bm25.bin", "bm25.json", "vectors.cols", "vectors.ids", "vectors.f32"];
 
 export type { StoredChunk };
@@ -108,10 +108,10 @@ export class KnowledgeBase {
     private readonly onChange: () => void = () => {},
     private readonly server: KnowledgeServerConfig | null = null,
   ) {
-    this.store = join(dataRoot, "storage", "knowledge");
+    this.store = join(dataRoot, dirname(KNOWLEDGE_INDEX_FILE));
     this.location = server
       ? { kind: "postgres", url: server.url, collection: server.collection ?? defaultCollection(join(dataRoot, "knowledge")), holder: newLeaseHolder() }
-      : { kind: "sqlite", file: join(this.store, DB_FILE) };
+      : { kind: "sqlite", file: join(dataRoot, KNOWLEDGE_INDEX_FILE) };
     this.writer = server === null;
     this.shared = this.location.kind === "postgres" ? new SharedCollection(this.location, server!.leaseMs, dataRoot, log) : null;
   }

@@ -16,8 +16,6 @@ export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 /** How long one tool call may run before it is cancelled and the agent told so. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
 
-export type McpTransportKind = "stdio" | "http" | "sse";
-
 interface Common {
   name: string;
   /**

@@ -11,7 +11,7 @@ import { isUnreadable, readConfinedText } from "../paths/read-confined-file.js";
 import { serveJobs } from "../workers/serve-jobs.js";
 import { LOGS_DIR } from "./daily-log.js";
 import { MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_LOGS, MAX_TOTAL_BYTES, type MemoryHit, type MemoryJob, type MemoryReply } from "./memory-index.js";
-import { MEMORY_FILE } from "./memory-files.js";
+import { MEMORY_FILE } from "../config/data-root-layout.js";
 
 /** Passages short enough to point at one fact (a daily log's line is one). */
 const PASSAGE = { size: 600, overlap: 60 };

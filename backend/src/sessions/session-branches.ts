@@ -60,7 +60,6 @@ export function turnTree(entries: SessionEntry[]): TurnTree {
   return { parents, order, owner, leaf, edits };
 }
 
-export const turnCount = (tree: TurnTree) => tree.order.length;
 
 export const hasTurn = (tree: TurnTree, turn: number) => tree.parents.has(turn);
 

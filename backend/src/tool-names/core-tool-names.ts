@@ -12,7 +12,6 @@ export type CoreToolName = Exclude<ToolName, typeof DELEGATE_TOOL>;
 
 export const CORE_TOOL_NAMES: readonly CoreToolName[] = builtinToolNames.filter((name): name is CoreToolName => name !== DELEGATE_TOOL);
 
-export const isCoreToolName = (name: string): name is CoreToolName => isBuiltinTool(name) && name !== DELEGATE_TOOL;
 
 /** Names a skill's `allowed-tools` or a role's `tools` may list. */
 export const isToolName = (name: string): name is ToolName => isBuiltinTool(name);

@@ -16,5 +16,5 @@ export function coreTools(runtime: ToolRuntime, agent: AgentIdentity): CoreTool[
     fetchUrlTool({ fetchAgent }),
     searchKnowledgeBaseTool({ knowledge }),
     memorySearchTool({ memory, embedder: knowledge.searchEmbedder }),
-  ] as unknown as CoreTool[];
+  ];
 }

@@ -3,7 +3,7 @@
  * event stream and from a stored session (`turnsFromEntries` applies the events the session stored),
  * so a past session replays exactly as it streamed.
  */
-import type { ApprovalEvent, ApprovalRequestEvent, Attachment, BranchTurn, ChangedFile, ChatErrorCode, ChatEvent, CompactionEntry, SessionEntry } from "@mini-openclaw/protocol";
+import { type ApprovalEvent, type ApprovalRequestEvent, type Attachment, type BranchTurn, type ChangedFile, type ChatErrorCode, type ChatEvent, compactionEventOf, type SessionEntry } from "@mini-openclaw/protocol";
 import { assertNever } from "./utils";
 
 export type Block =
@@ -238,14 +238,6 @@ function markLastText(blocks: Block[], mark: { partial?: true; interrupted?: tru
   return blocks.map((b, i) => (i === index ? { ...b, ...mark } : b));
 }
 
-const compactionEvent = (entry: CompactionEntry): ChatEvent => ({
-  type: "compaction",
-  turns: entry.covers_turns,
-  summary: entry.content,
-  skills: entry.skills.map((s) => s.name),
-  forced: entry.forced,
-});
-
 /**
  * A stored session as turns: each user entry starts a turn and its stored events are applied to it
  * by `applyEvent`, as they were live. A turn whose events end without `final` or `error` was cut
@@ -266,7 +258,7 @@ export function turnsFromEntries(entries: SessionEntry[], running = false): Turn
         update((turn) => applyEvent(turn, entry.event));
         return;
       case "compaction":
-        update((turn) => applyEvent(turn, compactionEvent(entry)));
+        update((turn) => applyEvent(turn, compactionEventOf(entry)));
         compacted = Math.max(compacted, entry.covers_turns);
         return;
       case "review":
