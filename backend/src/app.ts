@@ -37,9 +37,9 @@ import { TaskRunLog } from "./tasks/task-run-log.js";
 import { TaskScheduler } from "./tasks/task-scheduler.js";
 import { tasksFileStore } from "./tasks/tasks-file.js";
 import { HEARTBEAT_FILE } from "./tasks/heartbeat.js";
-import { modelsRoutes } from "./http/routes/models-routes.js";
+import { modelProfilesRoutes } from "./http/routes/model-profiles-routes.js";
 import { ModelProfiles } from "./models/model-profiles.js";
-import { modelRoutes } from "./http/routes/model-routes.js";
+import { modelSettingsRoutes } from "./http/routes/model-settings-routes.js";
 import { mcpRoutes } from "./http/routes/mcp-routes.js";
 import { McpHub } from "./mcp/mcp-hub.js";
 import { ChangeTracker } from "./checkpoints/change-tracker.js";
@@ -207,8 +207,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(skillRoutes, { config });
   await app.register(approvalRoutes, { config, gate: approvals });
   await app.register(agentRoutes, { config, delegations, reviewer, ui });
-  await app.register(modelRoutes, { config, ui, knowledge, models });
-  await app.register(modelsRoutes, { config, models, sessions, ui });
+  await app.register(modelSettingsRoutes, { config, ui, knowledge, models });
+  await app.register(modelProfilesRoutes, { config, models, sessions, ui });
   await app.register(attachmentsRoutes, { attachments });
   await app.register(taskRoutes, { scheduler, allowedOrigins: config.allowedOrigins });
   // The contract as OpenAPI 3.1, made once, when first asked for.

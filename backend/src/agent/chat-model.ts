@@ -1,6 +1,6 @@
 import type { ChatOpenAI } from "@langchain/openai";
 import type { ModelConfig } from "../config/config.js";
-import type { ResolvedProfile } from "../config/model-profile.js";
+import type { ResolvedProfile } from "../config/resolved-profile.js";
 import { providerFetch, type TurnDialect } from "./provider-stream.js";
 
 /**

@@ -6,7 +6,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import type { ChatEvent } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ScriptedModelServer, startScriptedModelServer } from "../../test-support/scripted-model-server.js";
-import { plainProfile } from "../config/model-profile.js";
+import { plainProfile } from "../config/resolved-profile.js";
 import { runAgentTurn } from "./run-agent-turn.js";
 
 let model: ScriptedModelServer | undefined;

@@ -2,7 +2,7 @@ import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langc
 import type { ChatOpenAI } from "@langchain/openai";
 import { randomUUID } from "node:crypto";
 import { type ChatEvent, type ErrorEvent, type FinalEvent, profileKeySetting } from "@mini-openclaw/protocol";
-import { requestCost, type ResolvedProfile } from "../config/model-profile.js";
+import { requestCost, type ResolvedProfile } from "../config/resolved-profile.js";
 import type { ActiveSkill } from "../skills/active-skill.js";
 import type { CoreTool, ToolResult } from "../tools/core-tool.js";
 import { createChatModel } from "./chat-model.js";

@@ -1,6 +1,6 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { profileKeySetting, type RequestUsage } from "@mini-openclaw/protocol";
-import { requestCost, type ResolvedProfile } from "../config/model-profile.js";
+import { requestCost, type ResolvedProfile } from "../config/resolved-profile.js";
 import { UserError } from "../lib/user-error.js";
 import { createChatModel } from "./chat-model.js";
 import { textOf } from "./message-text.js";

@@ -32,7 +32,7 @@ import type { Steering } from "../turns/turn-registry.js";
 import { SNAPSHOT_FILE } from "../config/data-root-layout.js";
 import { type ChatDeps, modelNotConfiguredMessage } from "./chat-deps.js";
 import { sessionProfile, switchSessionModel } from "./session-model.js";
-import type { ResolvedProfile } from "../config/model-profile.js";
+import type { ResolvedProfile } from "../config/resolved-profile.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 
 type Recorder = ReturnType<typeof createTurnRecorder>;

@@ -75,7 +75,7 @@ export interface Config {
   modelFromEnvironment: ModelSettingName[];
   model: ModelConfig;
   /**
-   * The keys of the other model profiles (`MODEL_<NAME>_API_KEY`, models-api.ts), from KEY.md and the
+   * The keys of the other model profiles (`MODEL_<NAME>_API_KEY`, protocol's model-profiles-api.ts), from KEY.md and the
    * environment (which wins), by setting name. Never logged, served or passed to a tool.
    */
   profileKeys: Record<string, string>;

@@ -1,6 +1,6 @@
 import type { CompactionEntry, SessionEntry } from "@mini-openclaw/protocol";
 import { summarizeConversation } from "../agent/summarize-conversation.js";
-import type { ResolvedProfile } from "../config/model-profile.js";
+import type { ResolvedProfile } from "../config/resolved-profile.js";
 import { historyMessages } from "./session-history.js";
 import { loadedSkills } from "./loaded-skills.js";
 import { renderTranscript } from "./render-transcript.js";

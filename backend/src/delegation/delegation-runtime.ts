@@ -1,6 +1,6 @@
 import type { RunningDelegation } from "@mini-openclaw/protocol";
 import type { Config } from "../config/config.js";
-import type { ResolvedProfile } from "../config/model-profile.js";
+import type { ResolvedProfile } from "../config/resolved-profile.js";
 import type { Approver } from "../approvals/approve-call.js";
 import type { Role } from "./parse-role.js";
 

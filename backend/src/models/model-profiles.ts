@@ -18,7 +18,7 @@ import {
   type ProfileUpdate,
 } from "@mini-openclaw/protocol";
 import type { Config } from "../config/config.js";
-import type { ResolvedProfile } from "../config/model-profile.js";
+import type { ResolvedProfile } from "../config/resolved-profile.js";
 import { UserError } from "../lib/user-error.js";
 import { saveKeySettings } from "./key-settings.js";
 import { MODELS_FILE } from "../settings/settings-files.js";

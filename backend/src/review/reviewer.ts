@@ -2,7 +2,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import type { RequestUsage, ReviewInfo } from "@mini-openclaw/protocol";
 import { runAgentTurn } from "../agent/run-agent-turn.js";
 import type { Config } from "../config/config.js";
-import { addUsage } from "../config/model-profile.js";
+import { addUsage } from "../config/resolved-profile.js";
 import type { ModelProfiles } from "../models/model-profiles.js";
 import { readConfinedTextIfPresent } from "../paths/read-confined-file.js";
 import type { SessionStore } from "../sessions/session-store.js";

@@ -3,7 +3,7 @@ import { queueItemSchema } from "../chat-events.js";
 import { sessionEntrySchema } from "../session-entries.js";
 import { exportedAttachmentSchema } from "./attachments-api.js";
 import { MAX_IMPORT_BYTES, MAX_SEARCH_CHARS, MAX_TITLE_CHARS } from "./limits.js";
-import { usageRowSchema, usageTotalsSchema } from "./models-api.js";
+import { usageRowSchema, usageTotalsSchema } from "./model-profiles-api.js";
 import { errorReplies, operation, sessionParams } from "./operation.js";
 
 export const sessionSummarySchema = z

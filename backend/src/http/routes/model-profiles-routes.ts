@@ -8,7 +8,7 @@ import type { SessionStore } from "../../sessions/session-store.js";
 import { usageSummary } from "../../sessions/session-usage.js";
 import type { UiEventBus } from "../../ui-events/ui-event-bus.js";
 import { routeOf, typed } from "../api-route.js";
-import { baseUrlOf } from "./model-routes.js";
+import { baseUrlOf } from "../../models/base-url.js";
 import { checkKeyHost, keyForTest } from "../../models/key-host.js";
 
 const DAY_MS = 86_400_000;
@@ -25,7 +25,7 @@ const profileName = (raw: string) => {
  * replace, delete, set the default and the helpers' profiles, try one before saving; and the usage
  * of every session's model requests per day and profile.
  */
-export async function modelsRoutes(app: FastifyInstance, { config, models, sessions, ui }: { config: Config; models: ModelProfiles; sessions: SessionStore; ui: UiEventBus }) {
+export async function modelProfilesRoutes(app: FastifyInstance, { config, models, sessions, ui }: { config: Config; models: ModelProfiles; sessions: SessionStore; ui: UiEventBus }) {
   const changed = () => ui.publish({ type: "refresh", target: "health" });
 
   typed(app).route({ ...routeOf(api.models.list), handler: async () => models.reply() });

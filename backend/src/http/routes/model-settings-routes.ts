@@ -5,7 +5,7 @@ import type { Config, ModelConfig } from "../../config/config.js";
 import { embedderFor } from "../../knowledge/embedders.js";
 import type { KnowledgeBase } from "../../knowledge/knowledge-base.js";
 import type { ModelProfiles } from "../../models/model-profiles.js";
-import { UserError } from "../../lib/user-error.js";
+import { baseUrlOf } from "../../models/base-url.js";
 import { checkKeyHost, keyForTest } from "../../models/key-host.js";
 import { keySettingsToSave, saveKeySettings } from "../../models/key-settings.js";
 import type { UiEventBus } from "../../ui-events/ui-event-bus.js";
@@ -20,20 +20,6 @@ function reply(config: Config): ModelSettingsReply {
     embedding: { model: config.embedding.model, base_url: config.embedding.baseUrl, api_key_set: config.embedding.apiKey !== null },
     from_environment: config.modelFromEnvironment,
   };
-}
-
-/** A base URL as given: empty is none; anything else must be http(s). */
-export function baseUrlOf(value: string | null | undefined, field: string): string | null {
-  const baseUrl = value?.trim() || null;
-  if (!baseUrl) return null;
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new UserError(400, `'${field}' is not a URL: ${baseUrl.slice(0, 100)}`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UserError(400, `'${field}' must be an http:// or https:// URL.`);
-  return baseUrl;
 }
 
 /** The embedding settings a request asks for (absent: as they are); an absent key keeps the saved one. */
@@ -59,7 +45,7 @@ function settingsOf(config: Config, body: ModelSettingsUpdate): ModelConfig {
  * KEY.md, used from the next request on. Settings the environment sets win over KEY.md, so saving a
  * different value for one of them is refused rather than silently undone at the next start.
  */
-export async function modelRoutes(
+export async function modelSettingsRoutes(
   app: FastifyInstance,
   { config, ui, knowledge, models }: { config: Config; ui: UiEventBus; knowledge: Pick<KnowledgeBase, "useEmbedder">; models: Pick<ModelProfiles, "setCapabilities"> },
 ) {

@@ -5,7 +5,7 @@
  * `default` is the `OPENAI_*` settings: its endpoint, model and key stay where they always were.
  */
 import { z } from "zod";
-import { modelName as modelNameOf, modelTestReplySchema, printable, credential, profileCapabilitiesSchema } from "./model-api.js";
+import { modelName as modelNameOf, modelTestReplySchema, printable, credential, profileCapabilitiesSchema } from "./model-settings-api.js";
 import { errorReplies, operation } from "./operation.js";
 
 /** The profile the `OPENAI_*` settings make, present whatever the file says. */
