@@ -31,7 +31,7 @@ export class ChatTurns {
     const { turns, sessions, models, config } = this.deps;
     const mode = request.mode ?? "follow_up";
     checkMessage(config, request.message);
-    if (!(await sessions.exists(sessionId))) throw new UserError(404, `Unknown session: ${sessionId}.`);
+    await sessions.require(sessionId);
     for (;;) {
       if (turns.busy.has(sessionId)) {
         if (request.parent_turn !== undefined) throw new UserError(400, "A queued message follows the running turn; it cannot also name 'parent_turn'.");

@@ -15,7 +15,7 @@ import { chosenModel } from "../sessions/session-index.js";
 export async function compactSessionNow(deps: ChatDeps, id: string, keepTurns: number, signal: AbortSignal): Promise<CompactReply> {
   const { config, sessions, turns, ui } = deps;
   const sessionId = assertSessionId(id);
-  if (!(await sessions.exists(sessionId))) throw new UserError(404, `Unknown session: ${sessionId}.`);
+  await sessions.require(sessionId);
   const profile = compactionProfile(deps, sessionProfile(deps, chosenModel(await sessions.entries(sessionId))).name);
   if (!isModelConfigured(profile.model)) throw new UserError(503, modelNotConfiguredMessage(config, profile.name), { code: "model_not_configured" });
   turns.claim(sessionId, `A turn is running in session ${sessionId}; compact it when the turn ends.`);

@@ -81,9 +81,7 @@ export async function prepareTurn(deps: Pick<ChatDeps, "config" | "sessions" | "
     created = true;
   } else {
     sessionId = assertSessionId(requested);
-    if (!(await sessions.exists(sessionId))) {
-      throw new UserError(404, `Unknown session: ${sessionId}. Omit session_id to start a new session.`);
-    }
+    await sessions.require(sessionId, "Omit session_id to start a new session.");
   }
   const parentTurn = request.parent_turn;
   if (parentTurn !== undefined && parentTurn !== 0) {

@@ -15,6 +15,9 @@ import { branchTurns, entriesOnBranch, hasTurn, type TurnTree, turnTree } from "
 import { type IndexedSession, SESSION_EXT as EXT, SessionIndex, summarize } from "./session-index.js";
 import { usageRecords, usageSummary } from "./session-usage.js";
 
+/** The one way to say a session is not there (404). */
+export const unknownSession = (id: string, hint = "") => new UserError(404, `Unknown session: ${id}.${hint ? ` ${hint}` : ""}`);
+
 /** Deleted sessions go here, never straight away: `<id>--<ms>.jsonl`, restorable as they were. */
 const TRASH_DIR = ".trash";
 const TRASH_NAME = /^([A-Za-z0-9][A-Za-z0-9_-]{0,63})--(\d{13})\.jsonl$/;
@@ -49,6 +52,11 @@ export class SessionStore {
       (s) => s.isFile(),
       () => false,
     );
+  }
+
+  /** The session is there, or a 404 that says so (`hint`: what the caller can do instead). */
+  async require(id: string, hint = ""): Promise<void> {
+    if (!(await this.exists(id))) throw unknownSession(id, hint);
   }
 
   /** Creates a session file holding only its header; fails if it exists. */
@@ -156,7 +164,7 @@ export class SessionStore {
       const [text, mtime] = await Promise.all([readFile(file, "utf8"), stat(file).then((s) => s.mtime)]);
       return { text, mtime };
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new UserError(404, `Unknown session: ${id}`);
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") throw unknownSession(id);
       throw err;
     }
   }
@@ -183,7 +191,7 @@ export class SessionStore {
     try {
       await rename(this.file(id), join(trashDir, name));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new UserError(404, `Unknown session: ${id}`);
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") throw unknownSession(id);
       throw err;
     }
     this.checked.delete(id);

@@ -26,7 +26,7 @@ const asText = (data: Buffer | null) => (data === null || data.length > MAX_DIFF
 export async function changeRoutes(app: FastifyInstance, { config, sessions, turns, changes, ui }: ChangeDeps) {
   const known = async (raw: string) => {
     const id = assertSessionId(raw);
-    if (!(await sessions.exists(id))) throw new UserError(404, `Unknown session: ${id}`);
+    await sessions.require(id);
     return id;
   };
   /** Claims the session for the time of an undo: no turn starts meanwhile (and none may be running). */

@@ -82,7 +82,7 @@ export async function chatRoutes(app: FastifyInstance, deps: ChatDeps & { chat: 
     ...routeOf(api.chat.stream),
     handler: async (request, reply) => {
       const id = assertSessionId(request.params.id);
-      if (!turns.busy.has(id) && !(await sessions.exists(id))) throw new UserError(404, `Unknown session: ${id}.`);
+      if (!turns.busy.has(id)) await sessions.require(id);
       const header = request.headers["last-event-id"];
       const raw = request.query.after ?? (typeof header === "string" ? header : undefined);
       const afterId = raw === undefined || raw === "" ? null : parseEventId(raw.trim());
@@ -111,7 +111,7 @@ export async function chatRoutes(app: FastifyInstance, deps: ChatDeps & { chat: 
       const id = assertSessionId(request.params.id);
       const handedBack = turns.stop(id);
       if (!handedBack) {
-        if (!(await sessions.exists(id))) throw new UserError(404, `Unknown session: ${id}.`);
+        await sessions.require(id);
         throw new UserError(409, `No turn is running in session ${id}.`);
       }
       return { id, stopping: true as const, queue: handedBack };
@@ -127,7 +127,7 @@ export async function chatRoutes(app: FastifyInstance, deps: ChatDeps & { chat: 
     ...routeOf(api.chat.dequeue),
     handler: async (request, reply) => {
       const id = assertSessionId(request.params.id);
-      if (!turns.busy.has(id) && !(await sessions.exists(id))) throw new UserError(404, `Unknown session: ${id}.`);
+      if (!turns.busy.has(id)) await sessions.require(id);
       if (!turns.dequeue(id, request.params.qid)) throw new UserError(404, `Session ${id} has no queued message ${request.params.qid.slice(0, 80)}.`);
       return reply.code(204).send();
     },

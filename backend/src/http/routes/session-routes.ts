@@ -41,7 +41,7 @@ export async function sessionRoutes(
   const idle = async (raw: string): Promise<string> => {
     const id = assertSessionId(raw);
     if (turns.busy.has(id)) throw new UserError(409, `Session ${id} has a turn running; wait for it to end or stop it first.`);
-    if (!(await sessions.exists(id))) throw new UserError(404, `Unknown session: ${id}`);
+    await sessions.require(id);
     return id;
   };
 
@@ -81,7 +81,7 @@ export async function sessionRoutes(
     if (model !== undefined && title === undefined && pinned === undefined && branch === undefined && edit === undefined) {
       // The model may be switched while a turn runs: the next turn uses it.
       const id = assertSessionId(request.params.id);
-      if (!(await sessions.exists(id))) throw new UserError(404, `Unknown session: ${id}`);
+      await sessions.require(id);
       await switchSessionModel({ sessions, models }, id, model);
       listChanged();
       return sessions.summary(id);
