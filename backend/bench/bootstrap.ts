@@ -1,12 +1,4 @@
-/** A seeded generator (mulberry32), so an interval printed is the same at every run. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../test-support/seeded-random.js";
 
 export const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -15,7 +7,7 @@ export const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
  * interval that holds 0 is a difference the queries cannot tell apart from chance.
  */
 export function pairedInterval(diffs: number[]): [number, number] {
-  const next = random(20261125);
+  const next = seededRandom(20261125);
   const means: number[] = [];
   for (let r = 0; r < 10_000; r++) {
     let sum = 0;

@@ -4,7 +4,7 @@ import { compactTurns, planCompaction } from "../context/compact-session.js";
 import { UserError } from "../lib/user-error.js";
 import { assertSessionId } from "../sessions/session-id.js";
 import { type ChatDeps, modelNotConfiguredMessage } from "./chat-deps.js";
-import { compactionProfile } from "./run-turn.js";
+import { compactionProfile } from "./first-step.js";
 import { sessionProfile } from "./session-model.js";
 import { chosenModel } from "../sessions/session-index.js";
 

@@ -3,6 +3,7 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { seededRandom } from "../../test-support/seeded-random.js";
 import { WRITABLE_DATA_DIRS } from "../sandbox/sandbox-profile.js";
 import { ChangeTracker } from "./change-tracker.js";
 
@@ -32,16 +33,6 @@ function diff(before: Map<string, string>, after: Map<string, string>): string[]
   return lines.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, kind]) => `${kind} ${path}`);
 }
 
-/** A seeded generator (mulberry32): a failing round can be run again as it was. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 let root = "";
 let tracker: ChangeTracker | null = null;
 afterEach(async () => {
@@ -61,7 +52,7 @@ describe("ChangeTracker", () => {
     }
     tracker = new ChangeTracker(root, { warn() {} });
     await tracker.start();
-    const next = random(20261127);
+    const next = seededRandom(20261127);
     const pick = <T,>(items: T[]): T => items[Math.floor(next() * items.length)];
     let made = 0;
     const files = async () => [...(await snapshot(root)).keys()];

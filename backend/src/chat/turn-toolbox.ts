@@ -1,0 +1,33 @@
+/**
+ * What a turn's agent may call, and who says yes: the core tools, delegation, scheduling and the
+ * session's MCP tools (none when the turn runs without tools; a scheduled task's own list when it has
+ * one), with the approver every governed call goes through. Where hooks will plug in.
+ */
+import { createApprover } from "../approvals/approve-call.js";
+import type { ResolvedProfile } from "../config/resolved-profile.js";
+import { createDelegateTool } from "../delegation/delegate-tool.js";
+import { delegationRuntime } from "../delegation/delegation-runtime.js";
+import { mcpTools } from "../mcp/mcp-tools.js";
+import type { CoreTool } from "../tools/core-tool.js";
+import { coreTools } from "../tools/core-tools.js";
+import { scheduleTool } from "../tools/schedule.js";
+import type { ChatDeps } from "./chat-deps.js";
+import type { PreparedTurn } from "./prepare-turn.js";
+import type { TurnContext } from "./turn-context.js";
+
+export function turnToolbox(deps: ChatDeps, turn: PreparedTurn, context: TurnContext, chain: ResolvedProfile[]) {
+  const { config, log } = deps;
+  const mcp = turn.tools ? mcpTools(deps.mcp, context.mcp) : [];
+  const agent = { sessionId: turn.sessionId, depth: 0, roles: [] };
+  const approve = createApprover(
+    { dataRoot: config.dataRoot, gate: deps.approvals, off: config.approvalsOff, sandbox: deps.runtime.sandbox.status.detail, log, ...(turn.unattended ? { unattended: turn.unattended } : {}) },
+    turn.sessionId,
+  );
+  const delegation = { ...delegationRuntime(config, context.roles, deps.delegations, log, { turn: chain, profiles: (name) => deps.models.chain(name) }), approve };
+  const all: CoreTool[] = turn.tools
+    ? [...coreTools(deps.runtime, agent), createDelegateTool({ delegation, runtime: deps.runtime, agent, catalog: context.rolesCatalog }), scheduleTool({ tasks: deps.tasks, sessionId: turn.sessionId }), ...mcp]
+    : [];
+  // A scheduled task may offer only some tools.
+  const tools = turn.allowedTools ? all.filter((tool) => turn.allowedTools!.includes(tool.name)) : all;
+  return { tools, mcp, approve };
+}
