@@ -97,4 +97,36 @@ describe("ChangeTracker", () => {
       expect({ round, recorded }).toEqual({ round, recorded: expected });
     }
   }, 60_000);
+
+  it("a restart reads again only the files that changed while it was down (read bytes, from /proc), and keeps what they were then", async () => {
+    root = await mkdtemp(join(tmpdir(), "change-tracker-"));
+    for (const folder of WRITABLE_DATA_DIRS) await mkdir(join(root, folder), { recursive: true });
+    const block = (n: number) => Buffer.alloc(100 * 1024, n);
+    for (let n = 0; n < 40; n++) await writeFile(join(root, "workspace", `big${n}.bin`), block(n));
+    const readSoFar = async () => Number(/rchar:\s+(\d+)/.exec(await readFile("/proc/self/io", "utf8"))![1]);
+    let before = await readSoFar();
+    tracker = new ChangeTracker(root, { warn() {} });
+    await tracker.start();
+    const firstStart = (await readSoFar()) - before;
+    await tracker.close();
+    // While it is down: one file rewritten, one removed.
+    await writeFile(join(root, "workspace", "big0.bin"), block(200));
+    await rm(join(root, "workspace", "big1.bin"));
+    before = await readSoFar();
+    tracker = new ChangeTracker(root, { warn() {} });
+    await tracker.start();
+    const secondStart = (await readSoFar()) - before;
+    expect(firstStart).toBeGreaterThan(4_000_000);
+    // The rewritten file (100 kB), the saved index and the session logs; not the 38 files that stayed.
+    expect(secondStart).toBeLessThan(600_000);
+    const { changes } = await tracker.record({ sessionId: "s1", turn: 1, callId: "c1", tool: "terminal" }, async () => {
+      await writeFile(join(root, "workspace", "big0.bin"), block(201));
+      await writeFile(join(root, "workspace", "big2.bin"), block(202));
+    });
+    expect(changes?.files.map((f) => `${f.kind} ${f.path} ${f.restorable}`)).toEqual(["modified workspace/big0.bin true", "modified workspace/big2.bin true"]);
+    const [call] = await tracker.calls("s1");
+    // What each was before the call: the rewrite made while the store was down, and the content kept by the first run.
+    expect((await tracker.blobs.get(call.files[0].before!)).equals(block(200))).toBe(true);
+    expect((await tracker.blobs.get(call.files[1].before!)).equals(block(2))).toBe(true);
+  });
 });

@@ -22,7 +22,7 @@
  */
 import type { ChangedFile, ChangesEvent } from "@mini-openclaw/protocol";
 import { randomBytes } from "node:crypto";
-import { appendFile, mkdir, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { appendFile, lstat, mkdir, readFile, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { isUnreadable, readConfinedFile } from "../paths/read-confined-file.js";
 import { CHECKPOINTS_DIR } from "../config/data-root-layout.js";
@@ -83,6 +83,16 @@ const rootOf = (path: string) => path.split("/")[0];
 const RESCAN_MARGIN_S = 1;
 /** How far the file system's clock may be from ours (or ours may jump) before scans look at every file. */
 const MAX_CLOCK_SKEW_MS = 250;
+/**
+ * The index as the last run left it (`.checkpoints/index.json`): at start, a file whose status is what
+ * it was then, and whose content the store holds, is not read again (a restart in a workspace of
+ * 20,000 files read and hashed them all before the first call could be recorded).
+ */
+const INDEX_FILE = "index.json";
+const INDEX_FORMAT = 1;
+const MAX_INDEX_FILE_BYTES = 256 * 1024 * 1024;
+/** The index is written this long after the last scan (and at close): off every call's path. */
+const SAVE_AFTER_MS = 5_000;
 
 /** The files (and names that are not UTF-8) as a scan left them, and what it could not see. */
 interface Snapshot {
@@ -113,6 +123,11 @@ export class ChangeTracker {
   private sameClock = false;
   /** What the store holds on disk, as its cap counts it (blobs and records). */
   private used = 0;
+  /** The last run's index, while the first scan runs (its entries stand for files unchanged since). */
+  private earlier: Map<string, IndexEntry> | null = null;
+  private saveTimer: NodeJS.Timeout | null = null;
+  /** What the saved index takes on disk (counted in `used`, under the same cap). */
+  private indexCost = 0;
 
   constructor(
     private readonly dataRoot: string,
@@ -132,25 +147,89 @@ export class ChangeTracker {
     this.closed = true;
     this.watch.close();
     await this.ready;
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    await this.saveIndex();
   }
 
   /** Keeps every file's content once, in the background: the first recorded call waits for it. */
   start(): Promise<void> {
     this.ready ??= (async () => {
       await mkdir(this.root, { recursive: true, mode: 0o700 });
-      this.used = await this.countUse();
+      const stored = await this.blobs.list();
+      this.used = await this.countUse(stored);
       this.sameClock = await this.clockAgrees();
+      this.earlier = await this.loadIndex(stored);
       await this.refresh(Number.NEGATIVE_INFINITY);
+      this.earlier = null;
     })().catch((err) => this.log.warn({ err }, "the change store could not start; calls are not recorded"));
     return this.ready;
   }
 
-  /** What the store holds on disk, counted from its files. */
-  private async countUse(): Promise<number> {
+  /** What the store holds on disk, counted from its files (`stored`: the blobs, when listed already). */
+  private async countUse(stored?: Map<string, number>): Promise<number> {
     let total = 0;
-    for (const size of (await this.blobs.list()).values()) total += diskCost(size);
+    for (const size of (stored ?? (await this.blobs.list())).values()) total += diskCost(size);
+    const saved = await lstat(join(this.root, INDEX_FILE)).catch(() => null);
+    this.indexCost = saved?.isFile() ? diskCost(saved.size) : 0;
+    total += this.indexCost;
     for (const id of await this.sessionIds()) total += diskCost((await readFile(this.logPath(id)).catch(() => Buffer.alloc(0))).length);
     return total;
+  }
+
+  /** The last run's index: its entries whose content the store still holds (null when there is none to trust). */
+  private async loadIndex(stored: Map<string, number>): Promise<Map<string, IndexEntry> | null> {
+    try {
+      const path = join(this.root, INDEX_FILE);
+      const info = await lstat(path);
+      if (!info.isFile() || info.size > MAX_INDEX_FILE_BYTES) return null;
+      const data = JSON.parse(await readFile(path, "utf8")) as { format?: unknown; entries?: unknown };
+      if (data.format !== INDEX_FORMAT || !Array.isArray(data.entries)) return null;
+      const out = new Map<string, IndexEntry>();
+      for (const item of data.entries as unknown[]) {
+        if (!Array.isArray(item) || typeof item[0] !== "string") continue;
+        const entry = item[1] as Partial<IndexEntry> | null;
+        // Only a kept content is taken as it was; anything else is looked at again (it is cheap, or there may be room now).
+        if (!entry || entry.kept !== true || typeof entry.sig !== "string" || typeof entry.mode !== "number" || typeof entry.hash !== "string" || !stored.has(entry.hash)) continue;
+        out.set(item[0], { sig: entry.sig, mode: entry.mode, hash: entry.hash, kept: true });
+      }
+      return out;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Writes the index (a new file put in place, so a crash leaves the old one or none). */
+  private async saveIndex(): Promise<void> {
+    if (this.index.size === 0) return;
+    const path = join(this.root, INDEX_FILE);
+    try {
+      const text = JSON.stringify({ format: INDEX_FORMAT, entries: [...this.index] });
+      const cost = diskCost(Buffer.byteLength(text));
+      // Under the store's cap like everything it writes: no room, no index (the next start reads every file).
+      if (this.used - this.indexCost + cost > this.maxBytes) {
+        await rm(path, { force: true });
+        this.used -= this.indexCost;
+        this.indexCost = 0;
+        return;
+      }
+      const tmp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
+      await writeFile(tmp, text, { mode: 0o600 });
+      await rename(tmp, path);
+      this.used += cost - this.indexCost;
+      this.indexCost = cost;
+    } catch (err) {
+      this.log.warn({ err }, "the change store's index could not be saved; the next start reads every file again");
+    }
+  }
+
+  private saveSoon(): void {
+    if (this.saveTimer || this.closed) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      void this.saveIndex();
+    }, SAVE_AFTER_MS);
+    this.saveTimer.unref();
   }
 
   /** The content of a file as a scan found it, kept in the store when there is room (or why not). */
@@ -199,7 +278,9 @@ export class ChangeTracker {
     const worker = async () => {
       for (let i = next++; i < files.length && !this.closed; i = next++) {
         const [path, file] = files[i];
-        index.set(path, await this.capture(path, file));
+        // Unchanged since the last run (the same status), and its content in the store: not read again.
+        const earlier = this.earlier?.get(path);
+        index.set(path, earlier?.sig === file.sig ? earlier : await this.capture(path, file));
       }
     };
     await Promise.all(Array.from({ length: Math.min(CAPTURE_CONCURRENCY, files.length) }, worker));
@@ -229,6 +310,7 @@ export class ChangeTracker {
    * since is handed over (`refreshChanged`); else, or when that cannot say, every file is scanned.
    */
   private async refresh(since: number): Promise<Snapshot> {
+    this.saveSoon();
     const clockOffset = Date.now() - performance.now();
     const steady = Math.abs(clockOffset - this.clockOffset) <= MAX_CLOCK_SKEW_MS;
     if (this.sameClock && steady && this.lastScanWall !== null && this.partial.size === 0 && this.odd.size === 0) {
