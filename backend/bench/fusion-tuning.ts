@@ -68,7 +68,8 @@ for (let alpha = 0.3; alpha <= 0.951; alpha += 0.05) {
   console.log(`${alpha.toFixed(2)}    ${value.toFixed(4)}  ${mean(score(heldOut, data.test, alpha)).toFixed(4)}    ${mean(score(train, data.train, alpha)).toFixed(4)}`);
 }
 // A new weight replaces the one in use only where the tuning half can tell them apart.
-const diffs = score(tune, data.test, best.alpha).map((v, i) => v - score(tune, data.test, DEFAULT_ALPHA)[i]);
+const inUse = score(tune, data.test, DEFAULT_ALPHA);
+const diffs = score(tune, data.test, best.alpha).map((v, i) => v - inUse[i]);
 const [low, high] = pairedInterval(diffs);
 const better = low > 0;
 console.log(

@@ -386,12 +386,15 @@ export interface NumberedEvent {
   event: ChatEvent;
 }
 
+/** How a queued message waits: `follow_up`, the next turn once this one ends; `steer`, into the running turn at its next step. */
+export const queueModeSchema = z.enum(["follow_up", "steer"]);
+
 /** One queued message of a session whose turn runs (`POST /api/chat` with `queue`). */
 export const queueItemSchema = z.object({
   id: z.string(),
   message: z.string(),
   /** follow_up: runs as the next turn; steer: goes into the running turn at its next step boundary. */
-  mode: z.enum(["follow_up", "steer"]),
+  mode: queueModeSchema,
   /** Sent with `tools: false`: it runs without tools, as the message that queued it asked. */
   tools: z.literal(false).optional(),
   /** Sent with `model`: it goes to this profile only. */

@@ -121,7 +121,8 @@ const stemOf = memoByKey((word) => (/^[a-z]+$/.test(word) ? stemmer(word) : word
 function latinWords(lower: string): string[] {
   const out: string[] = [];
   for (const match of lower.matchAll(WORD)) {
-    const word = match[0].replace(POSSESSIVE, "");
+    // Only a word with an apostrophe inside can end in one (most words: no second regex per word indexed).
+    const word = match[0].length > 2 && (match[0].includes("'") || match[0].includes("\u2019")) ? match[0].replace(POSSESSIVE, "") : match[0];
     if (!STOP_WORDS.has(word)) out.push(stemOf(word));
   }
   return out;

@@ -49,9 +49,13 @@ export function keySettingsToSave(config: Config, values: Record<string, string>
   return changed;
 }
 
-/** Saves the settings that differ to KEY.md and puts them in force (refused as `keySettingsToSave` says). */
-export async function saveKeySettings(config: Config, values: Record<string, string>): Promise<void> {
-  const changed = keySettingsToSave(config, values);
+/** Writes `keySettingsToSave`'s answer to KEY.md and puts it in force. */
+export async function writeKeySettings(config: Config, changed: Array<[string, string]>): Promise<void> {
   if (changed.length > 0) await updateKeyFile(config.keyFilePath, Object.fromEntries(changed));
   for (const [name, value] of changed) apply(config, name, value);
+}
+
+/** Saves the settings that differ to KEY.md and puts them in force (refused as `keySettingsToSave` says). */
+export async function saveKeySettings(config: Config, values: Record<string, string>): Promise<void> {
+  await writeKeySettings(config, keySettingsToSave(config, values));
 }

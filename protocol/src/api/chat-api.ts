@@ -1,50 +1,43 @@
 import { z } from "zod";
-import { chatErrorCodeSchema, chatEventSchema, queueItemSchema } from "../chat-events.js";
+import { chatErrorCodeSchema, chatEventSchema, queueItemSchema, queueModeSchema } from "../chat-events.js";
 import { compactionEntrySchema } from "../session-entries.js";
 import { apiErrorSchema, errorReplies, operation, sessionParams } from "./operation.js";
 
-export const chatRequestSchema = z
-  .object({
-    message: z.string(),
-    session_id: z.string().max(200).nullish(),
-    stream: z.boolean().optional(),
-    /** false: the model is offered no tools this turn (for models that take none). */
-    tools: z.boolean().optional(),
-    /**
-     * Start a branch: the new turn follows this turn (0: the session's start) instead of the current
-     * branch's last. Editing turn N and sending, or regenerating it, passes N's parent.
-     */
-    parent_turn: z.number().int().min(0).optional(),
-    /**
-     * When the session's turn runs: `follow_up` runs this message as the next turn once it ends (in order),
-     * `steer` hands it to the running turn at its next step boundary. With `session_id`, the reply is then
-     * always `202 ChatQueuedReply`: when no turn runs any more, the message starts the next turn at once and
-     * the reply says so (`started`, `turn`: follow it with `GET /api/sessions/:id/stream`), never the turn's
-     * stream. Without `queue`, a message to a busy session is a 409. (`POST /api/sessions/:id/queue` is the
-     * same without the rest of this request.)
-     */
-    queue: z.enum(["follow_up", "steer"]).optional(),
-    /** This message only goes to this model profile (`GET /api/models`); the session keeps its own. */
-    model: z.string().max(100).optional(),
-    /** The session's profile from this message on (a new session starts on it; stored with the session). */
-    session_model: z.string().max(100).optional(),
-    /** Files and images uploaded with `POST /api/attachments`, by id (at most 10). */
-    attachments: z.array(z.string().max(100)).max(10).optional(),
-  })
-  .meta({ id: "ChatRequest" });
+const chatRequestFields = z.object({
+  message: z.string(),
+  session_id: z.string().max(200).nullish(),
+  stream: z.boolean().optional(),
+  /** false: the model is offered no tools this turn (for models that take none). */
+  tools: z.boolean().optional(),
+  /**
+   * Start a branch: the new turn follows this turn (0: the session's start) instead of the current
+   * branch's last. Editing turn N and sending, or regenerating it, passes N's parent.
+   */
+  parent_turn: z.number().int().min(0).optional(),
+  /**
+   * When the session's turn runs: `follow_up` runs this message as the next turn once it ends (in order),
+   * `steer` hands it to the running turn at its next step boundary. With `session_id`, the reply is then
+   * always `202 ChatQueuedReply`: when no turn runs any more, the message starts the next turn at once and
+   * the reply says so (`started`, `turn`: follow it with `GET /api/sessions/:id/stream`), never the turn's
+   * stream. Without `queue`, a message to a busy session is a 409. (`POST /api/sessions/:id/queue` is the
+   * same without the rest of this request.)
+   */
+  queue: queueModeSchema.optional(),
+  /** This message only goes to this model profile (`GET /api/models`); the session keeps its own. */
+  model: z.string().max(100).optional(),
+  /** The session's profile from this message on (a new session starts on it; stored with the session). */
+  session_model: z.string().max(100).optional(),
+  /** Files and images uploaded with `POST /api/attachments`, by id (at most 10). */
+  attachments: z.array(z.string().max(100)).max(10).optional(),
+});
+export const chatRequestSchema = chatRequestFields.meta({ id: "ChatRequest" });
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 
 /** `POST /api/sessions/:id/queue`: a message for the session, behind its running turn. */
-export const queueRequestSchema = z
-  .object({
-    message: z.string(),
-    /** `follow_up` (the default): the next turn once this one ends; `steer`: into the running turn at its next step. */
-    mode: z.enum(["follow_up", "steer"]).optional(),
-    tools: z.boolean().optional(),
-    model: z.string().max(100).optional(),
-    session_model: z.string().max(100).optional(),
-    attachments: z.array(z.string().max(100)).max(10).optional(),
-  })
+export const queueRequestSchema = chatRequestFields
+  .pick({ message: true, tools: true, model: true, session_model: true, attachments: true })
+  /** `follow_up` when absent. */
+  .extend({ mode: queueModeSchema.optional() })
   .meta({ id: "QueueRequest" });
 export type QueueRequest = z.infer<typeof queueRequestSchema>;
 
@@ -56,7 +49,7 @@ export const chatQueuedReplySchema = z
   .object({
     queued: z.string().optional(),
     session_id: z.string(),
-    mode: z.enum(["follow_up", "steer"]),
+    mode: queueModeSchema,
     started: z.literal(true).optional(),
     turn: z.number().int().optional(),
   })

@@ -7,7 +7,7 @@ import type { KnowledgeBase } from "../../knowledge/knowledge-base.js";
 import type { ModelProfiles } from "../../models/model-profiles.js";
 import { baseUrlOf } from "../../models/base-url.js";
 import { checkKeyHost, keyForTest } from "../../models/key-host.js";
-import { keySettingsToSave, saveKeySettings } from "../../models/key-settings.js";
+import { keySettingsToSave, writeKeySettings } from "../../models/key-settings.js";
 import type { UiEventBus } from "../../ui-events/ui-event-bus.js";
 import { routeOf, typed } from "../api-route.js";
 
@@ -72,9 +72,9 @@ export async function modelSettingsRoutes(
       if (request.body.embedding.api_key !== undefined) values.EMBEDDING_API_KEY = embedding.apiKey ?? "";
     }
     // The environment's settings first (409), then a saved key for another host (which needs the user's yes).
-    keySettingsToSave(config, values);
+    const changed = keySettingsToSave(config, values);
     if (request.body.api_key === undefined) checkKeyHost(DEFAULT_PROFILE, config.model.baseUrl, next.baseUrl, config.model.apiKey, request.body.key_to_new_host);
-    await saveKeySettings(config, values);
+    await writeKeySettings(config, changed);
     // The embedder may follow the chat endpoint (no base URL of its own): made again either way; a new one re-embeds.
     await knowledge.useEmbedder(embedderFor(config));
     if (request.body.capabilities) await models.setCapabilities(DEFAULT_PROFILE, request.body.capabilities);
