@@ -23,7 +23,7 @@ export async function summarizeConversation(profile: ResolvedProfile, transcript
   try {
     const reply = await chat.invoke([new SystemMessage(COMPACTION_INSTRUCTIONS), new HumanMessage(transcript)], { signal });
     const summary = textOf(reply.content).trim();
-    if (!summary) throw new UserError(502, "The model answered the compaction request with an empty summary.");
+    if (!summary) throw new UserError("upstream_failed", "The model answered the compaction request with an empty summary.");
     const reported = reply.usage_metadata;
     if (!reported) return { summary };
     const tokens = { input_tokens: reported.input_tokens, output_tokens: reported.output_tokens, cached_tokens: reported.input_token_details?.cache_read ?? 0 };
@@ -38,6 +38,6 @@ export async function summarizeConversation(profile: ResolvedProfile, transcript
       receivedAnyChunk: false,
       profile: { name: profile.name, keySetting: profileKeySetting(profile.name) },
     });
-    throw new UserError(classified.code === "model_timeout" ? 504 : 502, `Compaction failed: ${classified.message}`);
+    throw new UserError(classified.code === "model_timeout" ? "model_timeout" : "upstream_failed", `Compaction failed: ${classified.message}`);
   }
 }

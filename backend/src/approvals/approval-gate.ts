@@ -55,7 +55,7 @@ export class ApprovalGate {
 
   decide(id: string, decision: UserDecision): PendingApproval {
     const entry = this.pending.get(id);
-    if (!entry) throw new UserError(404, `No approval ${id} is waiting (it was decided, it expired, or its turn ended).`);
+    if (!entry) throw new UserError("not_found", `No approval ${id} is waiting (it was decided, it expired, or its turn ended).`);
     entry.settle(decision);
     return entry.request;
   }

@@ -40,12 +40,12 @@ function readsAsText(bytes: Uint8Array): boolean {
 }
 
 export async function attachmentKind(name: string, bytes: Uint8Array): Promise<FoundKind> {
-  if (bytes.length === 0) throw new UserError(400, `${name} is empty.`);
+  if (bytes.length === 0) throw new UserError("invalid_request", `${name} is empty.`);
   const found = await fileTypeFromBuffer(bytes);
   if (found && IMAGES.has(found.mime)) return { kind: "image", type: found.mime, ext: found.ext };
   if (found && DOCUMENTS[found.mime]) return { kind: "document", type: found.mime, ext: DOCUMENTS[found.mime] };
-  if (found) throw new UserError(415, `${name} is ${found.mime}: attach an image (PNG, JPEG, WebP, GIF), a text or code file, or a PDF, Word, PowerPoint, Excel, EPUB or HTML document.`);
-  if (!readsAsText(bytes)) throw new UserError(415, `${name} is binary data of no kind the workbench reads (application/octet-stream).`);
+  if (found) throw new UserError("unsupported_type", `${name} is ${found.mime}: attach an image (PNG, JPEG, WebP, GIF), a text or code file, or a PDF, Word, PowerPoint, Excel, EPUB or HTML document.`);
+  if (!readsAsText(bytes)) throw new UserError("unsupported_type", `${name} is binary data of no kind the workbench reads (application/octet-stream).`);
   if (/\.html?$/i.test(name)) return { kind: "document", type: "text/html", ext: "html" };
   return { kind: "text", type: "text/plain", ext: null };
 }

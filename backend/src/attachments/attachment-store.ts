@@ -71,11 +71,11 @@ export const ATTACHMENT_NAME_BYTES = 180;
 function uploadName(raw: string): string {
   const name = (raw.split(/[\\/]/).pop() ?? "").trim();
   if (name === "") return "attachment";
-  if (name === "." || name === "..") throw new UserError(400, `"${name}" is not a file name; rename the file and upload it again.`);
+  if (name === "." || name === "..") throw new UserError("invalid_request", `"${name}" is not a file name; rename the file and upload it again.`);
   const problem = nameProblem(name);
-  if (problem) throw new UserError(400, `The file name ${shownName(name)} ${problem}; rename the file and upload it again.`);
+  if (problem) throw new UserError("invalid_request", `The file name ${shownName(name)} ${problem}; rename the file and upload it again.`);
   const bytes = Buffer.byteLength(name, "utf8");
-  if (bytes > ATTACHMENT_NAME_BYTES) throw new UserError(400, `The file name is ${bytes} bytes long (UTF-8); an attachment's name may have at most ${ATTACHMENT_NAME_BYTES}. Rename the file and upload it again.`);
+  if (bytes > ATTACHMENT_NAME_BYTES) throw new UserError("invalid_request", `The file name is ${bytes} bytes long (UTF-8); an attachment's name may have at most ${ATTACHMENT_NAME_BYTES}. Rename the file and upload it again.`);
   return name;
 }
 
@@ -102,7 +102,7 @@ export class AttachmentStore {
     for (const [id, upload] of this.unclaimed) if (now - upload.created > UNCLAIMED_MS && !id.startsWith("pending:")) this.unclaimed.delete(id);
     if (this.unclaimed.size >= MAX_UNCLAIMED || this.unclaimedBytes() + bytes > MAX_UNCLAIMED_BYTES) {
       throw new UserError(
-        429,
+        "limit_reached",
         `There are ${this.unclaimed.size} uploads (${Math.round(this.unclaimedBytes() / 1024 / 1024)} MB) that no message has sent yet, the most kept at once (${MAX_UNCLAIMED}, ${MAX_UNCLAIMED_BYTES / 1024 / 1024} MB). Send or discard them first; unsent uploads are deleted after ${UNCLAIMED_MS / 3_600_000} hours.`,
       );
     }
@@ -114,7 +114,7 @@ export class AttachmentStore {
   /** Stores an upload; a 400/413/415/422 names the file and what is wrong with it, a 429 says too many are unsent. */
   async add(rawName: string, bytes: Uint8Array): Promise<Attachment> {
     const name = uploadName(rawName);
-    if (bytes.length > MAX_ATTACHMENT_BYTES) throw new UserError(413, `${name} is ${bytes.length} bytes, over the ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB limit for one attachment.`);
+    if (bytes.length > MAX_ATTACHMENT_BYTES) throw new UserError("too_large", `${name} is ${bytes.length} bytes, over the ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MB limit for one attachment.`);
     const token = this.reserve(bytes.length);
     try {
       const attachment = await this.store(name, bytes);
@@ -137,7 +137,7 @@ export class AttachmentStore {
       modelType = image.type;
     } else {
       const text = found.kind === "text" ? decodeText(bytes) : (await this.extract(blob, name)).text;
-      if (found.kind === "document" && text.trim() === "") throw new UserError(422, `${name} holds no text that can be read (a scanned document?).`);
+      if (found.kind === "document" && text.trim() === "") throw new UserError("unprocessable", `${name} holds no text that can be read (a scanned document?).`);
       await writeConfinedAtomic(this.dataRoot, modelPath(sha256), text);
       modelType = "text/plain";
     }
@@ -148,12 +148,12 @@ export class AttachmentStore {
   }
 
   private async record(id: string): Promise<AttachmentRecord> {
-    if (!ID.test(id)) throw new UserError(404, `No such attachment: ${id.slice(0, 100)}`);
+    if (!ID.test(id)) throw new UserError("not_found", `No such attachment: ${id.slice(0, 100)}`);
     try {
       const { data } = await readConfinedFile(this.dataRoot, metaPath(id), { maxBytes: META_BYTES, timeoutMs: READ_MS });
       return JSON.parse(data.toString("utf8")) as AttachmentRecord;
     } catch (err) {
-      if (isUnreadable(err) || err instanceof SyntaxError) throw new UserError(404, `No such attachment: ${id}`);
+      if (isUnreadable(err) || err instanceof SyntaxError) throw new UserError("not_found", `No such attachment: ${id}`);
       throw err;
     }
   }
@@ -165,7 +165,7 @@ export class AttachmentStore {
    */
   async claim(ids: string[], sessionId: string): Promise<Attachment[]> {
     const records = await Promise.all(ids.map((id) => this.record(id)));
-    for (const record of records) if (record.session !== null && record.session !== sessionId) throw new UserError(404, `No such attachment in this session: ${record.id}`);
+    for (const record of records) if (record.session !== null && record.session !== sessionId) throw new UserError("not_found", `No such attachment in this session: ${record.id}`);
     const claimed: AttachmentRecord[] = [];
     for (const record of records) {
       if (record.session !== null) {
@@ -194,7 +194,7 @@ export class AttachmentStore {
       await writeConfinedAtomic(this.dataRoot, path, data, { mode: 0o644 });
       return path;
     }
-    throw new UserError(409, `Too many attachments named ${record.name} in this session.`);
+    throw new UserError("conflict", `Too many attachments named ${record.name} in this session.`);
   }
 
   /** An attachment's bytes as uploaded, and its media type. */
@@ -215,7 +215,7 @@ export class AttachmentStore {
   /** The text the model gets of a text file or document (the Inspector shows it); an image has none (400). */
   async text(id: string): Promise<{ attachment: Attachment; text: string }> {
     const record = await this.record(id);
-    if (record.kind === "image") throw new UserError(400, `${record.name} is an image; it has no text.`);
+    if (record.kind === "image") throw new UserError("invalid_request", `${record.name} is an image; it has no text.`);
     const input = await this.modelInput(publicOf(record));
     return { attachment: publicOf(record), text: input.kind === "text" ? input.text : "" };
   }

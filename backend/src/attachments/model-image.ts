@@ -39,7 +39,7 @@ export async function modelImage(name: string, bytes: Uint8Array): Promise<{ dat
   const { default: sharp } = await import("sharp");
   // Nothing is kept between decodes (libvips's operation cache would hold the last images' memory).
   sharp.cache(false);
-  const unreadable = (err: unknown) => new UserError(422, `${name} is not an image that can be read (${(err as Error).message.split("\n")[0].slice(0, 200)}).`);
+  const unreadable = (err: unknown) => new UserError("unprocessable", `${name} is not an image that can be read (${(err as Error).message.split("\n")[0].slice(0, 200)}).`);
   // The header alone: what the decode would cost, and whether a transparent image must stay PNG.
   let header: { width?: number; height?: number; format?: string; hasAlpha?: boolean };
   try {
@@ -50,7 +50,7 @@ export async function modelImage(name: string, bytes: Uint8Array): Promise<{ dat
   const pixels = (header.width ?? 0) * (header.height ?? 0);
   const budget = PIXEL_BUDGET[header.format ?? ""] ?? DEFAULT_PIXEL_BUDGET;
   if (pixels > budget) {
-    throw new UserError(413, `${name} declares ${header.width} × ${header.height} pixels (${million(pixels)}); a ${header.format ?? "image"} attachment may have at most ${million(budget)}. Scale it down first.`);
+    throw new UserError("too_large", `${name} declares ${header.width} × ${header.height} pixels (${million(pixels)}); a ${header.format ?? "image"} attachment may have at most ${million(budget)}. Scale it down first.`);
   }
   return inDecodeSlot(async () => {
     try {

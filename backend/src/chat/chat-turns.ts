@@ -34,7 +34,7 @@ export class ChatTurns {
     await sessions.require(sessionId);
     for (;;) {
       if (turns.busy.has(sessionId)) {
-        if (request.parent_turn !== undefined) throw new UserError(400, "A queued message follows the running turn; it cannot also name 'parent_turn'.");
+        if (request.parent_turn !== undefined) throw new UserError("invalid_request", "A queued message follows the running turn; it cannot also name 'parent_turn'.");
         checkProfiles(models, request);
         if (request.session_model !== undefined) await switchSessionModel(this.deps, sessionId, request.session_model);
         // Attachments are made the session's now: one from elsewhere is refused before anything waits.
@@ -47,7 +47,7 @@ export class ChatTurns {
         live = await this.start({ ...request, session_id: sessionId });
       } catch (err) {
         // Another turn took the session between the look and the start: the message waits behind it.
-        if (err instanceof UserError && err.status === 409 && turns.busy.has(sessionId)) continue;
+        if (err instanceof UserError && err.code === "conflict" && turns.busy.has(sessionId)) continue;
         throw err;
       }
       return { session_id: sessionId, mode, started: true, ...(await turnNumberOf(live)) };

@@ -17,7 +17,7 @@ export async function compactSessionNow(deps: ChatDeps, id: string, keepTurns: n
   const sessionId = assertSessionId(id);
   await sessions.require(sessionId);
   const profile = compactionProfile(deps, sessionProfile(deps, chosenModel(await sessions.entries(sessionId))).name);
-  if (!isModelConfigured(profile.model)) throw new UserError(503, modelNotConfiguredMessage(config, profile.name), { code: "model_not_configured" });
+  if (!isModelConfigured(profile.model)) throw new UserError("unavailable", modelNotConfiguredMessage(config, profile.name), { code: "model_not_configured" });
   turns.claim(sessionId, `A turn is running in session ${sessionId}; compact it when the turn ends.`);
   try {
     const plan = planCompaction((await sessions.read(sessionId)).entries, keepTurns);

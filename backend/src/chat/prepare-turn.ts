@@ -50,17 +50,17 @@ export interface PreparedTurn {
 /** The model profiles a request names must exist: a 400 naming the one that does not (nothing is stored). */
 export function checkProfiles(models: Pick<ModelProfiles, "has" | "names">, request: { model?: string; session_model?: string }): void {
   for (const [field, name] of [["model", request.model], ["session_model", request.session_model]] as const) {
-    if (name !== undefined && !models.has(name)) throw new UserError(400, `Unknown model profile in '${field}': "${name.slice(0, 100)}". The profiles are: ${models.names().join(", ")}.`);
+    if (name !== undefined && !models.has(name)) throw new UserError("invalid_request", `Unknown model profile in '${field}': "${name.slice(0, 100)}". The profiles are: ${models.names().join(", ")}.`);
   }
 }
 
 /** The message's own checks (also for a queued one): present, and within the chat size limit. */
 export function checkMessage(config: Config, message: unknown): asserts message is string {
   if (typeof message !== "string" || message.trim() === "") {
-    throw new UserError(400, "'message' must be a non-empty string.");
+    throw new UserError("invalid_request", "'message' must be a non-empty string.");
   }
   if (message.length > config.limits.messageChars) {
-    throw new UserError(413, `'message' is ${message.length} characters, over the ${config.limits.messageChars} limit.`);
+    throw new UserError("too_large", `'message' is ${message.length} characters, over the ${config.limits.messageChars} limit.`);
   }
 }
 
@@ -85,7 +85,7 @@ export async function prepareTurn(deps: Pick<ChatDeps, "config" | "sessions" | "
   }
   const parentTurn = request.parent_turn;
   if (parentTurn !== undefined && parentTurn !== 0) {
-    if (created) throw new UserError(400, `A new session has no turn ${parentTurn} to follow.`);
+    if (created) throw new UserError("invalid_request", `A new session has no turn ${parentTurn} to follow.`);
     await sessions.read(sessionId, { leaf: parentTurn }); // a 400 for a turn it does not have
   }
   const command = parseSlashCommand(request.message);

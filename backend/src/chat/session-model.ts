@@ -7,7 +7,7 @@ import type { ChatDeps } from "./chat-deps.js";
  */
 export async function switchSessionModel(deps: Pick<ChatDeps, "sessions" | "models">, sessionId: string, profile: string | null): Promise<void> {
   if (profile !== null && !deps.models.has(profile)) {
-    throw new UserError(400, `Unknown model profile: "${profile.slice(0, 100)}". The profiles are: ${deps.models.names().join(", ")}.`);
+    throw new UserError("invalid_request", `Unknown model profile: "${profile.slice(0, 100)}". The profiles are: ${deps.models.names().join(", ")}.`);
   }
   await deps.sessions.append(sessionId, { type: "meta", ts: new Date().toISOString(), model: profile });
 }

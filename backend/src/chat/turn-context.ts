@@ -42,7 +42,7 @@ export async function loadContext(deps: ChatDeps, turn: PreparedTurn, recorder: 
   const all = await sessions.entries(turn.sessionId);
   const tree = turnTree(all);
   const leaf = turn.parentTurn ?? tree.leaf;
-  if (leaf !== 0 && !hasTurn(tree, leaf)) throw new UserError(400, noSuchTurn(turn.sessionId, leaf, tree));
+  if (leaf !== 0 && !hasTurn(tree, leaf)) throw new UserError("invalid_request", noSuchTurn(turn.sessionId, leaf, tree));
   const previous = entriesOnBranch(all, tree, leaf);
   const started = previous.findLast((entry) => entry.type === "snapshot");
   // Ids go on above every id the session stored, whatever the clock says.

@@ -22,10 +22,10 @@ const MODE_BITS = 0o7777;
 /** Writes the file's state from before `change` back (or removes a file the call created). */
 async function putBack(tracker: ChangeTracker, dataRoot: string, change: StoredChange): Promise<Action> {
   if (change.kind === "created") {
-    if (!(await removeConfinedFile(dataRoot, change.path))) throw new UserError(409, `${change.path} is a folder now; it was left alone.`);
+    if (!(await removeConfinedFile(dataRoot, change.path))) throw new UserError("conflict", `${change.path} is a folder now; it was left alone.`);
     return "removed";
   }
-  if (!change.restorable || change.before === null) throw new UserError(422, `${change.path} cannot be put back: ${change.reason ?? "its earlier content was not kept"}.`);
+  if (!change.restorable || change.before === null) throw new UserError("unprocessable", `${change.path} cannot be put back: ${change.reason ?? "its earlier content was not kept"}.`);
   // Its content and its mode as they were (a 0600 secret stays 0600, a 0755 script stays runnable).
   await writeConfinedAtomic(dataRoot, change.path, await tracker.blobs.get(change.before), change.before_mode !== undefined ? { mode: change.before_mode & MODE_BITS } : {});
   return "restored";
@@ -33,11 +33,11 @@ async function putBack(tracker: ChangeTracker, dataRoot: string, change: StoredC
 
 export async function revertFile(tracker: ChangeTracker, dataRoot: string, changeId: string, path: string, force: boolean): Promise<{ call: CallRecord; action: Action }> {
   const call = await tracker.find(changeId);
-  if (!call) throw new UserError(404, `No recorded change ${changeId}.`);
+  if (!call) throw new UserError("not_found", `No recorded change ${changeId}.`);
   const change = call.files.find((f) => f.path === path);
-  if (!change) throw new UserError(404, `The change ${changeId} did not touch ${path}; it touched ${call.files.map((f) => f.path).join(", ") || "nothing"}.`);
+  if (!change) throw new UserError("not_found", `The change ${changeId} did not touch ${path}; it touched ${call.files.map((f) => f.path).join(", ") || "nothing"}.`);
   if (!force && !unchanged((await tracker.currentHashes([path])).get(path), change.after)) {
-    throw new UserError(409, `${path} changed since that call (by you or a later call); send force: true to put it back anyway.`);
+    throw new UserError("conflict", `${path} changed since that call (by you or a later call); send force: true to put it back anyway.`);
   }
   return { call, action: await putBack(tracker, dataRoot, change) };
 }

@@ -1,4 +1,4 @@
-import { apiErrorCodeFor } from "@mini-openclaw/protocol";
+import { apiErrorCodeFor, httpStatusOf } from "@mini-openclaw/protocol";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { isUserError } from "../lib/user-error.js";
 import { drainRefusedBody } from "./drain-refused-body.js";
@@ -22,7 +22,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     return { ...payload, code: apiErrorCodeFor(reply.statusCode) };
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (isUserError(error)) return reply.code(error.status).send({ error: error.message, ...error.extra });
+    if (isUserError(error)) return reply.code(httpStatusOf(error.code)).send({ error: error.message, code: error.code, ...error.extra });
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOSPC" || code === "EDQUOT") {
       return reply.code(507).send({ error: "The disk is full: nothing was saved, and the previous content is intact." });

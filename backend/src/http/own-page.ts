@@ -10,5 +10,5 @@ import { UserError } from "../lib/user-error.js";
 export function assertOwnPage(request: FastifyRequest, allowedOrigins: string[], refusal: string): void {
   const origin = request.headers.origin;
   const own = `http://${request.headers.host ?? ""}`;
-  if (origin === undefined || (origin !== own && !allowedOrigins.includes(origin))) throw new UserError(403, refusal);
+  if (origin === undefined || (origin !== own && !allowedOrigins.includes(origin))) throw new UserError("refused", refusal);
 }

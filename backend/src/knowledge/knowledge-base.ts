@@ -587,7 +587,7 @@ export class KnowledgeBase {
   /** Stores a new document under knowledge/ (byte for byte, never over another) and indexes it. */
   async add(filename: string, bytes: Uint8Array): Promise<KnowledgeUploadReply> {
     const path = knowledgePath(filename);
-    if (bytes.byteLength > MAX_DOCUMENT_BYTES) throw new UserError(413, `${bytes.byteLength} bytes, over the ${MAX_DOCUMENT_BYTES}-byte limit for a document; nothing was written.`);
+    if (bytes.byteLength > MAX_DOCUMENT_BYTES) throw new UserError("too_large", `${bytes.byteLength} bytes, over the ${MAX_DOCUMENT_BYTES}-byte limit for a document; nothing was written.`);
     await addKnowledgeFile(this.dataRoot, path, bytes);
     await this.lookSoon(UPLOAD_WAIT_MS);
     const doc = this.docs.get(path);
@@ -618,10 +618,10 @@ export class KnowledgeBase {
    */
   async source(path: string): Promise<KnowledgeSourceReply> {
     if (!path.startsWith("knowledge/") || !KNOWLEDGE_EXTENSIONS.test(path)) {
-      throw new UserError(400, `Not a knowledge document: ${path} (knowledge/ files of the kinds the index reads).`);
+      throw new UserError("invalid_request", `Not a knowledge document: ${path} (knowledge/ files of the kinds the index reads).`);
     }
     const info = await lstat(join(this.dataRoot, path)).catch(() => null);
-    if (!info?.isFile()) throw new UserError(404, `No such document: ${path}.`);
+    if (!info?.isFile()) throw new UserError("not_found", `No such document: ${path}.`);
     const { text, pages } = await this.extract(path, path);
     return { path, text, pages, page_word: pageWord(path) };
   }
@@ -633,7 +633,7 @@ export class KnowledgeBase {
    */
   async extract(path: string, name: string): Promise<{ text: string; pages: Array<{ page: number; line: number }> | null }> {
     const result = await this.extractor.run({ kind: "extract", dataRoot: this.dataRoot, path, maxBytes: MAX_DOCUMENT_BYTES });
-    if (!result.ok) throw new UserError(422, `${name} could not be read: ${result.reason}`);
+    if (!result.ok) throw new UserError("unprocessable", `${name} could not be read: ${result.reason}`);
     return { text: result.text ?? "", pages: result.pages ?? null };
   }
 

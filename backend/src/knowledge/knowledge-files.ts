@@ -40,9 +40,9 @@ function refusalWords(refused: PathRefusal): string {
 
 /** The data-root-relative path a name given for knowledge/ stands for, or a 422 saying why not. */
 export function knowledgePath(name: unknown): string {
-  if (typeof name !== "string" || name.trim() === "") throw new UserError(400, "A file name is required (?filename=NAME).");
+  if (typeof name !== "string" || name.trim() === "") throw new UserError("invalid_request", "A file name is required (?filename=NAME).");
   const refuse = (why: string): never => {
-    throw new UserError(422, `${shownName(name.slice(0, 120))} ${why}; nothing was written.`);
+    throw new UserError("unprocessable", `${shownName(name.slice(0, 120))} ${why}; nothing was written.`);
   };
   const read = relativeSegments(name);
   if ("refused" in read) return refuse(refusalWords(read.refused));
@@ -67,8 +67,8 @@ async function inFolder<T>(dataRoot: string, path: string, create: boolean, fn: 
     });
   } catch (err) {
     // Only the way to the folder is refused so; what `fn` throws is its own answer.
-    if (!inside && err instanceof UserError && (err.status === 403 || err.status === 409)) {
-      throw new UserError(create ? 422 : 404, `${err.message} Nothing was written.`);
+    if (!inside && err instanceof UserError && (err.code === "refused" || err.code === "conflict")) {
+      throw new UserError(create ? "unprocessable" : "not_found", `${err.message} Nothing was written.`);
     }
     throw err;
   }
@@ -86,8 +86,8 @@ export async function trashKnowledgeFile(dataRoot: string, path: string): Promis
   const trashName = `${Date.now()}-${randomBytes(6).toString("hex")}`;
   await inFolder(dataRoot, path, false, async (folder, name) => {
     const info = await lstat(folder.at(name)).catch(() => null);
-    if (!info) throw new UserError(404, `No such document: ${path}.`);
-    if (!info.isFile()) throw new UserError(422, `${path} is not a regular file (a link or a folder); it was left as it is.`);
+    if (!info) throw new UserError("not_found", `No such document: ${path}.`);
+    if (!info.isFile()) throw new UserError("unprocessable", `${path} is not a regular file (a link or a folder); it was left as it is.`);
     await writeFile(join(trash, `${trashName}.json`), JSON.stringify({ path }), { mode: 0o600 });
     await rename(folder.at(name), join(trash, trashName));
   });
@@ -96,16 +96,16 @@ export async function trashKnowledgeFile(dataRoot: string, path: string): Promis
 
 /** Puts a trashed document back where it was; never over a file that took its name meanwhile (409). */
 export async function restoreKnowledgeFile(dataRoot: string, trashName: string): Promise<string> {
-  if (!TRASH_NAME.test(trashName)) throw new UserError(400, `"${trashName.slice(0, 60)}" is not the name of a trashed document.`);
+  if (!TRASH_NAME.test(trashName)) throw new UserError("invalid_request", `"${trashName.slice(0, 60)}" is not the name of a trashed document.`);
   const trash = join(dataRoot, TRASH);
   const record = await readFile(join(trash, `${trashName}.json`), "utf8").catch(() => null);
-  if (record === null) throw new UserError(404, `${trashName} is not in the trash (any more).`);
+  if (record === null) throw new UserError("not_found", `${trashName} is not in the trash (any more).`);
   const path = knowledgePath((JSON.parse(record) as { path: string }).path);
   await inFolder(dataRoot, path, true, async (folder, name) => {
     try {
       await link(join(trash, trashName), folder.at(name));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "EEXIST") throw new UserError(409, `${path} exists again; the trashed one stays in ${TRASH}/${trashName}.`);
+      if ((err as NodeJS.ErrnoException).code === "EEXIST") throw new UserError("conflict", `${path} exists again; the trashed one stays in ${TRASH}/${trashName}.`);
       throw err;
     }
   });

@@ -111,7 +111,7 @@ export class SharedCollection {
 
   /** An error for a search the server cannot answer now, naming the store (its password left out). */
   unavailable(err: Error): UserError {
-    return new UserError(503, `The knowledge store (${this.shown}) cannot be reached: ${err.message}. It is tried again in the background; everything else works.`);
+    return new UserError("unavailable", `The knowledge store (${this.shown}) cannot be reached: ${err.message}. It is tried again in the background; everything else works.`);
   }
 
   /** Refuses a rebuild this workbench cannot do: the server unreachable, or another workbench indexing the collection. */
@@ -119,7 +119,7 @@ export class SharedCollection {
     if (this.error !== null || !connected) throw this.unavailable(new Error(this.error ?? "not connected yet"));
     if (!holding) {
       const by = this.indexer ? ` (${this.indexer.host}, pid ${this.indexer.pid})` : "";
-      throw new UserError(409, `Another workbench${by} indexes this collection: rebuild it there, or stop it and its lease passes here.`);
+      throw new UserError("conflict", `Another workbench${by} indexes this collection: rebuild it there, or stop it and its lease passes here.`);
     }
   }
 

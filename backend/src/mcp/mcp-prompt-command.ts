@@ -20,7 +20,7 @@ function fillArguments(declared: Array<{ name: string; required: boolean }>, typ
     values[arg.name] = i === declared.length - 1 ? words.slice(i).join(" ") : words[i];
   });
   const missing = declared.filter((a) => a.required && values[a.name] === undefined).map((a) => a.name);
-  if (missing.length) throw new UserError(400, `This MCP prompt needs ${missing.join(", ")}: type ${declared.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(" ")} after the command.`);
+  if (missing.length) throw new UserError("invalid_request", `This MCP prompt needs ${missing.join(", ")}: type ${declared.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(" ")} after the command.`);
   return values;
 }
 
@@ -46,17 +46,17 @@ export async function loadMcpPromptCommand(hub: McpHub, name: string, args: stri
     const connection = hub.get(server.name)!;
     const prompt = connection.prompts.find((p) => sanitizeNamePart(p.name) === wanted);
     if (!prompt) continue;
-    if (connection.state !== "connected") throw new UserError(503, `The MCP server "${server.name}" is ${connection.state}; /${name} cannot run now.`);
+    if (connection.state !== "connected") throw new UserError("unavailable", `The MCP server "${server.name}" is ${connection.state}; /${name} cannot run now.`);
     const values = fillArguments(prompt.arguments, args);
     let result: GetPromptResult;
     try {
       result = await connection.getPrompt(prompt.name, values, AbortSignal.timeout(PROMPT_TIMEOUT_MS));
     } catch (err) {
-      throw new UserError(502, `The MCP server "${server.name}" could not give the prompt ${prompt.name}: ${(err as Error).message}`);
+      throw new UserError("upstream_failed", `The MCP server "${server.name}" could not give the prompt ${prompt.name}: ${(err as Error).message}`);
     }
     const { text } = capText(messageText(result));
     return `${text}\n\n(The user ran /${name}${args ? ` with: ${args}` : ""}, a prompt from the MCP server "${server.name}".)`;
   }
   const known = servers.flatMap((s) => hub.get(s.name)!.prompts.map((p) => `/${MCP_PREFIX}${sanitizeNamePart(s.name)}__${sanitizeNamePart(p.name)}`));
-  throw new UserError(404, `Unknown MCP prompt /${name}. Available: ${known.slice(0, 20).join(", ") || "none"}.`);
+  throw new UserError("not_found", `Unknown MCP prompt /${name}. Available: ${known.slice(0, 20).join(", ") || "none"}.`);
 }

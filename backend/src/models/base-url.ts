@@ -8,8 +8,8 @@ export function baseUrlOf(value: string | null | undefined, field: string): stri
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new UserError(400, `'${field}' is not a URL: ${baseUrl.slice(0, 100)}`);
+    throw new UserError("invalid_request", `'${field}' is not a URL: ${baseUrl.slice(0, 100)}`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UserError(400, `'${field}' must be an http:// or https:// URL.`);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UserError("invalid_request", `'${field}' must be an http:// or https:// URL.`);
   return baseUrl;
 }

@@ -33,7 +33,7 @@ export function checkKeyHost(profile: string, savedBaseUrl: string | null, nextB
   const from = originOf(savedBaseUrl);
   const to = originOf(nextBaseUrl);
   throw new UserError(
-    409,
+    "conflict",
     `The profile "${profile}" has a key saved for ${from}; its base URL now points at ${to}. Type the key again for ${to}, or confirm that ${to} may have the saved key.`,
     { key_host: { from, to } },
   );

@@ -45,7 +45,7 @@ function apply(config: Config, name: string, value: string): void {
 export function keySettingsToSave(config: Config, values: Record<string, string>): Array<[string, string]> {
   const changed = Object.entries(values).filter(([name, value]) => value !== keySetting(config, name));
   const blocked = changed.filter(([name]) => config.modelFromEnvironment.includes(name as never) || config.profileKeysFromEnvironment.includes(name)).map(([name]) => name);
-  if (blocked.length > 0) throw new UserError(409, `${blocked.join(", ")} ${blocked.length === 1 ? "is" : "are"} set in the environment, which wins over KEY.md: change ${blocked.length === 1 ? "it" : "them"} there.`);
+  if (blocked.length > 0) throw new UserError("conflict", `${blocked.join(", ")} ${blocked.length === 1 ? "is" : "are"} set in the environment, which wins over KEY.md: change ${blocked.length === 1 ? "it" : "them"} there.`);
   return changed;
 }
 

@@ -196,7 +196,7 @@ export class ModelProfiles {
     await this.source.write(async (file) => {
       const next = change(file);
       const problem = referenceProblem(next);
-      if (problem) throw new UserError(400, problem);
+      if (problem) throw new UserError("invalid_request", problem);
       await saveKeySettings(this.deps.config, keys);
       return next;
     });
@@ -224,8 +224,8 @@ export class ModelProfiles {
 
   /** Deletes a profile and every mention of it (fallbacks, helpers, the default), and its key. */
   async remove(name: string): Promise<void> {
-    if (name === DEFAULT_PROFILE) throw new UserError(400, `The profile "${DEFAULT_PROFILE}" is the OPENAI_* settings and cannot be deleted; set another profile as the default instead.`);
-    if (!this.has(name)) throw new UserError(404, `No such model profile: ${name}`);
+    if (name === DEFAULT_PROFILE) throw new UserError("invalid_request", `The profile "${DEFAULT_PROFILE}" is the OPENAI_* settings and cannot be deleted; set another profile as the default instead.`);
+    if (!this.has(name)) throw new UserError("not_found", `No such model profile: ${name}`);
     // Its key goes too (one the environment sets is the environment's).
     const setting = profileKeySetting(name);
     const keys = this.deps.config.profileKeysFromEnvironment.includes(setting) ? {} : { [setting]: "" };

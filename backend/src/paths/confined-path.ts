@@ -20,21 +20,21 @@ const SECRET_FILE = /^key\.md$/i;
 function refusal(refused: PathRefusal): UserError {
   switch (refused.kind) {
     case "empty":
-      return new UserError(400, "A path is required.");
+      return new UserError("invalid_request", "A path is required.");
     case "too_long":
-      return new UserError(400, `The path is too long (over ${MAX_PATH_CHARS} characters).`);
+      return new UserError("invalid_request", `The path is too long (over ${MAX_PATH_CHARS} characters).`);
     case "nul":
-      return new UserError(400, "The path holds a NUL byte.");
+      return new UserError("invalid_request", "The path holds a NUL byte.");
     case "backslash":
-      return new UserError(400, "Backslashes are refused; separate folders with '/'.");
+      return new UserError("invalid_request", "Backslashes are refused; separate folders with '/'.");
     case "absolute":
-      return new UserError(403, "Absolute paths are refused: paths are relative to the data root.");
+      return new UserError("refused", "Absolute paths are refused: paths are relative to the data root.");
     case "parent":
-      return new UserError(403, "'..' is refused: paths stay inside the data root.");
+      return new UserError("refused", "'..' is refused: paths stay inside the data root.");
     case "no_name":
-      return new UserError(400, "The path names the data root itself, not a file.");
+      return new UserError("invalid_request", "The path names the data root itself, not a file.");
     case "bad_name":
-      return new UserError(422, `The path ${refused.problem}.`);
+      return new UserError("unprocessable", `The path ${refused.problem}.`);
   }
 }
 
@@ -44,19 +44,19 @@ function refusal(refused: PathRefusal): UserError {
  * by stripping the location prefix.
  */
 export function normalizeUserPath(input: unknown, locationPrefix = "."): string {
-  if (typeof input !== "string") throw new UserError(400, "A path is required.");
-  if (/%[0-9a-f]{2}/i.test(input)) throw new UserError(400, "Percent-encoded paths are refused; write the path plainly.");
+  if (typeof input !== "string") throw new UserError("invalid_request", "A path is required.");
+  if (/%[0-9a-f]{2}/i.test(input)) throw new UserError("invalid_request", "Percent-encoded paths are refused; write the path plainly.");
   const read = relativeSegments(input);
   if ("refused" in read) throw refusal(read.refused);
   let segments = read.segments;
   const prefix = locationPrefix.split("/").filter((s) => s !== "" && s !== ".");
   if (prefix.length > 0 && prefix.every((part, i) => segments[i] === part)) segments = segments.slice(prefix.length);
   if (segments.some((s) => SECRET_FILE.test(s))) {
-    throw new UserError(403, "KEY.md holds credentials and is never readable or writable here.");
+    throw new UserError("refused", "KEY.md holds credentials and is never readable or writable here.");
   }
-  if (segments.length === 0) throw new UserError(400, "The path names the data root itself, not a file.");
+  if (segments.length === 0) throw new UserError("invalid_request", "The path names the data root itself, not a file.");
   // The change store (the files' earlier contents): no tool reads or rewrites it, and the file API neither.
-  if (segments[0] === CHECKPOINTS_DIR) throw new UserError(403, `${CHECKPOINTS_DIR}/ is the workbench's store of earlier file versions; it is not readable or writable here (use the changes view).`);
+  if (segments[0] === CHECKPOINTS_DIR) throw new UserError("refused", `${CHECKPOINTS_DIR}/ is the workbench's store of earlier file versions; it is not readable or writable here (use the changes view).`);
   return segments.join("/");
 }
 
@@ -75,7 +75,7 @@ export async function writeConfinedAtomic(root: string, relPath: string, content
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code && CHANGED_UNDERFOOT.has(code)) {
-      throw new UserError(409, `${relPath}: a folder on its path changed during the save (${code}); nothing was saved. Try again.`);
+      throw new UserError("conflict", `${relPath}: a folder on its path changed during the save (${code}); nothing was saved. Try again.`);
     }
     throw err;
   }

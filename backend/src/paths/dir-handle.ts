@@ -17,7 +17,7 @@ const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOL
 /** A name inside one folder: never a path, `.` or `..`. */
 function checkName(name: string): string {
   if (name === "" || name === "." || name === ".." || name.includes("/") || name.includes("\0")) {
-    throw new UserError(400, `"${name.slice(0, 80)}" is not a file or folder name.`);
+    throw new UserError("invalid_request", `"${name.slice(0, 80)}" is not a file or folder name.`);
   }
   return name;
 }
@@ -38,7 +38,7 @@ export class DirHandle {
     const handle = await open(real, DIR_FLAGS);
     if ((await readlink(`/proc/self/fd/${handle.fd}`).catch(() => null)) !== real) {
       await handle.close();
-      throw new UserError(409, "The data root changed while it was opened; try again.");
+      throw new UserError("conflict", "The data root changed while it was opened; try again.");
     }
     return new DirHandle(handle, ".");
   }
@@ -76,8 +76,8 @@ export class DirHandle {
         }
         if (code && SWAPPED.has(code)) {
           const link = await lstat(path).then((info) => info.isSymbolicLink(), () => false);
-          if (link) throw new UserError(403, `${shown} is a symbolic link: the path leaves the data root through it; refused.`);
-          throw new UserError(409, `${shown} is not a folder here (it is missing or a file; it may have changed during the write).`);
+          if (link) throw new UserError("refused", `${shown} is a symbolic link: the path leaves the data root through it; refused.`);
+          throw new UserError("conflict", `${shown} is not a folder here (it is missing or a file; it may have changed during the write).`);
         }
         throw err;
       }
@@ -106,7 +106,7 @@ export class DirHandle {
       await rename(this.at(temp), this.at(name));
     } catch (err) {
       await rm(this.at(temp), { force: true });
-      if ((err as NodeJS.ErrnoException).code === "EISDIR") throw new UserError(400, `${this.shownAs}/${name} is a folder, not a file.`);
+      if ((err as NodeJS.ErrnoException).code === "EISDIR") throw new UserError("invalid_request", `${this.shownAs}/${name} is a folder, not a file.`);
       throw err;
     }
   }
@@ -121,7 +121,7 @@ export class DirHandle {
     try {
       await link(this.at(temp), this.at(name));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "EEXIST") throw new UserError(409, `${this.shownAs}/${name} exists already; it was left as it is.`);
+      if ((err as NodeJS.ErrnoException).code === "EEXIST") throw new UserError("conflict", `${this.shownAs}/${name} exists already; it was left as it is.`);
       throw err;
     } finally {
       await rm(this.at(temp), { force: true });

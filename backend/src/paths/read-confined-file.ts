@@ -16,6 +16,7 @@
 import { constants } from "node:fs";
 import { type FileHandle, lstat, open, readlink, realpath } from "node:fs/promises";
 import { join } from "node:path";
+import type { ApiErrorCode } from "@mini-openclaw/protocol";
 import { UserError } from "../lib/user-error.js";
 
 export type UnreadableReason =
@@ -29,13 +30,25 @@ export type UnreadableReason =
   | "timeout"
   | "denied";
 
+/** Why a read failed, as the protocol's error code. */
+const CODE_OF: Record<UnreadableReason, ApiErrorCode> = {
+  missing: "not_found",
+  symlink: "refused",
+  "not-regular": "invalid_request",
+  folder: "invalid_request",
+  "hard-link": "refused",
+  "too-large": "too_large",
+  binary: "unsupported_type",
+  timeout: "timed_out",
+  denied: "refused",
+};
+
 export class UnreadableFileError extends UserError {
   constructor(
-    status: number,
     message: string,
     readonly reason: UnreadableReason,
   ) {
-    super(status, message);
+    super(CODE_OF[reason], message);
     this.name = "UnreadableFileError";
   }
 }
@@ -74,13 +87,12 @@ function kindOf(info: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevic
 
 const symlinkRefused = (relPath: string, at: string) =>
   new UnreadableFileError(
-    403,
     `symlink refused: ${at === relPath ? relPath : `${at} (on the way to ${relPath})`} is a symbolic link; ` +
       "the workbench never follows links in the data root.",
     "symlink",
   );
 
-const missing = (relPath: string) => new UnreadableFileError(404, `No such file: ${relPath}`, "missing");
+const missing = (relPath: string) => new UnreadableFileError(`No such file: ${relPath}`, "missing");
 
 /**
  * Checks each component of `relPath` under `rootReal` without following any: a link anywhere is
@@ -100,8 +112,8 @@ async function checkComponents(rootReal: string, relPath: string): Promise<void>
     if (info.isSymbolicLink()) throw symlinkRefused(relPath, at);
     const last = i === parts.length - 1;
     if (!last && !info.isDirectory()) throw missing(relPath);
-    if (last && info.isDirectory()) throw new UnreadableFileError(400, `${relPath} is a folder, not a file.`, "folder");
-    if (last && !info.isFile()) throw new UnreadableFileError(400, `${relPath} is not a regular file (${kindOf(info)}); refused.`, "not-regular");
+    if (last && info.isDirectory()) throw new UnreadableFileError(`${relPath} is a folder, not a file.`, "folder");
+    if (last && !info.isFile()) throw new UnreadableFileError(`${relPath} is not a regular file (${kindOf(info)}); refused.`, "not-regular");
   }
 }
 
@@ -122,7 +134,7 @@ async function readCapped(handle: FileHandle, relPath: string, size: number, max
 }
 
 const tooLarge = (relPath: string, size: number, maxBytes: number) =>
-  new UnreadableFileError(413, `${relPath} is ${size > maxBytes ? `over ${maxBytes}` : size} bytes, over the ${maxBytes}-byte limit.`, "too-large");
+  new UnreadableFileError(`${relPath} is ${size > maxBytes ? `over ${maxBytes}` : size} bytes, over the ${maxBytes}-byte limit.`, "too-large");
 
 async function readNow(root: string, relPath: string, maxBytes: number): Promise<ConfinedFile> {
   const rootReal = await realpath(root);
@@ -135,7 +147,7 @@ async function readNow(root: string, relPath: string, maxBytes: number): Promise
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ELOOP") throw symlinkRefused(relPath, relPath);
     if (code === "ENOENT" || code === "ENOTDIR") throw missing(relPath);
-    if (code === "EACCES" || code === "EPERM") throw new UnreadableFileError(403, `Permission denied: ${relPath}`, "denied");
+    if (code === "EACCES" || code === "EPERM") throw new UnreadableFileError(`Permission denied: ${relPath}`, "denied");
     throw err;
   }
   try {
@@ -143,10 +155,10 @@ async function readNow(root: string, relPath: string, maxBytes: number): Promise
     const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => null);
     if (opened !== expected) throw symlinkRefused(relPath, relPath);
     const info = await handle.stat();
-    if (info.isDirectory()) throw new UnreadableFileError(400, `${relPath} is a folder, not a file.`, "folder");
-    if (!info.isFile()) throw new UnreadableFileError(400, `${relPath} is not a regular file (${kindOf(info)}); refused.`, "not-regular");
+    if (info.isDirectory()) throw new UnreadableFileError(`${relPath} is a folder, not a file.`, "folder");
+    if (!info.isFile()) throw new UnreadableFileError(`${relPath} is not a regular file (${kindOf(info)}); refused.`, "not-regular");
     if (info.nlink > 1) {
-      throw new UnreadableFileError(403, `hard link refused: ${relPath} has ${info.nlink} links (it may be a file from elsewhere).`, "hard-link");
+      throw new UnreadableFileError(`hard link refused: ${relPath} has ${info.nlink} links (it may be a file from elsewhere).`, "hard-link");
     }
     if (info.size > maxBytes) throw tooLarge(relPath, info.size, maxBytes);
     const data = await readCapped(handle, relPath, info.size, maxBytes);
@@ -162,7 +174,7 @@ export async function readConfinedFile(root: string, relPath: string, limits: Re
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new UnreadableFileError(504, `Reading ${relPath} took over ${timeoutMs} ms; gave up.`, "timeout")),
+      () => reject(new UnreadableFileError(`Reading ${relPath} took over ${timeoutMs} ms; gave up.`, "timeout")),
       timeoutMs,
     );
   });
@@ -177,7 +189,7 @@ export async function readConfinedFile(root: string, relPath: string, limits: Re
 export async function readConfinedText(root: string, relPath: string, maxBytes: number, timeoutMs?: number): Promise<ConfinedRead> {
   const file = await readConfinedFile(root, relPath, { maxBytes, timeoutMs });
   if (file.data.subarray(0, 8192).includes(0)) {
-    throw new UnreadableFileError(415, `${relPath} is a binary file; only text files can be read.`, "binary");
+    throw new UnreadableFileError(`${relPath} is a binary file; only text files can be read.`, "binary");
   }
   return { path: relPath, content: file.data.toString("utf8"), bytes: file.bytes };
 }

@@ -16,18 +16,18 @@ function checkTimeZone(tz: string): void {
   try {
     new Intl.DateTimeFormat("en", { timeZone: tz });
   } catch (err) {
-    throw new UserError(400, `Unknown time zone "${tz.slice(0, 100)}": ${(err as Error).message}. Use an IANA name such as Europe/Paris.`);
+    throw new UserError("invalid_request", `Unknown time zone "${tz.slice(0, 100)}": ${(err as Error).message}. Use an IANA name such as Europe/Paris.`);
   }
 }
 
 function cronOf(schedule: Extract<TaskSchedule, { kind: "cron" }>): Cron {
   if (schedule.tz) checkTimeZone(schedule.tz);
   const fields = schedule.expr.trim().split(/\s+/).length;
-  if (fields !== 5 && fields !== 6) throw new UserError(400, `Invalid cron expression "${schedule.expr.slice(0, 100)}": it has ${fields} fields; use five (minute hour day month weekday) or six (seconds first).`);
+  if (fields !== 5 && fields !== 6) throw new UserError("invalid_request", `Invalid cron expression "${schedule.expr.slice(0, 100)}": it has ${fields} fields; use five (minute hour day month weekday) or six (seconds first).`);
   try {
     return new Cron(schedule.expr, { timezone: schedule.tz ?? serverTimeZone(), paused: true });
   } catch (err) {
-    throw new UserError(400, `Invalid cron expression "${schedule.expr.slice(0, 100)}": ${(err as Error).message}`);
+    throw new UserError("invalid_request", `Invalid cron expression "${schedule.expr.slice(0, 100)}": ${(err as Error).message}`);
   }
 }
 
@@ -35,7 +35,7 @@ function cronOf(schedule: Extract<TaskSchedule, { kind: "cron" }>): Cron {
 function onceAt(schedule: Extract<TaskSchedule, { kind: "once" }>): number {
   const at = Date.parse(schedule.at);
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(schedule.at) || Number.isNaN(at)) {
-    throw new UserError(400, `"${schedule.at.slice(0, 40)}" is not an ISO date and time (e.g. 2026-12-01T09:00 or 2026-12-01T09:00:00+01:00).`);
+    throw new UserError("invalid_request", `"${schedule.at.slice(0, 40)}" is not an ISO date and time (e.g. 2026-12-01T09:00 or 2026-12-01T09:00:00+01:00).`);
   }
   return at;
 }
@@ -57,13 +57,13 @@ export function shortestGap(schedule: TaskSchedule, now = Date.now()): number | 
  */
 export function checkSchedule(schedule: TaskSchedule, now = Date.now(), minIntervalSeconds = 0): void {
   if (schedule.kind === "cron") {
-    if (cronOf(schedule).nextRun(new Date(now)) === null) throw new UserError(400, `The cron expression "${schedule.expr}" never matches a future time.`);
+    if (cronOf(schedule).nextRun(new Date(now)) === null) throw new UserError("invalid_request", `The cron expression "${schedule.expr}" never matches a future time.`);
   } else if (schedule.kind === "once" && onceAt(schedule) <= now) {
-    throw new UserError(400, `${schedule.at} has passed: a one-time task needs a time in the future.`);
+    throw new UserError("invalid_request", `${schedule.at} has passed: a one-time task needs a time in the future.`);
   }
   const gap = shortestGap(schedule, now);
   if (gap !== null && gap < minIntervalSeconds * 1000) {
-    throw new UserError(400, `This schedule runs ${Math.round(gap / 1000)} s apart; a task runs at most once every ${minIntervalSeconds} s (TASK_MIN_INTERVAL_SECONDS).`);
+    throw new UserError("invalid_request", `This schedule runs ${Math.round(gap / 1000)} s apart; a task runs at most once every ${minIntervalSeconds} s (TASK_MIN_INTERVAL_SECONDS).`);
   }
 }
 

@@ -42,26 +42,26 @@ export function withAttachments(entries: SessionEntry[], stored: Map<string, Att
 export function importedEntries(body: unknown, messageChars: number): { title: string; entries: SessionEntry[]; attachments: ExportedAttachment[] } {
   const value = body as Partial<SessionExport> | null;
   if (typeof value !== "object" || value === null || value.format !== "mini-openclaw-session") {
-    throw new UserError(400, 'Not a session export: expected a JSON object with "format": "mini-openclaw-session".');
+    throw new UserError("invalid_request", 'Not a session export: expected a JSON object with "format": "mini-openclaw-session".');
   }
-  if (value.version !== 2) throw new UserError(400, `Session export version ${String(value.version)} is not one this workbench reads (2).`);
-  if (!Array.isArray(value.entries)) throw new UserError(400, '"entries" must be an array of session entries.');
-  if (value.entries.length > MAX_IMPORT_ENTRIES) throw new UserError(413, `The export holds more than ${MAX_IMPORT_ENTRIES} entries.`);
+  if (value.version !== 2) throw new UserError("invalid_request", `Session export version ${String(value.version)} is not one this workbench reads (2).`);
+  if (!Array.isArray(value.entries)) throw new UserError("invalid_request", '"entries" must be an array of session entries.');
+  if (value.entries.length > MAX_IMPORT_ENTRIES) throw new UserError("too_large", `The export holds more than ${MAX_IMPORT_ENTRIES} entries.`);
   const entries: SessionEntry[] = [];
   value.entries.forEach((raw, i) => {
     const parsed = sessionEntrySchema.safeParse(raw);
-    if (!parsed.success) throw new UserError(400, `Entry ${i + 1} is not a valid session entry: ${parsed.error.issues[0]?.message ?? "invalid"}.`);
+    if (!parsed.success) throw new UserError("invalid_request", `Entry ${i + 1} is not a valid session entry: ${parsed.error.issues[0]?.message ?? "invalid"}.`);
     // The limits chat applies: what could not have been sent is not taken in by the back door.
     const message = parsed.data.type === "user" ? Math.max(parsed.data.content.length, parsed.data.model_content?.length ?? 0) : 0;
-    if (message > messageChars) throw new UserError(413, `Entry ${i + 1} is a message of ${message} characters, over the ${messageChars} that chat takes.`);
+    if (message > messageChars) throw new UserError("too_large", `Entry ${i + 1} is a message of ${message} characters, over the ${messageChars} that chat takes.`);
     if (parsed.data.type !== "header") entries.push(parsed.data as SessionEntry);
   });
   const attachments = value.attachments ?? [];
-  if (!Array.isArray(attachments)) throw new UserError(400, '"attachments" must be an array of attachments with their bytes.');
-  if (attachments.length > MAX_IMPORT_ATTACHMENTS) throw new UserError(413, `The export holds more than ${MAX_IMPORT_ATTACHMENTS} attachments.`);
+  if (!Array.isArray(attachments)) throw new UserError("invalid_request", '"attachments" must be an array of attachments with their bytes.');
+  if (attachments.length > MAX_IMPORT_ATTACHMENTS) throw new UserError("too_large", `The export holds more than ${MAX_IMPORT_ATTACHMENTS} attachments.`);
   const carried = attachments.map((raw, i) => {
     const parsed = exportedAttachmentSchema.safeParse(raw);
-    if (!parsed.success) throw new UserError(400, `Attachment ${i + 1} is not a valid exported attachment: ${parsed.error.issues[0]?.message ?? "invalid"}.`);
+    if (!parsed.success) throw new UserError("invalid_request", `Attachment ${i + 1} is not a valid exported attachment: ${parsed.error.issues[0]?.message ?? "invalid"}.`);
     return parsed.data;
   });
   return { title: typeof value.title === "string" ? value.title.slice(0, 200) : "", entries: renumbered(entries), attachments: carried };

@@ -9,7 +9,7 @@ export function isValidSessionId(id: unknown): id is string {
 
 export function assertSessionId(id: unknown): string {
   if (!isValidSessionId(id)) {
-    throw new UserError(400, "Invalid session_id: use 1-64 letters, digits, '_' or '-' (no '/', '.', or spaces).");
+    throw new UserError("invalid_request", "Invalid session_id: use 1-64 letters, digits, '_' or '-' (no '/', '.', or spaces).");
   }
   return id;
 }

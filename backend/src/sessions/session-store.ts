@@ -16,7 +16,7 @@ import { type IndexedSession, SESSION_EXT as EXT, SessionIndex, summarize } from
 import { usageRecords, usageSummary } from "./session-usage.js";
 
 /** The one way to say a session is not there (404). */
-export const unknownSession = (id: string, hint = "") => new UserError(404, `Unknown session: ${id}.${hint ? ` ${hint}` : ""}`);
+export const unknownSession = (id: string, hint = "") => new UserError("not_found", `Unknown session: ${id}.${hint ? ` ${hint}` : ""}`);
 
 /** Deleted sessions go here, never straight away: `<id>--<ms>.jsonl`, restorable as they were. */
 const TRASH_DIR = ".trash";
@@ -117,7 +117,7 @@ export class SessionStore {
     const { text, mtime } = await this.readText(id);
     const parsed = parseSessionText(text);
     const tree = turnTree(parsed.entries);
-    if (leaf !== undefined && leaf !== 0 && !hasTurn(tree, leaf)) throw new UserError(400, noSuchTurn(id, leaf, tree));
+    if (leaf !== undefined && leaf !== 0 && !hasTurn(tree, leaf)) throw new UserError("invalid_request", noSuchTurn(id, leaf, tree));
     const end = leaf ?? tree.leaf;
     return {
       ...summarize(id, parsed.entries, mtime),
@@ -208,15 +208,15 @@ export class SessionStore {
   /** Brings a trashed session back under its id; never over a session that took the id meanwhile. */
   async restore(id: string, trashName: string): Promise<void> {
     const match = TRASH_NAME.exec(trashName);
-    if (!match || match[1] !== id) throw new UserError(400, `"${trashName.slice(0, 100)}" is not a trashed file of session ${id}.`);
+    if (!match || match[1] !== id) throw new UserError("invalid_request", `"${trashName.slice(0, 100)}" is not a trashed file of session ${id}.`);
     const from = join(this.dir, TRASH_DIR, trashName);
     // link + unlink rather than rename: link fails if the id exists again, rename would replace it.
     try {
       await link(from, this.file(id));
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === "EEXIST") throw new UserError(409, `A session ${id} exists again; the trashed one stays in sessions/${TRASH_DIR}/${trashName}.`);
-      if (code === "ENOENT") throw new UserError(404, `sessions/${TRASH_DIR}/${trashName} is not in the trash (any more).`);
+      if (code === "EEXIST") throw new UserError("conflict", `A session ${id} exists again; the trashed one stays in sessions/${TRASH_DIR}/${trashName}.`);
+      if (code === "ENOENT") throw new UserError("not_found", `sessions/${TRASH_DIR}/${trashName} is not in the trash (any more).`);
       throw err;
     }
     await unlink(from);

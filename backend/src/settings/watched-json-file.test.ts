@@ -83,7 +83,7 @@ describe("WatchedJsonFile", () => {
     await expect(file.write(() => { throw new Error("refused by the caller"); })).rejects.toThrow("refused by the caller");
     await writeFile(path, "{ broken");
     await file.reload();
-    await expect(file.write((v) => v)).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/^NAMES\.json is not valid JSON .*: fix the file first/) });
+    await expect(file.write((v) => v)).rejects.toMatchObject({ code: "conflict", message: expect.stringMatching(/^NAMES\.json is not valid JSON .*: fix the file first/) });
     expect(await readFile(path, "utf8")).toBe("{ broken");
   });
 

@@ -124,7 +124,7 @@ export class WatchedJsonFile<T> {
   write(change: (value: T) => T | Promise<T>, render: (value: T) => string = (value) => `${JSON.stringify(value, null, 2)}\n`): Promise<T> {
     const run = this.writing.then(async () => {
       await this.reloading;
-      if (this.problemText) throw new UserError(409, `${this.problemText.split(";")[0]}: fix the file first (it is never rewritten over a mistake).`);
+      if (this.problemText) throw new UserError("conflict", `${this.problemText.split(";")[0]}: fix the file first (it is never rewritten over a mistake).`);
       const next = await change(structuredClone(this.current));
       await writeConfinedAtomic(this.options.dataRoot, this.options.name, render(next));
       this.current = next;

@@ -23,7 +23,7 @@ export async function installSkills(dataRoot: string, skills: ArchiveSkill[]): P
     try {
       for (const { folder } of skills) {
         if (await lstat(skillsDir.at(folder)).catch(() => null)) {
-          throw new UserError(409, `A skill folder ${SKILLS_DIR}/${folder} already exists. Nothing was installed; delete or rename that folder to replace it.`);
+          throw new UserError("conflict", `A skill folder ${SKILLS_DIR}/${folder} already exists. Nothing was installed; delete or rename that folder to replace it.`);
         }
       }
       const stagingName = `.installing-${randomBytes(6).toString("hex")}`;
@@ -46,7 +46,7 @@ export async function installSkills(dataRoot: string, skills: ArchiveSkill[]): P
             await staging.moveTo(skill.folder, skillsDir, skill.folder);
           } catch (err) {
             const code = (err as NodeJS.ErrnoException).code;
-            if (code === "ENOTEMPTY" || code === "EEXIST" || code === "ENOTDIR") throw new UserError(409, `A skill folder ${SKILLS_DIR}/${skill.folder} appeared during the install; it was left as it is.`);
+            if (code === "ENOTEMPTY" || code === "EEXIST" || code === "ENOTDIR") throw new UserError("conflict", `A skill folder ${SKILLS_DIR}/${skill.folder} appeared during the install; it was left as it is.`);
             throw err;
           }
         }

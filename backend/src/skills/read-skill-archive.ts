@@ -68,14 +68,14 @@ async function unpack(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
     const { problem } = unpacked;
     switch (problem.kind) {
       case "refused":
-        throw new UserError(422, `The archive was refused: the entry "${problem.entry.slice(0, 200)}" has ${problem.message}. Nothing was installed.`);
+        throw new UserError("unprocessable", `The archive was refused: the entry "${problem.entry.slice(0, 200)}" has ${problem.message}. Nothing was installed.`);
       case "too-large":
       case "too-many":
-        throw new UserError(413, `The archive was refused: ${problem.message}. Nothing was installed.`);
+        throw new UserError("too_large", `The archive was refused: ${problem.message}. Nothing was installed.`);
       case "method":
-        throw new UserError(422, `${problem.message}; zip it again with deflate.`);
+        throw new UserError("unprocessable", `${problem.message}; zip it again with deflate.`);
       case "damaged":
-        throw new UserError(422, `The archive was refused: ${problem.message}. Nothing was installed.`);
+        throw new UserError("unprocessable", `The archive was refused: ${problem.message}. Nothing was installed.`);
     }
   }
   return new Map([...unpacked.files].map(([name, data]) => [paths.get(name)!, data]));
@@ -88,7 +88,7 @@ function topLevelFolder(skillMd: Uint8Array, archiveName: string): string {
   if (NAME_PATTERN.test(name)) return name;
   const stem = archiveName.replace(/^.*[\\/]/, "").replace(/\.(zip|skill)$/i, "").replace(/[^A-Za-z0-9_.-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "");
   if (NAME_PATTERN.test(stem)) return stem;
-  throw new UserError(422, "The archive's SKILL.md has no usable name and the archive's file name cannot stand in for one.");
+  throw new UserError("unprocessable", "The archive's SKILL.md has no usable name and the archive's file name cannot stand in for one.");
 }
 
 /**
@@ -97,18 +97,18 @@ function topLevelFolder(skillMd: Uint8Array, archiveName: string): string {
  * repository download, `skills-main/skills/pdf/SKILL.md`). Each keeps the files under its folder.
  */
 export async function readSkillArchive(bytes: Uint8Array, archiveName: string): Promise<ArchiveSkill[]> {
-  if (bytes.length === 0) throw new UserError(400, "The archive is empty.");
+  if (bytes.length === 0) throw new UserError("invalid_request", "The archive is empty.");
   const files = await unpack(bytes);
   const roots = [...files.keys()]
     .filter((path) => path === "SKILL.md" || path.endsWith("/SKILL.md"))
     .map((path) => path.slice(0, -"SKILL.md".length))
     .sort((a, b) => a.length - b.length);
   const outermost = roots.filter((root, i) => !roots.slice(0, i).some((outer) => root.startsWith(outer)));
-  if (outermost.length === 0) throw new UserError(422, "The archive holds no SKILL.md, so it is not a skill. Nothing was installed.");
+  if (outermost.length === 0) throw new UserError("unprocessable", "The archive holds no SKILL.md, so it is not a skill. Nothing was installed.");
 
   const skills = outermost.map((root): ArchiveSkill => {
     const folder = root === "" ? topLevelFolder(files.get("SKILL.md")!, archiveName) : root.split("/").at(-2)!;
-    if (!NAME_PATTERN.test(folder)) throw new UserError(422, `The skill folder "${folder.slice(0, 100)}" in the archive is not a usable name (letters, digits, '_', '-', '.').`);
+    if (!NAME_PATTERN.test(folder)) throw new UserError("unprocessable", `The skill folder "${folder.slice(0, 100)}" in the archive is not a usable name (letters, digits, '_', '-', '.').`);
     return {
       folder,
       files: [...files].filter(([path]) => path.startsWith(root)).map(([path, data]) => ({ path: path.slice(root.length), data })),
@@ -117,6 +117,6 @@ export async function readSkillArchive(bytes: Uint8Array, archiveName: string): 
   skills.sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
   const folders = skills.map((s) => s.folder);
   const twice = folders.find((f, i) => folders.indexOf(f) !== i);
-  if (twice) throw new UserError(422, `The archive holds two skills for the folder "${twice}". Nothing was installed.`);
+  if (twice) throw new UserError("unprocessable", `The archive holds two skills for the folder "${twice}". Nothing was installed.`);
   return skills;
 }

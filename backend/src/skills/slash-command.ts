@@ -41,8 +41,8 @@ export async function loadSlashCommand(dataRoot: string, locationPrefix: string,
   const skill = skills.find((s) => s.name === name) ?? skills.find((s) => skillFolder(s.location) === name);
   if (!skill) {
     const problem = problems.find((p) => p.folder === name);
-    if (problem) throw new UserError(422, `The skill /${name} cannot be used: ${problem.reason}. Fix ${problem.location} and run it again.`);
-    throw new UserError(404, `Unknown skill /${name}. Available: ${listNames(skills.map((s) => `/${s.name}`))}.`);
+    if (problem) throw new UserError("unprocessable", `The skill /${name} cannot be used: ${problem.reason}. Fix ${problem.location} and run it again.`);
+    throw new UserError("not_found", `Unknown skill /${name}. Available: ${listNames(skills.map((s) => `/${s.name}`))}.`);
   }
   const folder = skillFolder(skill.location);
   const { content: text } = await readConfinedText(dataRoot, `${SKILLS_DIR}/${folder}/SKILL.md`, MAX_SKILL_BYTES);

@@ -84,7 +84,7 @@ export class HeartbeatChecklist {
    */
   async decide(decision: "accept" | "reject", seen: string): Promise<void> {
     const change = await this.change();
-    if (!change || change.sha256 !== seen) throw new UserError(409, `${HEARTBEAT_FILE} changed again since it was shown (or the change was decided already): look at it again.`);
+    if (!change || change.sha256 !== seen) throw new UserError("conflict", `${HEARTBEAT_FILE} changed again since it was shown (or the change was decided already): look at it again.`);
     if (decision === "accept") await writeConfinedAtomic(this.dataRoot, ACCEPTED_FILE, change.proposed);
     else await writeConfinedAtomic(this.dataRoot, HEARTBEAT_FILE, change.accepted ?? "");
     this.told = null;

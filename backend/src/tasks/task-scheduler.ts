@@ -214,7 +214,7 @@ export class TaskScheduler {
     }
     const session = task.entry?.session;
     if (!session) return null;
-    if (!(await this.deps.sessions.exists(session))) throw new UserError(400, `The task's session ${session} no longer exists.`);
+    if (!(await this.deps.sessions.exists(session))) throw new UserError("invalid_request", `The task's session ${session} no longer exists.`);
     return session;
   }
 
@@ -248,7 +248,7 @@ export class TaskScheduler {
       });
     } catch (err) {
       this.active.delete(task.id);
-      const busy = err instanceof UserError && err.status === 409;
+      const busy = err instanceof UserError && err.code === "conflict";
       const ended: TaskRun = { ...run, ended_at: iso(Date.now()), outcome: busy ? "skipped" : "failed", detail: (err as Error).message };
       await this.record(ended, task.name, !busy);
       return ended;
@@ -295,7 +295,7 @@ export class TaskScheduler {
 
   private entry(id: string): TaskFileEntry {
     const entry = this.deps.file.value.tasks.find((t) => t.id === id);
-    if (!entry) throw new UserError(404, `No such task: ${id.slice(0, 64)}`);
+    if (!entry) throw new UserError("not_found", `No such task: ${id.slice(0, 64)}`);
     return entry;
   }
 
@@ -362,15 +362,15 @@ export class TaskScheduler {
   /** Checks a task's fields as the API takes them: 400 naming what is wrong, 413 for the prompt. */
   private async check(fields: TaskFields): Promise<void> {
     const { config, models, sessions } = this.deps;
-    if (fields.prompt.length > config.limits.messageChars) throw new UserError(413, `The prompt is ${fields.prompt.length} characters, over the ${config.limits.messageChars} that chat takes.`);
+    if (fields.prompt.length > config.limits.messageChars) throw new UserError("too_large", `The prompt is ${fields.prompt.length} characters, over the ${config.limits.messageChars} that chat takes.`);
     checkSchedule(fields.schedule, Date.now(), config.tasks.minIntervalSeconds);
-    if (fields.profile !== undefined && !models.has(fields.profile)) throw new UserError(400, `Unknown model profile: "${fields.profile.slice(0, 64)}". The profiles are: ${models.names().join(", ")}.`);
+    if (fields.profile !== undefined && !models.has(fields.profile)) throw new UserError("invalid_request", `Unknown model profile: "${fields.profile.slice(0, 64)}". The profiles are: ${models.names().join(", ")}.`);
     if (fields.session) {
       const id = assertSessionId(fields.session);
-      if (!(await sessions.exists(id))) throw new UserError(400, `Unknown session: "${id}".`);
+      if (!(await sessions.exists(id))) throw new UserError("invalid_request", `Unknown session: "${id}".`);
     }
     const unknown = (fields.tools ?? []).find((tool) => !isBuiltinTool(tool) && !tool.startsWith("mcp__"));
-    if (unknown !== undefined) throw new UserError(400, `Unknown tool in 'tools': "${unknown.slice(0, 100)}".`);
+    if (unknown !== undefined) throw new UserError("invalid_request", `Unknown tool in 'tools': "${unknown.slice(0, 100)}".`);
   }
 
   async create(fields: TaskFields, by: { agent: boolean; session?: string } = { agent: false }): Promise<Task> {
@@ -378,7 +378,7 @@ export class TaskScheduler {
     const now = iso(Date.now());
     const entry: TaskFileEntry = { id: newId("task"), ...fields, name: fields.name.trim(), created_at: now, ...(by.agent ? { created_by: "agent" as const, ...(by.session ? { created_in: by.session } : {}) } : {}) };
     await this.deps.file.write((file) => {
-      if (file.tasks.length >= MAX_TASKS) throw new UserError(429, `There are ${file.tasks.length} tasks, the most one workbench keeps (${MAX_TASKS}); delete some first.`);
+      if (file.tasks.length >= MAX_TASKS) throw new UserError("limit_reached", `There are ${file.tasks.length} tasks, the most one workbench keeps (${MAX_TASKS}); delete some first.`);
       return { ...file, tasks: [...file.tasks, entry] };
     });
     this.deps.log.info({ task: entry.id, name: entry.name, by: by.agent ? "agent" : "user" }, "task created");
@@ -404,7 +404,7 @@ export class TaskScheduler {
   }
 
   async setHeartbeat(settings: HeartbeatSettings): Promise<Heartbeat> {
-    if (settings.profile !== undefined && !this.deps.models.has(settings.profile)) throw new UserError(400, `Unknown model profile: "${settings.profile.slice(0, 64)}".`);
+    if (settings.profile !== undefined && !this.deps.models.has(settings.profile)) throw new UserError("invalid_request", `Unknown model profile: "${settings.profile.slice(0, 64)}".`);
     if (settings.enabled && !this.heartbeatSettings().enabled) this.heartbeatAnchor = Date.now();
     await this.deps.file.write((file) => ({ ...file, heartbeat: settings }));
     return this.heartbeat();

@@ -59,10 +59,10 @@ export const readFileTool = (config: Pick<Config, "dataRoot" | "locationPrefix" 
   async execute(input, call) {
     const asked = normalizeUserPath(input.path, config.locationPrefix);
     if (asked.split("/")[0] === STORAGE_DIR) {
-      throw new UserError(403, `${STORAGE_DIR}/ holds the workbench's indexes and its trash; no tool reads it. Search the knowledge base with search_knowledge_base.`);
+      throw new UserError("refused", `${STORAGE_DIR}/ holds the workbench's indexes and its trash; no tool reads it. Search the knowledge base with search_knowledge_base.`);
     }
     if (settingsFile(asked)) {
-      throw new UserError(403, `${asked} is one of the workbench's settings files (it can hold credentials); no tool reads it. The user edits it in the Inspector.`);
+      throw new UserError("refused", `${asked} is one of the workbench's settings files (it can hold credentials); no tool reads it. The user edits it in the Inspector.`);
     }
     const { relPath, file } = await readInSkillFolder(config, asked, call.activeSkill ?? null);
     const lines = file.content.split("\n");

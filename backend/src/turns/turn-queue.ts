@@ -19,7 +19,7 @@ export class TurnQueue {
 
   add(sessionId: string, message: string, mode: QueueItem["mode"], tools = true, model?: string, attachments?: string[]): QueueItem {
     const items = this.items.get(sessionId) ?? [];
-    if (items.length >= MAX_QUEUED) throw new UserError(429, `Session ${sessionId} already has ${MAX_QUEUED} queued messages; wait for the turn, or remove some.`);
+    if (items.length >= MAX_QUEUED) throw new UserError("limit_reached", `Session ${sessionId} already has ${MAX_QUEUED} queued messages; wait for the turn, or remove some.`);
     const item: QueueItem = { id: `q_${randomUUID()}`, message, mode, ...(tools ? {} : { tools: false as const }), ...(model ? { model } : {}), ...(attachments?.length ? { attachments } : {}), queued_at: Date.now() };
     this.items.set(sessionId, [...items, item]);
     return item;

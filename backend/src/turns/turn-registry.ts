@@ -106,8 +106,8 @@ export class TurnRegistry {
 
   /** Holds the session for a turn about to start, or for another job that must not overlap a turn. */
   claim(sessionId: string, conflict: string): void {
-    if (this.closing) throw new UserError(503, "The workbench is shutting down.");
-    if (this.busy.has(sessionId)) throw new UserError(409, conflict);
+    if (this.closing) throw new UserError("unavailable", "The workbench is shutting down.");
+    if (this.busy.has(sessionId)) throw new UserError("conflict", conflict);
     this.busy.add(sessionId);
   }
 

@@ -369,6 +369,7 @@ export const en = {
   "errors.api.upstream_failed": "A server the workbench called failed",
   "errors.api.unavailable": "Not available now",
   "errors.api.disk_full": "The disk is full",
+  "errors.api.timed_out": "Gave up waiting",
   "errors.api.model_not_configured": "No model is set up",
   "errors.api.model_unreachable": "The model server is unreachable",
   "errors.api.model_auth": "The model server refused the key",

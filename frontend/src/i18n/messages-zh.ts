@@ -335,6 +335,7 @@ export const zh = {
   "errors.api.upstream_failed": "工作台调用的服务出错",
   "errors.api.unavailable": "暂时不可用",
   "errors.api.disk_full": "磁盘已满",
+  "errors.api.timed_out": "等待超时，已放弃",
   "errors.api.model_not_configured": "还没有设置模型",
   "errors.api.model_unreachable": "连不上模型服务",
   "errors.api.model_auth": "模型服务拒绝了密钥",

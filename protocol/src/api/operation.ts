@@ -31,6 +31,8 @@ export const apiErrorCodeSchema = z.enum([
   /** 503: not available now (shutting down, an MCP server not connected). */
   "unavailable",
   "disk_full",
+  /** 504: gave up waiting (a file read on a hung file system). */
+  "timed_out",
   ...chatErrorCodeSchema.options,
 ]);
 export type ApiErrorCode = z.infer<typeof apiErrorCodeSchema>;
@@ -38,22 +40,47 @@ export type ApiErrorCode = z.infer<typeof apiErrorCodeSchema>;
 /** Every error leaves as `{ "error": "...", "code": "..." }` (some add facts: the conflicting files, a turn's events). */
 export const apiErrorSchema = z.looseObject({ error: z.string(), code: apiErrorCodeSchema }).meta({ id: "ApiError" });
 
-const CODE_FOR_STATUS: Record<number, ApiErrorCode> = {
-  400: "invalid_request",
-  403: "refused",
-  404: "not_found",
-  409: "conflict",
-  413: "too_large",
-  415: "unsupported_type",
-  422: "unprocessable",
-  429: "limit_reached",
-  502: "upstream_failed",
-  503: "unavailable",
-  507: "disk_full",
+/**
+ * The HTTP status of each code: the one place codes become statuses. The server's code throws codes
+ * (`UserError`); the transport answers with this status. A status's own code (for a reply that
+ * names none) is the first code listed with it, so the general codes come before the turn's.
+ */
+const STATUS_OF: Record<ApiErrorCode, number> = {
+  invalid_request: 400,
+  refused: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported_type: 415,
+  unprocessable: 422,
+  limit_reached: 429,
+  upstream_failed: 502,
+  unavailable: 503,
+  disk_full: 507,
+  timed_out: 504,
+  model_not_configured: 503,
+  model_unreachable: 502,
+  model_auth: 502,
+  model_error: 502,
+  model_bad_response: 502,
+  model_timeout: 504,
+  rate_limited: 429,
+  context_too_long: 502,
+  tools_unsupported: 502,
+  vision_unsupported: 422,
+  aborted: 499,
+  storage: 507,
+  internal: 500,
 };
 
+/** The HTTP status an error with this code answers with. */
+export const httpStatusOf = (code: ApiErrorCode): number => STATUS_OF[code];
+
+const CODE_FOR_STATUS = new Map<number, ApiErrorCode>();
+for (const code of apiErrorCodeSchema.options) if (!CODE_FOR_STATUS.has(STATUS_OF[code])) CODE_FOR_STATUS.set(STATUS_OF[code], code);
+
 /** The code an error reply of this status carries when nothing more specific is known. */
-export const apiErrorCodeFor = (status: number): ApiErrorCode => CODE_FOR_STATUS[status] ?? (status >= 500 ? "internal" : "invalid_request");
+export const apiErrorCodeFor = (status: number): ApiErrorCode => CODE_FOR_STATUS.get(status) ?? (status >= 500 ? "internal" : "invalid_request");
 export type ApiError = z.infer<typeof apiErrorSchema>;
 
 /** A reply that is not JSON (an SSE stream, a Markdown export), or may be JSON instead (`json`: when asked for). */

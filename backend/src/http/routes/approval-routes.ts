@@ -23,7 +23,7 @@ export async function approvalRoutes(app: FastifyInstance, { config, gate }: { c
     handler: async (request) => {
       assertOwnPage(request, config.allowedOrigins, "Approvals are granted only from the workbench's own page (its Origin), never by another site or a script.");
       const body = request.body;
-      if (body.decision === "always" && !body.rule?.trim()) throw new UserError(400, "Always allow needs the rule to add (`rule`).");
+      if (body.decision === "always" && !body.rule?.trim()) throw new UserError("invalid_request", "Always allow needs the rule to add (`rule`).");
       const decision: ApprovalDecision =
         body.decision === "always" ? { decision: "always", rule: body.rule!.trim() } : body.decision === "deny" ? { decision: "deny", ...(body.reason?.trim() ? { reason: body.reason.trim() } : {}) } : { decision: "approve" };
       const decided = gate.decide(request.params.id, decision);

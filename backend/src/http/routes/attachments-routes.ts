@@ -17,7 +17,7 @@ export async function attachmentsRoutes(app: FastifyInstance, { attachments }: {
     // One byte over the limit still arrives, so the reply can say the file is too large rather than Fastify's plain 413.
     bodyLimit: MAX_ATTACHMENT_BYTES + 1,
     handler: async (request, reply) => {
-      if (!Buffer.isBuffer(request.body)) throw new UserError(415, "Send the file's bytes as the body, with Content-Type application/octet-stream.");
+      if (!Buffer.isBuffer(request.body)) throw new UserError("unsupported_type", "Send the file's bytes as the body, with Content-Type application/octet-stream.");
       const attachment = await attachments.add(request.query.filename ?? "attachment", request.body);
       request.log.info({ id: attachment.id, kind: attachment.kind, bytes: attachment.size }, "attachment added");
       return reply.code(201).send(attachment);

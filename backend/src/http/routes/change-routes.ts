@@ -65,9 +65,9 @@ export async function changeRoutes(app: FastifyInstance, { config, sessions, tur
     ...routeOf(api.changes.diff),
     handler: async (request) => {
       const call = await changes.find(request.params.change);
-      if (!call) throw new UserError(404, `No recorded change ${request.params.change}.`);
+      if (!call) throw new UserError("not_found", `No recorded change ${request.params.change}.`);
       const file = call.files.find((f) => f.path === request.query.path);
-      if (!file) throw new UserError(404, `The change ${call.change} did not touch ${request.query.path}.`);
+      if (!file) throw new UserError("not_found", `The change ${call.change} did not touch ${request.query.path}.`);
       const read = (hash: string | null) => (hash ? changes.blobs.get(hash).catch(() => null) : Promise.resolve(null));
       const now = (await changes.currentHashes([file.path])).get(file.path)!;
       return {
@@ -85,7 +85,7 @@ export async function changeRoutes(app: FastifyInstance, { config, sessions, tur
     const { change, path, force } = request.body;
     const sessionId = change.split("~")[0];
     const id = await known(sessionId).catch(() => {
-      throw new UserError(404, `No recorded change ${change}.`);
+      throw new UserError("not_found", `No recorded change ${change}.`);
     });
     return whileIdle(id, async () => {
       const { action } = await revertFile(changes, config.dataRoot, change, path, force === true);
@@ -99,10 +99,10 @@ export async function changeRoutes(app: FastifyInstance, { config, sessions, tur
     handler: async (request) => {
       const id = await known(request.params.id);
       const { turn, files = false, conversation = false, on_conflict = "fail" } = request.body;
-      if (!files && !conversation) throw new UserError(400, "Nothing to rewind: send files: true, conversation: true, or both.");
+      if (!files && !conversation) throw new UserError("invalid_request", "Nothing to rewind: send files: true, conversation: true, or both.");
       return whileIdle(id, async () => {
         const tree = turnTree(await sessions.entries(id));
-        if (!hasTurn(tree, turn)) throw new UserError(400, noSuchTurn(id, turn, tree));
+        if (!hasTurn(tree, turn)) throw new UserError("invalid_request", noSuchTurn(id, turn, tree));
         const reply: RewindReply = { session_id: id, turn, files: { restored: [], removed: [], skipped: [], untracked: [] }, conversation_leaf: null };
         if (files) {
           // That turn and the turns after it on its branch (the current one when the turn is on it).
@@ -110,7 +110,7 @@ export async function changeRoutes(app: FastifyInstance, { config, sessions, tur
           const from = new Set(branch.slice(branch.indexOf(turn)));
           const outcome = await applyRewind(changes, config.dataRoot, planRewind(await changes.calls(id), from), on_conflict);
           if (outcome.conflicts.length && on_conflict === "fail") {
-            throw new UserError(409, `These files changed since turn ${turn} (by you or another program), so nothing was put back: ${outcome.conflicts.join(", ")}. Send on_conflict: "skip" to put back the others, or "overwrite" to put back these too.`, { conflicts: outcome.conflicts });
+            throw new UserError("conflict", `These files changed since turn ${turn} (by you or another program), so nothing was put back: ${outcome.conflicts.join(", ")}. Send on_conflict: "skip" to put back the others, or "overwrite" to put back these too.`, { conflicts: outcome.conflicts });
           }
           reply.files = { restored: outcome.restored, removed: outcome.removed, skipped: outcome.skipped, untracked: outcome.untracked };
           await tell(id, [...outcome.restored, ...outcome.removed]);

@@ -1,4 +1,4 @@
-import { api, type ChatErrorCode, type ChatReply } from "@mini-openclaw/protocol";
+import { api, httpStatusOf, type ChatReply } from "@mini-openclaw/protocol";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { CLIENT_GONE_REASON } from "../../agent/model-errors.js";
 import type { ChatDeps } from "../../chat/chat-deps.js";
@@ -11,23 +11,6 @@ import type { LiveTurn } from "../../turns/live-turn.js";
 import { SseStreams } from "../sse.js";
 import { streamTurn } from "../turn-stream.js";
 import { routeOf, typed } from "../api-route.js";
-
-/** HTTP status for a failed non-streamed turn. */
-const STATUS_FOR: Record<ChatErrorCode, number> = {
-  model_not_configured: 503,
-  model_unreachable: 502,
-  model_auth: 502,
-  model_error: 502,
-  model_bad_response: 502,
-  model_timeout: 504,
-  rate_limited: 429,
-  context_too_long: 502,
-  tools_unsupported: 502,
-  vision_unsupported: 422,
-  aborted: 499,
-  storage: 507,
-  internal: 500,
-};
 
 /**
  * Chat: `POST /api/chat` starts a turn that belongs to the workbench (the request only reads it), or
@@ -71,7 +54,7 @@ export async function chatRoutes(app: FastifyInstance, deps: ChatDeps & { chat: 
     const events = live.events.map((e) => e.event);
     const last = events[events.length - 1];
     if (last?.type === "error") {
-      return reply.code(STATUS_FOR[last.code]).send({ error: last.message, code: last.code, session_id: live.sessionId, events });
+      return reply.code(httpStatusOf(last.code)).send({ error: last.message, code: last.code, session_id: live.sessionId, events });
     }
     const answer: ChatReply = { session_id: live.sessionId, content: last?.type === "final" ? last.content : "", events };
     return answer;
@@ -86,11 +69,11 @@ export async function chatRoutes(app: FastifyInstance, deps: ChatDeps & { chat: 
       const header = request.headers["last-event-id"];
       const raw = request.query.after ?? (typeof header === "string" ? header : undefined);
       const afterId = raw === undefined || raw === "" ? null : parseEventId(raw.trim());
-      if (raw !== undefined && raw !== "" && afterId === null) throw new UserError(400, `"${raw.slice(0, 40)}" is not an event id: ids are the positive integers of the stream's id: lines.`);
+      if (raw !== undefined && raw !== "" && afterId === null) throw new UserError("invalid_request", `"${raw.slice(0, 40)}" is not an event id: ids are the positive integers of the stream's id: lines.`);
       const live = turns.running(id);
       if (!live) return reply.code(204).send();
       if (afterId !== null && !live.has(afterId) && !(await storedIdOf(id, afterId))) {
-        throw new UserError(400, `Event ${afterId} is not one of session ${id}'s events; reattach without an id to get the running turn from its start.`);
+        throw new UserError("invalid_request", `Event ${afterId} is not one of session ${id}'s events; reattach without an id to get the running turn from its start.`);
       }
       return attach(reply, live, afterId);
     },
@@ -112,7 +95,7 @@ export async function chatRoutes(app: FastifyInstance, deps: ChatDeps & { chat: 
       const handedBack = turns.stop(id);
       if (!handedBack) {
         await sessions.require(id);
-        throw new UserError(409, `No turn is running in session ${id}.`);
+        throw new UserError("conflict", `No turn is running in session ${id}.`);
       }
       return { id, stopping: true as const, queue: handedBack };
     },
@@ -128,7 +111,7 @@ export async function chatRoutes(app: FastifyInstance, deps: ChatDeps & { chat: 
     handler: async (request, reply) => {
       const id = assertSessionId(request.params.id);
       if (!turns.busy.has(id)) await sessions.require(id);
-      if (!turns.dequeue(id, request.params.qid)) throw new UserError(404, `Session ${id} has no queued message ${request.params.qid.slice(0, 80)}.`);
+      if (!turns.dequeue(id, request.params.qid)) throw new UserError("not_found", `Session ${id} has no queued message ${request.params.qid.slice(0, 80)}.`);
       return reply.code(204).send();
     },
   });

@@ -16,10 +16,10 @@ import { routeOf, typed } from "../api-route.js";
 function assertWritable(relPath: string) {
   const top = relPath.split("/")[0];
   if ((RUNTIME_DIRS as readonly string[]).includes(top)) {
-    throw new UserError(403, `${top}/ is written by the workbench itself; it is read-only here.`);
+    throw new UserError("refused", `${top}/ is written by the workbench itself; it is read-only here.`);
   }
   if (relPath === SNAPSHOT_FILE) {
-    throw new UserError(403, `${SNAPSHOT_FILE} is generated from skills/ at the start of each session; edit the skills instead.`);
+    throw new UserError("refused", `${SNAPSHOT_FILE} is generated from skills/ at the start of each session; edit the skills instead.`);
   }
 }
 
@@ -54,7 +54,7 @@ export async function fileRoutes(
     handler: async (request) => {
       const relPath = normalizeUserPath(request.query.path, config.locationPrefix);
       const schema = settingsSchema(relPath);
-      if (!schema) throw new UserError(404, `${relPath} is not a settings file with a schema.`);
+      if (!schema) throw new UserError("not_found", `${relPath} is not a settings file with a schema.`);
       if (!schemas.has(relPath)) schemas.set(relPath, jsonSchemaOf(schema));
       return schemas.get(relPath)!;
     },
@@ -65,7 +65,7 @@ export async function fileRoutes(
     assertWritable(relPath);
     const bytes = Buffer.byteLength(request.body.content, "utf8");
     if (bytes > config.limits.fileBytes) {
-      throw new UserError(413, `The content is ${bytes} bytes, over the ${config.limits.fileBytes}-byte limit for a file.`);
+      throw new UserError("too_large", `The content is ${bytes} bytes, over the ${config.limits.fileBytes}-byte limit for a file.`);
     }
     const settings = settingsFile(relPath);
     const content = settings

@@ -11,10 +11,10 @@ export async function knowledgeRoutes(app: FastifyInstance, { knowledge, config 
     ...routeOf(api.knowledge.search),
     handler: async (request) => {
       const q = request.query.q?.trim();
-      if (!q) throw new UserError(400, "Query parameter 'q' is required.");
-      if (q.length > MAX_KNOWLEDGE_QUERY_CHARS) throw new UserError(413, `The query is over ${MAX_KNOWLEDGE_QUERY_CHARS} characters.`);
+      if (!q) throw new UserError("invalid_request", "Query parameter 'q' is required.");
+      if (q.length > MAX_KNOWLEDGE_QUERY_CHARS) throw new UserError("too_large", `The query is over ${MAX_KNOWLEDGE_QUERY_CHARS} characters.`);
       const k = request.query.k === undefined ? 5 : Number(request.query.k);
-      if (!Number.isInteger(k) || k < 1 || k > MAX_KNOWLEDGE_RESULTS) throw new UserError(400, `'k' must be a whole number from 1 to ${MAX_KNOWLEDGE_RESULTS}.`);
+      if (!Number.isInteger(k) || k < 1 || k > MAX_KNOWLEDGE_RESULTS) throw new UserError("invalid_request", `'k' must be a whole number from 1 to ${MAX_KNOWLEDGE_RESULTS}.`);
       return knowledge.search(q, k);
     },
   });
@@ -38,7 +38,7 @@ export async function knowledgeRoutes(app: FastifyInstance, { knowledge, config 
     bodyLimit: MAX_DOCUMENT_BYTES,
     handler: async (request, reply) => {
       if (!Buffer.isBuffer(request.body)) {
-        throw new UserError(415, "Send the file's bytes as the body, with Content-Type application/octet-stream.");
+        throw new UserError("unsupported_type", "Send the file's bytes as the body, with Content-Type application/octet-stream.");
       }
       const added = await knowledge.add(request.query.filename ?? "", request.body);
       request.log.info({ path: added.path, bytes: added.bytes, state: added.state }, "knowledge document added");

@@ -12,7 +12,7 @@ export async function mcpRoutes(app: FastifyInstance, { mcp }: { mcp: McpHub }) 
     ...routeOf(api.mcp.restart),
     handler: async (request, reply) => {
       const { name } = request.params;
-      if (!(await mcp.restart(name))) throw new UserError(404, `No MCP server named "${name}" in MCP.json.`);
+      if (!(await mcp.restart(name))) throw new UserError("not_found", `No MCP server named "${name}" in MCP.json.`);
       return reply.code(202).send({ restarting: name });
     },
   });

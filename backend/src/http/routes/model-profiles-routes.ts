@@ -16,7 +16,7 @@ const MAX_DAYS = 366;
 
 const profileName = (raw: string) => {
   const parsed = profileNameSchema.safeParse(raw);
-  if (!parsed.success) throw new UserError(400, `"${raw.slice(0, 60)}" is not a profile name: ${parsed.error.issues[0].message}.`);
+  if (!parsed.success) throw new UserError("invalid_request", `"${raw.slice(0, 60)}" is not a profile name: ${parsed.error.issues[0].message}.`);
   return parsed.data;
 };
 
@@ -33,7 +33,7 @@ export async function modelProfilesRoutes(app: FastifyInstance, { config, models
   typed(app).route({ ...routeOf(api.models.settings), handler: async (request) => {
     const { default: name, helpers } = request.body;
     for (const profile of [name, ...Object.values(helpers ?? {})]) {
-      if (profile && !models.has(profile)) throw new UserError(400, `Unknown model profile: "${profile}".`);
+      if (profile && !models.has(profile)) throw new UserError("invalid_request", `Unknown model profile: "${profile}".`);
     }
     await models.settings(request.body);
     changed();
@@ -43,7 +43,7 @@ export async function modelProfilesRoutes(app: FastifyInstance, { config, models
   typed(app).route({ ...routeOf(api.models.save), handler: async (request) => {
     const name = profileName(request.params.name);
     baseUrlOf(request.body.base_url, "base_url");
-    for (const fallback of request.body.fallbacks ?? []) if (!models.has(fallback) || fallback === name) throw new UserError(400, `'fallbacks' names "${fallback}", which is ${fallback === name ? "this profile" : "no profile"}.`);
+    for (const fallback of request.body.fallbacks ?? []) if (!models.has(fallback) || fallback === name) throw new UserError("invalid_request", `'fallbacks' names "${fallback}", which is ${fallback === name ? "this profile" : "no profile"}.`);
     const saved = models.resolve(name);
     if (saved && request.body.api_key === undefined) checkKeyHost(name, saved.model.baseUrl, request.body.base_url, saved.model.apiKey, request.body.key_to_new_host);
     await models.save(name, request.body);
@@ -79,9 +79,9 @@ export async function modelProfilesRoutes(app: FastifyInstance, { config, models
   typed(app).route({ ...routeOf(api.models.usage), handler: async (request) => {
     const to = request.query.to ?? new Date().toISOString().slice(0, 10);
     const from = request.query.from ?? new Date(Date.parse(to) - 29 * DAY_MS).toISOString().slice(0, 10);
-    if (Number.isNaN(Date.parse(from)) || Number.isNaN(Date.parse(to))) throw new UserError(400, "'from' and 'to' are days: YYYY-MM-DD.");
-    if (from > to) throw new UserError(400, `'from' (${from}) is after 'to' (${to}).`);
-    if ((Date.parse(to) - Date.parse(from)) / DAY_MS >= MAX_DAYS) throw new UserError(400, `At most ${MAX_DAYS} days at a time.`);
+    if (Number.isNaN(Date.parse(from)) || Number.isNaN(Date.parse(to))) throw new UserError("invalid_request", "'from' and 'to' are days: YYYY-MM-DD.");
+    if (from > to) throw new UserError("invalid_request", `'from' (${from}) is after 'to' (${to}).`);
+    if ((Date.parse(to) - Date.parse(from)) / DAY_MS >= MAX_DAYS) throw new UserError("invalid_request", `At most ${MAX_DAYS} days at a time.`);
     const records = (await sessions.indexed()).flatMap((session) => session.usage).filter((r) => r.day >= from && r.day <= to);
     const byDay = new Map<string, typeof records>();
     for (const r of records) byDay.set(r.day, [...(byDay.get(r.day) ?? []), r]);

@@ -40,7 +40,7 @@ export async function sessionRoutes(
   /** The session's id, checked to exist and to have no turn running. */
   const idle = async (raw: string): Promise<string> => {
     const id = assertSessionId(raw);
-    if (turns.busy.has(id)) throw new UserError(409, `Session ${id} has a turn running; wait for it to end or stop it first.`);
+    if (turns.busy.has(id)) throw new UserError("conflict", `Session ${id} has a turn running; wait for it to end or stop it first.`);
     await sessions.require(id);
     return id;
   };
@@ -76,7 +76,7 @@ export async function sessionRoutes(
     const { title, pinned, branch, edit, model } = request.body;
     // Fastify drops unknown properties before this runs: a body with none we know changes nothing.
     if (title === undefined && pinned === undefined && branch === undefined && edit === undefined && model === undefined) {
-      throw new UserError(400, "Nothing to change: send `title` (a string, or null), `pinned` (true or false), `branch` (a turn number), `edit` ({ turn, content }) or `model` (a profile, or null).");
+      throw new UserError("invalid_request", "Nothing to change: send `title` (a string, or null), `pinned` (true or false), `branch` (a turn number), `edit` ({ turn, content }) or `model` (a profile, or null).");
     }
     if (model !== undefined && title === undefined && pinned === undefined && branch === undefined && edit === undefined) {
       // The model may be switched while a turn runs: the next turn uses it.
@@ -87,18 +87,18 @@ export async function sessionRoutes(
       return sessions.summary(id);
     }
     const id = await idle(request.params.id);
-    if (model !== undefined && model !== null && !models.has(model)) throw new UserError(400, `Unknown model profile: "${model.slice(0, 100)}".`);
+    if (model !== undefined && model !== null && !models.has(model)) throw new UserError("invalid_request", `Unknown model profile: "${model.slice(0, 100)}".`);
     if (edit !== undefined) {
       const tree = turnTree(await sessions.entries(id));
-      if (!hasTurn(tree, edit.turn)) throw new UserError(400, noSuchTurn(id, edit.turn, tree));
-      if (edit.content.trim() === "") throw new UserError(400, "An edited message cannot be empty.");
+      if (!hasTurn(tree, edit.turn)) throw new UserError("invalid_request", noSuchTurn(id, edit.turn, tree));
+      if (edit.content.trim() === "") throw new UserError("invalid_request", "An edited message cannot be empty.");
       checkMessage(config, edit.content);
     }
     const clean = typeof title === "string" ? title.replace(/\s+/g, " ").trim() : title;
     let leaf: number | undefined;
     if (branch !== undefined) {
       const tree = turnTree(await sessions.entries(id));
-      if (!hasTurn(tree, branch)) throw new UserError(400, noSuchTurn(id, branch, tree));
+      if (!hasTurn(tree, branch)) throw new UserError("invalid_request", noSuchTurn(id, branch, tree));
       leaf = newestContinuation(tree, branch);
     }
     await sessions.append(id, {

@@ -26,7 +26,7 @@ export async function skillRoutes(app: FastifyInstance, { config }: { config: Co
     bodyLimit: ARCHIVE_LIMITS.archiveBytes,
     handler: async (request, reply) => {
       if (!Buffer.isBuffer(request.body)) {
-        throw new UserError(415, `Send the archive's bytes as the body, with Content-Type ${SKILL_ARCHIVE_TYPES[0]}.`);
+        throw new UserError("unsupported_type", `Send the archive's bytes as the body, with Content-Type ${SKILL_ARCHIVE_TYPES[0]}.`);
       }
       const skills = await readSkillArchive(request.body, request.query.filename ?? "skill.zip");
       const installed = await installSkills(config.dataRoot, skills);
