@@ -63,6 +63,12 @@ export interface SandboxConfig {
   searchPath: string;
 }
 
+export interface EmbeddingSettings {
+  model: string | null;
+  baseUrl: string | null;
+  apiKey: string | null;
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -73,15 +79,20 @@ export interface Config {
   keyFilePath: string;
   /** Model settings the environment sets (they win over KEY.md). */
   modelFromEnvironment: ModelSettingName[];
-  model: ModelConfig;
+  /**
+   * KEY.md's settings in force: `model`, `profileKeys` and `embedding` are frozen snapshots that a
+   * save replaces whole (models/key-settings.ts, their one writer), so a request that took one
+   * reads the same settings to its end.
+   */
+  model: Readonly<ModelConfig>;
   /**
    * The keys of the other model profiles (`MODEL_<NAME>_API_KEY`, protocol's model-profiles-api.ts), from KEY.md and the
    * environment (which wins), by setting name. Never logged, served or passed to a tool.
    */
-  profileKeys: Record<string, string>;
+  profileKeys: Readonly<Record<string, string>>;
   /** Which of `profileKeys` the environment sets (saving another value there is refused). */
   profileKeysFromEnvironment: string[];
-  embedding: { model: string | null; baseUrl: string | null; apiKey: string | null };
+  embedding: Readonly<EmbeddingSettings>;
   fetchAllowlist: string[];
   sandbox: SandboxConfig;
   /** Extra origins allowed to make state-changing requests (e.g. a UI dev server). */
@@ -191,20 +202,20 @@ export function loadConfig(
     locationPrefix: locationPrefixFor(dataRoot),
     keyFilePath,
     modelFromEnvironment: MODEL_SETTING_NAMES.filter((name) => (env[name] ?? "") !== ""),
-    model: {
+    model: Object.freeze({
       apiKey: orNull(get("OPENAI_API_KEY")),
       baseUrl: orNull(get("OPENAI_BASE_URL")),
       model: orNull(get("OPENAI_MODEL")) ?? "gpt-4o-mini",
       timeoutMs: intFrom(get("MODEL_TIMEOUT_MS"), 120_000, "MODEL_TIMEOUT_MS"),
       maxRetries: intFrom(get("MODEL_MAX_RETRIES"), 2, "MODEL_MAX_RETRIES"),
-    },
-    profileKeys: profileKeysOf(fromFile, env),
+    }),
+    profileKeys: Object.freeze(profileKeysOf(fromFile, env)),
     profileKeysFromEnvironment: Object.keys(env).filter((name) => PROFILE_KEY.test(name) && (env[name] ?? "") !== ""),
-    embedding: {
+    embedding: Object.freeze({
       model: orNull(get("EMBEDDING_MODEL")),
       baseUrl: orNull(get("EMBEDDING_BASE_URL")),
       apiKey: orNull(get("EMBEDDING_API_KEY")),
-    },
+    }),
     fetchAllowlist: list(get("FETCH_ALLOWLIST")),
     sandbox: {
       disabled: /^(off|0|false|no)$/i.test(get("SANDBOX") ?? ""),
