@@ -1,7 +1,7 @@
 "use client";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
-import { Workbench } from "@/components/workbench";
+import { Workbench } from "@/components/workbench/workbench";
 import { LanguageProvider } from "@/i18n/language-provider";
 import { newQueryClient } from "@/lib/server-state";
 import { ThemeProvider } from "@/lib/theme";

@@ -11,7 +11,7 @@ import { EXTRACTED_SOURCE, ExtractedSource } from "./extracted-source";
 import { PromptView } from "./prompt-view";
 import { ChangeDiff, type OpenChange } from "./change-diff";
 import { ChangesList } from "./changes-list";
-import { CollapseButton } from "../workbench-panes";
+import { CollapseButton } from "../ui/collapse-button";
 import { useTranslation } from "react-i18next";
 
 export type InspectorTab = "files" | "prompt" | "changes";

@@ -4,7 +4,7 @@ import type { ToastAction } from "@/components/ui/toaster";
 import { Bot, Brain, CalendarClock, Library, MessageSquare, Plug, ShieldCheck, Sparkles } from "lucide-react";
 import { skillPath } from "@/lib/skill-path";
 import { cn } from "@/lib/utils";
-import { CollapseButton } from "../workbench-panes";
+import { CollapseButton } from "../ui/collapse-button";
 
 import { AgentsView } from "./agents-view";
 import { ApprovalsView } from "./approvals-view";

@@ -1,5 +1,5 @@
 "use client";
-import { PanelLeftClose, PanelLeftOpen, PanelRightClose, PanelRightOpen } from "lucide-react";
+import { PanelLeftOpen, PanelRightOpen } from "lucide-react";
 import { type MutableRefObject, type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { Group, Panel, Separator, useDefaultLayout, useGroupRef, usePanelRef } from "react-resizable-panels";
 import { fitLayout } from "@/lib/fit-layout";
@@ -49,16 +49,6 @@ function Rail({ side, onExpand }: { side: "left" | "right"; onExpand: () => void
 }
 
 /** The button a pane shows to collapse itself. */
-export function CollapseButton({ side, onClick }: { side: "left" | "right"; onClick: () => void }) {
-  const Icon = side === "left" ? PanelLeftClose : PanelRightClose;
-  const { t } = useTranslation();
-  return (
-    <button type="button" aria-label={side === "left" ? t("panes.collapseSidebar") : t("panes.collapseInspector")} onClick={onClick} className="rounded-md p-1.5 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-700">
-      <Icon className="size-4" />
-    </button>
-  );
-}
-
 /** localStorage, and nothing while the page is prerendered (there is no window then). */
 const browserStorage = {
   getItem: (key: string) => (typeof window === "undefined" ? null : window.localStorage.getItem(key)),
