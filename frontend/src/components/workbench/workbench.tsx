@@ -1,29 +1,29 @@
 "use client";
-import { type Attachment, type UiEvent, uiEventSchema } from "@mini-openclaw/protocol";
 import { notify } from "@/lib/notifications";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { api } from "@/lib/api";
 import { skillPath } from "@/lib/skill-path";
-import { keys, staleKeys, useFiles, useHealth, useModels, useSessions, useSkills } from "@/lib/server-state";
+import { keys, useFiles, useHealth, useModels, useSessions, useSkills } from "@/lib/server-state";
 import { useChat } from "@/lib/use-chat";
 import { HealthBanner } from "./health-banner";
-import { Inspector, type InspectorTab } from "../inspector/inspector";
+import { Inspector } from "../inspector/inspector";
 import { Sidebar, type SidebarView } from "../sidebar/sidebar";
 import { Stage } from "../stage/stage";
 import { ModelPicker } from "../stage/model-picker";
 import { ModelDialog } from "../settings/model-dialog";
 import { TopBar } from "./top-bar";
 import { Toaster, useToasts } from "../ui/toaster";
-import type { SessionActions } from "../sidebar/sessions-view";
 import { CitationContext } from "../stage/markdown";
 import { ChangeContext } from "../stage/changed-files";
 import { AttachmentContext } from "../stage/attachment-chips";
 import { RewindDialog } from "../stage/rewind-dialog";
 import { CommandPalette, type PaletteItem, ShortcutsDialog } from "./command-palette";
-import type { OpenChange } from "../inspector/change-diff";
-import type { TurnActions } from "../stage/turn-controls";
 import { type PaneToggles, WorkbenchPanes } from "./workbench-panes";
+import { useInspectorNavigation } from "./use-inspector-navigation";
+import { useServerEvents } from "./use-server-events";
+import { useSessionActions } from "./use-session-actions";
+import { useShortcuts } from "./use-shortcuts";
 import { TooltipLayer } from "../ui/tooltip-layer";
 import { useTheme } from "@/lib/theme";
 import { useTranslation } from "react-i18next";
@@ -45,11 +45,8 @@ export function Workbench() {
   const skills = useSkills().data ?? null;
   const files = useFiles().data ?? [];
   const [view, setView] = useState<SidebarView>("chat");
-  const [tab, setTab] = useState<InspectorTab>("files");
-  /** Bumped whenever something is opened in the Inspector: a collapsed Inspector expands to show it. */
-  const [inspectorWanted, setInspectorWanted] = useState(0);
-  const wantInspector = useCallback(() => setInspectorWanted((n) => n + 1), []);
-  const [openPath, setOpenPath] = useState<string | null>("memory/MEMORY.md");
+  const inspector = useInspectorNavigation();
+  const { openFile, openAt, showChange, showAttachment } = inspector;
   /** Bumped per path when the backend reports the file changed on disk. */
   const [diskChanges, setDiskChanges] = useState<Record<string, number>>({});
 
@@ -75,26 +72,29 @@ export function Workbench() {
     if (reviewed.sessionId !== shownSessionId) return; // another session: it shows the review when opened
     void openSession(reviewed.sessionId);
   }, [reviewed, streaming, shownSessionId, openSession]);
-  const { noticeTurn, setQueue } = chat;
   const toasts = useToasts();
   const showToast = toasts.show;
   /** Runs that notified since the Tasks view was last open (its badge). */
   const [unseenRuns, setUnseenRuns] = useState(0);
-  const viewRef = useRef(view);
-  viewRef.current = view;
-  /** A scheduled run ended or waits for approval: a toast in this tab, a browser notification if allowed, the badge. */
-  const taskRunRef = useRef((_event: Extract<UiEvent, { type: "task_run" }>) => {});
-  taskRunRef.current = ({ task_name: name, run, waiting_approval: waiting }) => {
-    const text = waiting
-      ? i18n.t("tasks.toast.waiting", { name })
-      : run.outcome === "failed"
-        ? i18n.t("tasks.toast.failed", { name, detail: run.detail ?? i18n.t("tasks.toast.seeSession") })
-        : i18n.t("tasks.toast.finished", { name, detail: (run.detail ?? "").slice(0, 120) });
-    const open = run.session_id ? () => void openSession(run.session_id!) : undefined;
-    showToast(text, waiting || run.outcome === "failed" ? "warning" : "info", open ? { label: i18n.t("common.open"), run: open } : undefined);
-    notify(`Mini-OpenClaw: ${name}`, text, `${run.id}${waiting ? ":approval" : ""}`, open);
-    if (viewRef.current !== "tasks") setUnseenRuns((n) => n + 1);
-  };
+  useServerEvents({
+    turnStarted: chat.noticeTurn,
+    queueChanged: chat.setQueue,
+    reviewed: (sessionId) => setReviewed({ sessionId, at: Date.now() }),
+    fileChanged: (path) => setDiskChanges((d) => ({ ...d, [path]: (d[path] ?? 0) + 1 })),
+    toast: (event) => showToast(toastText(event.message, event.notice), event.level),
+    // A scheduled run ended or waits for approval: a toast in this tab, a browser notification if allowed, the badge.
+    taskRun: ({ task_name: name, run, waiting_approval: waiting }) => {
+      const text = waiting
+        ? i18n.t("tasks.toast.waiting", { name })
+        : run.outcome === "failed"
+          ? i18n.t("tasks.toast.failed", { name, detail: run.detail ?? i18n.t("tasks.toast.seeSession") })
+          : i18n.t("tasks.toast.finished", { name, detail: (run.detail ?? "").slice(0, 120) });
+      const open = run.session_id ? () => void openSession(run.session_id!) : undefined;
+      showToast(text, waiting || run.outcome === "failed" ? "warning" : "info", open ? { label: i18n.t("common.open"), run: open } : undefined);
+      notify(`Mini-OpenClaw: ${name}`, text, `${run.id}${waiting ? ":approval" : ""}`, open);
+      if (view !== "tasks") setUnseenRuns((n) => n + 1);
+    },
+  });
   const compact = useCallback(async () => {
     try {
       const reply = await compactSession();
@@ -111,154 +111,16 @@ export function Workbench() {
     if (fromHash) void openSession(fromHash);
   }, [openSession]);
 
-  // What changes on the server (the agent's tools, another editor, another tab) reaches the UI
-  // without a reload, and without polling: each event makes what it concerns stale.
-  useEffect(() => {
-    const source = new EventSource("/api/events");
-    let missed = false;
-    source.onerror = () => {
-      missed = true;
-    };
-    source.onopen = () => {
-      // Back after a drop: events may have gone by meanwhile, so everything is read again once.
-      if (missed) void queryClient.invalidateQueries();
-      missed = false;
-    };
-    source.onmessage = (message) => {
-      const parsed = uiEventSchema.safeParse(JSON.parse(message.data as string));
-      if (!parsed.success) return;
-      const event = parsed.data;
-      for (const key of staleKeys(event)) void queryClient.invalidateQueries({ queryKey: key });
-      if (event.type === "turn" && event.running) noticeTurn(event.session_id);
-      else if (event.type === "queue") setQueue(event.session_id, event.items);
-      else if (event.type === "review") setReviewed({ sessionId: event.session_id, at: Date.now() });
-      else if (event.type === "file_changed") setDiskChanges((d) => ({ ...d, [event.path]: (d[event.path] ?? 0) + 1 }));
-      else if (event.type === "toast") showToast(toastText(event.message, event.notice), event.level);
-      else if (event.type === "task_run" && event.notify) taskRunRef.current(event);
-    };
-    return () => source.close();
-  }, [queryClient, showToast, noticeTurn, setQueue]);
-
-  /** A message's attachment, open in the Inspector in place of a file. */
-  const [openAttachment, setOpenAttachment] = useState<Attachment | null>(null);
-  const showAttachment = useCallback((attachment: Attachment) => {
-    setOpenAttachment(attachment);
-    setTab("files");
-    wantInspector();
-  }, [wantInspector]);
-  const [openCount, setOpenCount] = useState(0);
-  const openFile = (path: string) => {
-    setOpenAttachment(null);
-    setOpenPath(path);
-    setOpenCount((n) => n + 1);
-    setTab("files");
-    wantInspector();
-  };
-  /** A line of a file, scrolled to and marked in the Inspector (a cited knowledge passage). */
-  const [reveal, setReveal] = useState<{ path: string; line: number; nonce: number } | null>(null);
-  const openAt = useCallback((path: string, line: number) => {
-    setOpenAttachment(null);
-    setOpenPath(path);
-    setTab("files");
-    setReveal({ path, line, nonce: Date.now() });
-    wantInspector();
-  }, [wantInspector]);
-  /** One file of one call's changes, open as a diff in the Inspector. */
-  const [openChange, setOpenChange] = useState<OpenChange | null>(null);
-  const showChange = useCallback((change: string, path: string) => {
-    setOpenChange({ change, path });
-    setTab("changes");
-    wantInspector();
-  }, [wantInspector]);
   const theme = useTheme();
   const paneToggles = useRef<PaneToggles | null>(null);
-  const [palette, setPalette] = useState(false);
-  const [shortcuts, setShortcuts] = useState(false);
-  // Ctrl/⌘+K anywhere opens the palette; `?` outside a text field lists the shortcuts.
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "k") {
-        e.preventDefault();
-        setPalette(true);
-        return;
-      }
-      const target = e.target as HTMLElement | null;
-      const typing = target && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName) || target.closest(".monaco-editor"));
-      if (e.key === "?" && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) {
-        e.preventDefault();
-        setShortcuts(true);
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
-  /** The turn a Rewind was asked for (its dialog is open). */
-  const [rewindTurn, setRewindTurn] = useState<number | null>(null);
+  const { palette, setPalette, shortcuts, setShortcuts } = useShortcuts();
   const onView = (next: SidebarView) => {
     setView(next);
     if (next === "tasks") setUnseenRuns(0);
     if (next === "memory") openFile("memory/MEMORY.md");
   };
 
-  /** A search result opened: the Stage shows and marks that turn. */
-  const [highlight, setHighlight] = useState<{ turn: number; query: string; nonce: number } | null>(null);
-  const failed = (err: unknown) => showToast((err as Error).message, "warning");
-  const failedRef = useRef(failed);
-  failedRef.current = failed;
-  const sessionActionsRef = useRef<SessionActions | null>(null);
-  const sessionActions: SessionActions = {
-    onOpen: (id, at) => {
-      setHighlight(at ? { ...at, nonce: Date.now() } : null);
-      void chat.open(id).then((onBranch) => {
-        // A search hit on another branch: show that branch.
-        if (at && onBranch && !onBranch.includes(at.turn)) void chat.switchBranch(at.turn);
-      });
-    },
-    onNew: () => {
-      setHighlight(null);
-      chat.reset();
-    },
-    onRename: (id, title) => void api.updateSession(id, { title }).then(refreshLists, failed),
-    onPin: (id, pinned) => void api.updateSession(id, { pinned }).then(refreshLists, failed),
-    onDelete: (session) =>
-      void api.deleteSession(session.id).then(({ trash }) => {
-        if (chat.sessionId === session.id) chat.reset();
-        refreshLists();
-        showToast(i18n.t("sessions.toast.deleted", { title: session.title }), "info", {
-          label: i18n.t("common.undo"),
-          run: () => void api.restoreSession(session.id, trash).then(refreshLists, failed),
-        });
-      }, failed),
-    onImport: (file) =>
-      void file
-        .text()
-        .then((text) => api.importSession(JSON.parse(text)))
-        .then((summary) => {
-          refreshLists();
-          void chat.open(summary.id);
-          showToast(i18n.t("sessions.toast.imported", { title: summary.title }));
-        }, (err: Error) => failed(err instanceof SyntaxError ? new Error(i18n.t("sessions.toast.notJson", { name: file.name, detail: err.message })) : err)),
-  };
-  sessionActionsRef.current = sessionActions;
-
-  const { send, switchBranch, saveEdit, open, sessionId } = chat;
-  const turnActions = useMemo<TurnActions>(
-    () => ({
-      send: (text, parentTurn) => void send(text, parentTurn),
-      save: (turn, text) => void saveEdit(turn, text).catch(failedRef.current),
-      switchTo: (turn) => void switchBranch(turn).catch(failedRef.current),
-      rewind: (turn) => setRewindTurn(turn),
-      fork: (turn) => {
-        if (!sessionId) return;
-        void api.forkSession(sessionId, turn).then((summary) => {
-          refreshLists();
-          void open(summary.id);
-          showToast(i18n.t("sessions.toast.forked", { title: summary.title }));
-        }, failedRef.current);
-      },
-    }),
-    [send, switchBranch, saveEdit, open, sessionId, refreshLists, showToast],
-  );
+  const { sessionActions, latestSessionActions, turnActions, highlight, rewindTurn, setRewindTurn, failed } = useSessionActions(chat, refreshLists, showToast);
 
   // The turns a rewind undoes: the chosen one and those after it on the branch shown.
   const shownTurns = chat.turns;
@@ -320,10 +182,10 @@ export function Workbench() {
           label: hit.title,
           detail: hit.snippet,
           group: "found" as const,
-          run: () => sessionActionsRef.current?.onOpen(hit.id, hit.turn > 0 ? { turn: hit.turn, query: q } : undefined),
+          run: () => latestSessionActions.current.onOpen(hit.id, hit.turn > 0 ? { turn: hit.turn, query: q } : undefined),
         })),
       ),
-    [],
+    [latestSessionActions],
   );
   const title = chat.sessionId ? (sessions.find((s) => s.id === chat.sessionId)?.title ?? t("stage.session")) : t("stage.newSession");
 
@@ -337,7 +199,7 @@ export function Workbench() {
       <HealthBanner health={health} unreachable={unreachable} />
       <WorkbenchPanes
         toggles={paneToggles}
-        showInspector={inspectorWanted}
+        showInspector={inspector.wanted}
         sidebar={(panes) => (
           <Sidebar
             view={view}
@@ -347,7 +209,7 @@ export function Workbench() {
             sessionActions={sessionActions}
             skills={skills}
             memoryFiles={files.filter((f) => f.group === "memory")}
-            openPath={openPath}
+            openPath={inspector.openPath}
             onOpenFile={openFile}
             locationPrefix={health?.location_prefix ?? "."}
             onSkillsChanged={refreshLists}
@@ -390,13 +252,13 @@ export function Workbench() {
         }
         inspector={(panes) => (
           <Inspector
-            reveal={reveal}
-            tab={tab}
-            onTab={setTab}
+            reveal={inspector.reveal}
+            tab={inspector.tab}
+            onTab={inspector.setTab}
             files={files}
-            openPath={openPath}
-            openCount={openCount}
-            openAttachment={openAttachment}
+            openPath={inspector.openPath}
+            openCount={inspector.openCount}
+            openAttachment={inspector.openAttachment}
             onOpenFile={openFile}
             onSaved={() => {
               void queryClient.invalidateQueries({ queryKey: ["prompt"] });
@@ -404,7 +266,7 @@ export function Workbench() {
             }}
             sessionId={chat.sessionId}
             diskChanges={diskChanges}
-            openChange={openChange}
+            openChange={inspector.openChange}
             onOpenChange={showChange}
             onReverted={(path) => {
               showToast(t("changes.toast.reverted", { path }));

@@ -1,0 +1,50 @@
+"use client";
+import type { Attachment } from "@mini-openclaw/protocol";
+import { useCallback, useState } from "react";
+import type { OpenChange } from "../inspector/change-diff";
+import type { InspectorTab } from "../inspector/inspector";
+
+/**
+ * What the Inspector shows and how the rest of the page opens something in it: a file, a line of a
+ * file (a cited passage), one call's change to a file, a message's attachment. Each opening bumps
+ * `wanted`, so a collapsed Inspector expands to show it.
+ */
+export function useInspectorNavigation() {
+  const [tab, setTab] = useState<InspectorTab>("files");
+  const [wanted, setWanted] = useState(0);
+  const [openPath, setOpenPath] = useState<string | null>("memory/MEMORY.md");
+  /** Bumped by every opening of a file, so opening the open file again brings it to the front. */
+  const [openCount, setOpenCount] = useState(0);
+  /** A message's attachment, open in place of a file. */
+  const [openAttachment, setOpenAttachment] = useState<Attachment | null>(null);
+  /** A line of a file, scrolled to and marked. */
+  const [reveal, setReveal] = useState<{ path: string; line: number; nonce: number } | null>(null);
+  const [openChange, setOpenChange] = useState<OpenChange | null>(null);
+
+  const show = useCallback((next: InspectorTab) => {
+    setTab(next);
+    setWanted((n) => n + 1);
+  }, []);
+  const openFile = useCallback((path: string) => {
+    setOpenAttachment(null);
+    setOpenPath(path);
+    setOpenCount((n) => n + 1);
+    show("files");
+  }, [show]);
+  const openAt = useCallback((path: string, line: number) => {
+    setOpenAttachment(null);
+    setOpenPath(path);
+    setReveal({ path, line, nonce: Date.now() });
+    show("files");
+  }, [show]);
+  const showChange = useCallback((change: string, path: string) => {
+    setOpenChange({ change, path });
+    show("changes");
+  }, [show]);
+  const showAttachment = useCallback((attachment: Attachment) => {
+    setOpenAttachment(attachment);
+    show("files");
+  }, [show]);
+
+  return { tab, setTab, wanted, openPath, openCount, openAttachment, reveal, openChange, openFile, openAt, showChange, showAttachment };
+}
