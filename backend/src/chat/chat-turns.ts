@@ -33,7 +33,7 @@ export class ChatTurns {
     checkMessage(config, request.message);
     await sessions.require(sessionId);
     for (;;) {
-      if (turns.busy.has(sessionId)) {
+      if (turns.isHeld(sessionId)) {
         if (request.parent_turn !== undefined) throw new UserError("invalid_request", "A queued message follows the running turn; it cannot also name 'parent_turn'.");
         checkProfiles(models, request);
         if (request.session_model !== undefined) await switchSessionModel(this.deps, sessionId, request.session_model);
@@ -47,7 +47,7 @@ export class ChatTurns {
         live = await this.start({ ...request, session_id: sessionId });
       } catch (err) {
         // Another turn took the session between the look and the start: the message waits behind it.
-        if (err instanceof UserError && err.code === "conflict" && turns.busy.has(sessionId)) continue;
+        if (err instanceof UserError && err.code === "conflict" && turns.isHeld(sessionId)) continue;
         throw err;
       }
       return { session_id: sessionId, mode, started: true, ...(await turnNumberOf(live)) };
@@ -92,7 +92,7 @@ export class ChatTurns {
   /** The oldest queued message runs as the session's next turn (one that cannot run is dropped, with a toast). */
   private async next(sessionId: string): Promise<void> {
     const { turns, ui, log } = this.deps;
-    while (!turns.shuttingDown && !turns.busy.has(sessionId)) {
+    while (!turns.shuttingDown && !turns.isHeld(sessionId)) {
       const item: QueueItem | undefined = turns.shiftQueued(sessionId);
       if (!item) return;
       try {

@@ -34,10 +34,10 @@ import { embedQuery, searchChunks } from "./hybrid-search.js";
 import { KNOWLEDGE_EXTENSIONS, MAX_DOCUMENT_BYTES, pageWord } from "./document-kinds.js";
 import { TEXT_ANALYSIS_VERSION } from "./text-terms.js";
 
-/** Without folder events (not started, or polling), a search looks at the folder again when its last look is older than this. */
+/** Without folder events (not started, or polling), a search syncs with the folder again when its last sync is older than this. */
 const FRESH_MS = 1000;
-/** How long a search waits for a look it started (a change just written): past it, it answers from what is committed. */
-const LOOK_WAIT_MS = 1000;
+/** How long a search waits for a sync it started (a change just written): past it, it answers from what is committed. */
+const SYNC_WAIT_MS = 1000;
 /** How often the folder is looked at when the system cannot watch it. */
 const POLL_MS = 2000;
 /** Most documents indexed from knowledge/, and how deep its folders are looked into. */
@@ -70,7 +70,7 @@ export class KnowledgeBase {
   private writer: boolean;
   private leaseTimer: NodeJS.Timeout | null = null;
   private ticking = false;
-  /** The last look failed on the server store: the next heartbeat that reaches it looks again (and resumes). */
+  /** The last sync failed on the server store: the next heartbeat that reaches it syncs again (and resumes). */
   private syncFailed = false;
   private vectorStore: KnowledgeVectorStore | null = null;
   /** The documents table as the last commits left it (the worker reports each one). */
@@ -86,8 +86,8 @@ export class KnowledgeBase {
   private lastSync = 0;
   private progress = { running: false, done: 0, total: 0, current: null as string | null };
   private watcher: FolderWatcher | null = null;
-  /** Whether the last look found documents added, changed or removed. */
-  private lastLookChanged = false;
+  /** Whether the last sync found documents added, changed or removed. */
+  private lastSyncChanged = false;
   /** Walks of knowledge/ so far: with folder events, none happen while nothing changes. */
   private walks = 0;
   private readonly worker = new IndexWorker(DOCUMENT_BUDGET_MS);
@@ -204,7 +204,7 @@ export class KnowledgeBase {
     if (!this.writer) await this.refreshDocumentsIfChanged();
   }
 
-  /** The heartbeat of a server store: keeps or takes the lease, reconnects with backoff, resumes a failed look. */
+  /** The heartbeat of a server store: keeps or takes the lease, reconnects with backoff, resumes a failed sync. */
   private async tick(): Promise<void> {
     const shared = this.shared;
     if (!shared || this.ticking || this.closed || !shared.due()) return;
@@ -332,11 +332,11 @@ export class KnowledgeBase {
   /** Brings the index in step with the folder: new and changed documents indexed, deleted ones removed. */
   sync(): Promise<void> {
     // Running means documents or vectors are being written: from start() (the first walk included), and for a later
-    // look once it has found work. A look that only walks and finds nothing keeps the last round's figures and leaves
-    // searches saying the index is complete (the watcher looks once more after every look that changed something).
+    // sync once it has found work. A sync that only walks and finds nothing keeps the last round's figures and leaves
+    // searches saying the index is complete (the watcher syncs once more after every sync that changed something).
     this.syncing ??= this.syncNow()
       .then((changed) => {
-        this.lastLookChanged = changed;
+        this.lastSyncChanged = changed;
         this.syncFailed = false;
       })
       .catch((err: Error) => {
@@ -354,17 +354,17 @@ export class KnowledgeBase {
   }
 
   /**
-   * The folder watcher's look: one that starts after the change it was told of (a sync already
+   * The folder watcher's sync: one that starts after the change it was told of (a sync already
    * under way, started by a search, may have passed it). True when it found changes, so the watcher
-   * looks again until a look finds none (a burst of writes can outrun the kernel's event queue).
+   * syncs again until a sync finds none (a burst of writes can outrun the kernel's event queue).
    */
-  private async lookAfterChange(): Promise<boolean> {
+  private async syncAfterChange(): Promise<boolean> {
     await this.syncing?.catch(() => {});
     await this.sync().catch((err) => this.log.warn({ err }, "knowledge sync failed"));
-    return this.lastLookChanged;
+    return this.lastSyncChanged;
   }
 
-  /** One look at the folder; true when documents were added, changed or removed. */
+  /** One sync with the folder; true when documents were added, changed or removed. */
   private async syncNow(): Promise<boolean> {
     await this.load();
     // Another workbench indexes the shared collection: this one reads what it committed.
@@ -395,7 +395,7 @@ export class KnowledgeBase {
       const reply = await this.worker.run({ kind: "index", store: this.location, dataRoot: this.dataRoot, ...doc, maxBytes: MAX_DOCUMENT_BYTES, offline });
       if (this.closed) break;
       if (reply.ok) this.committed({ ...doc, chunks: reply.chunks ?? 0, reason: null });
-      // The server store failed (unreachable, the lease passed on): nothing was written; the next look resumes here.
+      // The server store failed (unreachable, the lease passed on): nothing was written; the next sync resumes here.
       else if (reply.storeDown) throw new Error(reply.reason);
       else {
         this.log.warn({ path, reason: reply.reason }, "knowledge document skipped");
@@ -467,7 +467,7 @@ export class KnowledgeBase {
   /** Indexes what is there now, then follows the folder's changes by its events. */
   start(): void {
     this.progress.running = true;
-    this.watcher ??= new FolderWatcher(this.dataRoot, { rootNames: ["knowledge"], pollMs: POLL_MS, onChange: () => this.lookAfterChange() });
+    this.watcher ??= new FolderWatcher(this.dataRoot, { rootNames: ["knowledge"], pollMs: POLL_MS, onChange: () => this.syncAfterChange() });
     this.watcher.request();
     if (this.server) {
       this.leaseTimer = setInterval(() => void this.tick(), Math.max(200, Math.floor(this.server.leaseMs / 3)));
@@ -522,15 +522,15 @@ export class KnowledgeBase {
   }
 
   /**
-   * Searches what is committed. A look at the folder that is due (a change seen, no events to go
+   * Searches what is committed. A sync with the folder that is due (a change seen, no events to go
    * by) is started, and waited for up to a second (a file just written is found), except the first
-   * look after start; while documents are being indexed the reply says so and answers at once.
+   * sync after start; while documents are being indexed the reply says so and answers at once.
    */
   async search(query: string, k: number, options: { sync?: boolean } = {}): Promise<SearchReply> {
-    if (options.sync !== false && this.syncing === null && this.mustLook()) {
-      const look = this.sync().catch((err) => this.log.warn({ err }, "knowledge sync failed"));
-      // The first look since start (the whole folder against the store) is not waited for: what is committed answers.
-      if (this.lastSync > 0) await Promise.race([look, new Promise((r) => setTimeout(r, LOOK_WAIT_MS))]);
+    if (options.sync !== false && this.syncing === null && this.mustSync()) {
+      const syncing = this.sync().catch((err) => this.log.warn({ err }, "knowledge sync failed"));
+      // The first sync since start (the whole folder against the store) is not waited for: what is committed answers.
+      if (this.lastSync > 0) await Promise.race([syncing, new Promise((r) => setTimeout(r, SYNC_WAIT_MS))]);
     }
     try {
       return await this.searchStore(query, k);
@@ -554,7 +554,7 @@ export class KnowledgeBase {
       }
     }
     const hits = await searchChunks(reader, { mode: queryEmbedding ? "hybrid" : "bm25", query, embedding: queryEmbedding, limit: k * 3, alpha: DEFAULT_ALPHA });
-    // Documents deleted since the last look at the folder are never returned (the folder this workbench
+    // Documents deleted since the last sync with the folder are never returned (the folder this workbench
     // indexes; a shared collection another workbench indexes is as that one committed it).
     const paths = [...new Set(hits.map((h) => h.chunk.path))];
     const present = this.writer
@@ -579,9 +579,9 @@ export class KnowledgeBase {
     return { mode: queryEmbedding ? "hybrid" : "bm25", embedder: this.embedder.label, note, indexing: this.indexingNow().running, results };
   }
 
-  /** A look at the folder that starts after this moment (see `lookAfterChange`), waited for up to `ms`. */
+  /** A sync with the folder that starts after this moment (see `syncAfterChange`), waited for up to `ms`. */
   private async lookSoon(ms: number): Promise<void> {
-    await Promise.race([this.lookAfterChange(), new Promise((r) => setTimeout(r, ms))]);
+    await Promise.race([this.syncAfterChange(), new Promise((r) => setTimeout(r, ms))]);
   }
 
   /** Stores a new document under knowledge/ (byte for byte, never over another) and indexes it. */
@@ -637,8 +637,8 @@ export class KnowledgeBase {
     return { text: result.text ?? "", pages: result.pages ?? null };
   }
 
-  /** Whether a search must look at the folder first: a change seen and not yet indexed, or no events to go by. */
-  private mustLook(): boolean {
+  /** Whether a search must sync with the folder first: a change seen and not yet indexed, or no events to go by. */
+  private mustSync(): boolean {
     if (this.watcher?.state.mode === "events") return this.watcher.pending || this.syncing !== null;
     return Date.now() - this.lastSync > FRESH_MS;
   }

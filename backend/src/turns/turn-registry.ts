@@ -28,13 +28,18 @@ export interface TurnRegistryOptions {
  */
 export class TurnRegistry {
   /** Sessions held by a turn (from its checks to its end, and between a turn and its follow-up) or a compaction. */
-  readonly busy = new Set<string>();
+  private readonly held = new Set<string>();
   readonly ids = new EventIdClock();
   private readonly live = new Map<string, LiveTurn>();
   private readonly queue = new TurnQueue();
   private closing = false;
 
   constructor(private readonly options: TurnRegistryOptions = {}) {}
+
+  /** Whether the session is held (`claim`) by a turn, from its checks to its end, or by a compaction. */
+  isHeld(sessionId: string): boolean {
+    return this.held.has(sessionId);
+  }
 
   /** The turn running in the session now, if any. */
   running(sessionId: string): LiveTurn | undefined {
@@ -107,12 +112,12 @@ export class TurnRegistry {
   /** Holds the session for a turn about to start, or for another job that must not overlap a turn. */
   claim(sessionId: string, conflict: string): void {
     if (this.closing) throw new UserError("unavailable", "The workbench is shutting down.");
-    if (this.busy.has(sessionId)) throw new UserError("conflict", conflict);
-    this.busy.add(sessionId);
+    if (this.held.has(sessionId)) throw new UserError("conflict", conflict);
+    this.held.add(sessionId);
   }
 
   release(sessionId: string): void {
-    this.busy.delete(sessionId);
+    this.held.delete(sessionId);
   }
 
   /** The server is closing: queues are dropped, every turn is stopped, and each is written to its end. */

@@ -65,7 +65,7 @@ export async function chatRoutes(app: FastifyInstance, deps: ChatDeps & { chat: 
     ...routeOf(api.chat.stream),
     handler: async (request, reply) => {
       const id = assertSessionId(request.params.id);
-      if (!turns.busy.has(id)) await sessions.require(id);
+      if (!turns.isHeld(id)) await sessions.require(id);
       const header = request.headers["last-event-id"];
       const raw = request.query.after ?? (typeof header === "string" ? header : undefined);
       const afterId = raw === undefined || raw === "" ? null : parseEventId(raw.trim());
@@ -110,7 +110,7 @@ export async function chatRoutes(app: FastifyInstance, deps: ChatDeps & { chat: 
     ...routeOf(api.chat.dequeue),
     handler: async (request, reply) => {
       const id = assertSessionId(request.params.id);
-      if (!turns.busy.has(id)) await sessions.require(id);
+      if (!turns.isHeld(id)) await sessions.require(id);
       if (!turns.dequeue(id, request.params.qid)) throw new UserError("not_found", `Session ${id} has no queued message ${request.params.qid.slice(0, 80)}.`);
       return reply.code(204).send();
     },

@@ -40,7 +40,7 @@ export async function sessionRoutes(
   /** The session's id, checked to exist and to have no turn running. */
   const idle = async (raw: string): Promise<string> => {
     const id = assertSessionId(raw);
-    if (turns.busy.has(id)) throw new UserError("conflict", `Session ${id} has a turn running; wait for it to end or stop it first.`);
+    if (turns.isHeld(id)) throw new UserError("conflict", `Session ${id} has a turn running; wait for it to end or stop it first.`);
     await sessions.require(id);
     return id;
   };
