@@ -11,7 +11,7 @@ import { mkdtemp, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chunkText } from "../src/knowledge/chunk-text.js";
-import { KnowledgeStore } from "../src/knowledge/knowledge-store.js";
+import { SqliteIndexStore } from "../src/knowledge/sqlite-index-store.js";
 import { offlineEmbed, OFFLINE_DIMENSIONS } from "../src/knowledge/offline-embedder.js";
 import { textTerms, textWords } from "../src/knowledge/text-terms.js";
 import { documentText, zipfWord } from "./zipf-corpus.js";
@@ -37,7 +37,7 @@ function report(title: string, totals: Map<string, number>) {
 
 const root = await mkdtemp(join(tmpdir(), "moc-kphases-"));
 try {
-  const store = KnowledgeStore.open(join(root, "index.db"));
+  const store = SqliteIndexStore.open(join(root, "index.db"));
   store.clear(0);
   store.useVectorSpace(space);
   const writtenBefore = await written();

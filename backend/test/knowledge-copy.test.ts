@@ -11,9 +11,9 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { offlineEmbedder } from "../src/knowledge/embedders.js";
 import { KnowledgeBase } from "../src/knowledge/knowledge-base.js";
-import { KnowledgeStore } from "../src/knowledge/knowledge-store.js";
+import { SqliteIndexStore } from "../src/knowledge/sqlite-index-store.js";
 import { offlineEmbed } from "../src/knowledge/offline-embedder.js";
-import { PostgresStore } from "../src/knowledge/postgres-store.js";
+import { PostgresIndexStore } from "../src/knowledge/postgres-index-store.js";
 import { textTerms } from "../src/knowledge/text-terms.js";
 import { type PostgresEngine, startPostgresEngine } from "../test-support/postgres-engine.js";
 
@@ -47,12 +47,12 @@ it("copies the embedded index to the server and back, vectors included; the work
   expect(there.stdout).toMatch(/copied 12 documents, \d+ chunks \(\d+ with their vectors\)/);
   expect(there.stdout + there.stderr).not.toContain(PASSWORD);
 
-  const sqlite = KnowledgeStore.open(join(root, "storage", "knowledge", "index.db"));
-  const server = await PostgresStore.open({ url: engine.url(), collection: "moved", holder: null });
+  const sqlite = SqliteIndexStore.open(join(root, "storage", "knowledge", "index.db"));
+  const server = await PostgresIndexStore.open({ url: engine.url(), collection: "moved", holder: null });
   expect(await server.chunkCount()).toBe(sqlite.chunkCount());
   expect((await server.documents()).sort((a, b) => a.path.localeCompare(b.path))).toEqual(sqlite.documents().sort((a, b) => a.path.localeCompare(b.path)));
   const query = offlineEmbed("kestrel7 birds");
-  const pathsOf = async (store: KnowledgeStore | PostgresStore, ids: number[]) => {
+  const pathsOf = async (store: SqliteIndexStore | PostgresIndexStore, ids: number[]) => {
     const chunks = await store.chunks(ids);
     return ids.map((id) => chunks.get(id)!.path);
   };

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { KnowledgeDocument, KnowledgeStatusReply } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import { KnowledgeStore } from "../src/knowledge/knowledge-store.js";
+import { SqliteIndexStore } from "../src/knowledge/sqlite-index-store.js";
 import { freePort } from "../test-support/free-port.js";
 
 const builtMain = resolve(__dirname, "..", "dist", "main.js");
@@ -50,7 +50,7 @@ const status = async (port: number) => (await (await fetch(`http://127.0.0.1:${p
 
 /** The store as the crash left it: per document, the versions its chunks are at. */
 function versionsInStore(): Map<string, Set<string>> {
-  const store = KnowledgeStore.open(join(root!, "storage/knowledge/index.db"));
+  const store = SqliteIndexStore.open(join(root!, "storage/knowledge/index.db"));
   try {
     const out = new Map<string, Set<string>>();
     for (const doc of store.documents()) out.set(doc.path, new Set(store.chunksOf(doc.path).map((c) => /version(\d)/.exec(c.text)![1])));

@@ -12,8 +12,8 @@ import { loadConfig } from "../config/config.js";
 import { copyIndex } from "../knowledge/copy-index.js";
 import type { IndexStore } from "../knowledge/index-store.js";
 import { IndexLease, newLeaseHolder } from "../knowledge/index-lease.js";
-import { KnowledgeStore } from "../knowledge/knowledge-store.js";
-import { PostgresStore } from "../knowledge/postgres-store.js";
+import { SqliteIndexStore } from "../knowledge/sqlite-index-store.js";
+import { PostgresIndexStore } from "../knowledge/postgres-index-store.js";
 import { defaultCollection, describeStore } from "../knowledge/store-location.js";
 
 async function main(direction: string | undefined): Promise<void> {
@@ -24,8 +24,8 @@ async function main(direction: string | undefined): Promise<void> {
   const collection = config.knowledgeStore.collection ?? defaultCollection(join(config.dataRoot, "knowledge"));
   const holder = direction === "to-server" ? newLeaseHolder() : null;
   const where = describeStore({ kind: "postgres", url: config.knowledgeStore.url, collection, holder: "" }, config.dataRoot);
-  const server = await PostgresStore.open({ url: config.knowledgeStore.url, collection, holder });
-  let local: KnowledgeStore | null = null;
+  const server = await PostgresIndexStore.open({ url: config.knowledgeStore.url, collection, holder });
+  let local: SqliteIndexStore | null = null;
   let lease: IndexLease | null = null;
   try {
     if (holder) {
@@ -35,7 +35,7 @@ async function main(direction: string | undefined): Promise<void> {
         throw new Error(`another workbench${indexer ? ` (${indexer.host}, pid ${indexer.pid})` : ""} indexes collection ${collection}: stop it first`);
       }
     }
-    local = KnowledgeStore.open(file);
+    local = SqliteIndexStore.open(file);
     const [from, to]: [IndexStore, IndexStore] = direction === "to-server" ? [local, server] : [server, local];
     console.log(`copying the knowledge index ${direction === "to-server" ? `from ${file} to ${where}, collection ${collection}` : `from ${where}, collection ${collection}, to ${file}`}`);
     const started = performance.now();

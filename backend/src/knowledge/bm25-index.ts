@@ -1,19 +1,9 @@
 /**
- * Okapi BM25 over chunks, with incremental add and remove. Scores use the Lucene form of idf,
- * log(1 + (N - df + 0.5) / (df + 0.5)), which never goes negative.
+ * BM25 over chunks in memory (the memory files' index), with incremental add and remove; scored by
+ * bm25.ts, as the knowledge stores are.
  */
+import { type Bm25Params, DEFAULT_BM25, luceneIdf, termScore } from "./bm25.js";
 import { type Scored, topSlots } from "./top-k.js";
-
-export interface Bm25Params {
-  k1: number;
-  b: number;
-}
-
-/**
- * Measured on SciFact (docs/benchmarks.md): k1 = 1.2 with the current text analysis (1.5 was best
- * before compounds and Greek letters were added; 1.0 and 1.35 lower); b the standard 0.75 (0.6 lower).
- */
-export const DEFAULT_BM25: Bm25Params = { k1: 1.2, b: 0.75 };
 
 export interface Bm25Json {
   params: Bm25Params;
@@ -174,15 +164,14 @@ export class Bm25Index {
 
   /** Inverse document frequency, log(1 + (N - df + 0.5) / (df + 0.5)): rare terms weigh more. */
   idf(term: string): number {
-    const df = this.df(term);
-    return Math.log(1 + (this.size - df + 0.5) / (df + 0.5));
+    return luceneIdf(this.size, this.df(term));
   }
 
   search(queryTerms: string[], limit: number): Scored[] {
     const n = this.size;
     if (n === 0) return [];
     const avgLength = this.totalLength / n;
-    const { k1, b } = this.params;
+    const params = this.params;
     const scores = new Float64Array(this.slotIds.length);
     const lengths = this.slotLength;
     for (const term of new Set(queryTerms)) {
@@ -193,8 +182,7 @@ export class Bm25Index {
       const { slots, tfs } = list;
       for (let j = 0; j < list.length; j++) {
         const slot = slots[j];
-        const tf = tfs[j];
-        scores[slot] += (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lengths[slot]) / avgLength));
+        scores[slot] += termScore(idf, tfs[j], lengths[slot], avgLength, params);
       }
     }
     return topSlots(scores, this.slotIds, this.slotIds.length, limit, true);

@@ -1,6 +1,6 @@
 /**
  * What the knowledge base needs of the place its index lives: the embedded SQLite file
- * (knowledge-store.ts, answers at once) or a PostgreSQL server (postgres-store.ts, answers later).
+ * (sqlite-index-store.ts, answers at once) or a PostgreSQL server (postgres-index-store.ts, answers later).
  * Both keep chunks, their BM25 terms, vectors and document state, write a document in one
  * transaction, and score BM25 the same way; callers await every answer.
  */

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { offlineEmbedder } from "./embedders.js";
 import { IndexWorker } from "./index-worker.js";
-import { KnowledgeStore } from "./knowledge-store.js";
+import { SqliteIndexStore } from "./sqlite-index-store.js";
 
 let root: string;
 let dbFile: string;
@@ -26,7 +26,7 @@ describe("IndexWorker", () => {
     const result = await worker.run(job());
     await worker.close();
     expect(result).toMatchObject({ ok: true, chunks: 1 });
-    const store = KnowledgeStore.open(dbFile);
+    const store = SqliteIndexStore.open(dbFile);
     try {
       expect(store.chunksOf("knowledge/a.md")[0]).toMatchObject({ index: 0, line: 1, text: expect.stringContaining("Sauerkraut") });
       expect(store.lexical(["sauerkraut"], 5)).toHaveLength(1);
@@ -50,7 +50,7 @@ describe("IndexWorker", () => {
     const result = await worker.run(job(10));
     await worker.close();
     expect(result).toMatchObject({ ok: false, recorded: true, reason: expect.stringMatching(/over the 10-byte limit/) });
-    const store = KnowledgeStore.open(dbFile);
+    const store = SqliteIndexStore.open(dbFile);
     try {
       expect(store.documents()[0]).toMatchObject({ path: "knowledge/a.md", chunks: 0, reason: expect.stringMatching(/over the 10-byte limit/) });
       expect(store.lexical(["sauerkraut"], 5)).toEqual([]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Bm25Index, DEFAULT_BM25 } from "./bm25-index.js";
+import { DEFAULT_BM25 } from "./bm25.js";
+import { Bm25Index } from "./bm25-index.js";
 import { fuseScores } from "./fusion.js";
 import { textTerms } from "./text-terms.js";
 

@@ -24,8 +24,8 @@ import { DEFAULT_ALPHA } from "./fusion.js";
 import { IndexWorker } from "./index-worker.js";
 import type { DocumentRow, IndexStore, StoredChunk, VectorSpace } from "./index-store.js";
 import { newLeaseHolder } from "./index-lease.js";
-import { KnowledgeStore } from "./knowledge-store.js";
-import { PostgresStore } from "./postgres-store.js";
+import { SqliteIndexStore } from "./sqlite-index-store.js";
+import { PostgresIndexStore } from "./postgres-index-store.js";
 import { SharedCollection } from "./shared-collection.js";
 import { defaultCollection, describeStore, type StoreLocation } from "./store-location.js";
 import { addKnowledgeFile, knowledgePath, restoreKnowledgeFile, trashKnowledgeFile } from "./knowledge-files.js";
@@ -166,7 +166,7 @@ export class KnowledgeBase {
 
   /** The server store: connected (its schema made or migrated), the lease taken if no one holds it. */
   private async openServer(location: Extract<StoreLocation, { kind: "postgres" }>): Promise<void> {
-    const store = await PostgresStore.open({ url: location.url, collection: location.collection, holder: null });
+    const store = await PostgresIndexStore.open({ url: location.url, collection: location.collection, holder: null });
     try {
       this.shared!.attach(store.pool);
       this.reader = store;
@@ -234,7 +234,7 @@ export class KnowledgeBase {
   }
 
   /** The worker brings the store to this text analysis and embedder (or makes it), then it is opened for reading. */
-  private async prepareInWorker(): Promise<KnowledgeStore> {
+  private async prepareInWorker(): Promise<SqliteIndexStore> {
     const file = this.dbFile();
     let prepared = await this.prepare();
     if (!prepared.ok && !this.closed) {
@@ -245,7 +245,7 @@ export class KnowledgeBase {
       prepared = await this.prepare();
     }
     if (!prepared.ok) throw new Error(`the knowledge store could not be opened (${prepared.reason})`);
-    return KnowledgeStore.open(file);
+    return SqliteIndexStore.open(file);
   }
 
   /** The embedded store's database file. */
@@ -259,12 +259,12 @@ export class KnowledgeBase {
    * yet, another version, another embedder, damaged) null, and the worker prepares it. On a restart
    * this keeps the worker's start, which loads every document reader, off the way to the first search.
    */
-  private async openIfPrepared(): Promise<KnowledgeStore | null> {
+  private async openIfPrepared(): Promise<SqliteIndexStore | null> {
     const info = await lstat(this.dbFile()).catch(() => null);
     if (!info?.isFile()) return null;
-    let store: KnowledgeStore | null = null;
+    let store: SqliteIndexStore | null = null;
     try {
-      store = KnowledgeStore.open(this.dbFile());
+      store = SqliteIndexStore.open(this.dbFile());
       if (store.preparedFor(TEXT_ANALYSIS_VERSION, spaceOf(this.embedder))) return store;
     } catch {
       // Damaged or not SQLite: the worker's prepare says so and the store is rebuilt.
@@ -661,7 +661,7 @@ export class KnowledgeBase {
 
   private storeStatus(): KnowledgeStatus["store"] {
     if (!this.shared) return { kind: "sqlite", location: describeStore(this.location, this.dataRoot), collection: null, vectors: "embedded", connected: true, error: null, indexer: null };
-    return this.shared.status(this.reader !== null, this.reader instanceof PostgresStore && this.reader.pgvector);
+    return this.shared.status(this.reader !== null, this.reader instanceof PostgresIndexStore && this.reader.pgvector);
   }
 
   status(): KnowledgeStatus {

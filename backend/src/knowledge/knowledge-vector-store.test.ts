@@ -7,12 +7,12 @@ import { Settings, VectorStoreIndex } from "llamaindex";
 import { afterEach, describe, expect, it } from "vitest";
 import { offlineEmbedder } from "./embedders.js";
 import { KnowledgeBase } from "./knowledge-base.js";
-import { KnowledgeStore } from "./knowledge-store.js";
+import { SqliteIndexStore } from "./sqlite-index-store.js";
 import { KnowledgeVectorStore } from "./knowledge-vector-store.js";
 import { textWords } from "./text-terms.js";
 
 let dir = "";
-let store: KnowledgeStore | null = null;
+let store: SqliteIndexStore | null = null;
 afterEach(async () => {
   store?.close();
   store = null;
@@ -21,7 +21,7 @@ afterEach(async () => {
 
 async function openStore() {
   dir = await mkdtemp(join(tmpdir(), "moc-lvs-"));
-  store = KnowledgeStore.open(join(dir, "index.db"));
+  store = SqliteIndexStore.open(join(dir, "index.db"));
   store.useVectorSpace({ embedder: offlineEmbedder.id, format: "sparse-i8" });
   const s = store;
   return new KnowledgeVectorStore(() => s, () => offlineEmbedder);
@@ -90,7 +90,7 @@ describe("the knowledge store as a LlamaIndex vector store", () => {
 
   it("queries are embedded by the embedder of the moment, after the user switched endpoints", async () => {
     dir = await mkdtemp(join(tmpdir(), "moc-lvs-"));
-    store = KnowledgeStore.open(join(dir, "index.db"));
+    store = SqliteIndexStore.open(join(dir, "index.db"));
     const s = store;
     let current = offlineEmbedder;
     const vectorStore = new KnowledgeVectorStore(() => s, () => current);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "libsql";
 import { afterEach, expect, it } from "vitest";
-import { KnowledgeStore } from "./knowledge-store.js";
+import { SqliteIndexStore } from "./sqlite-index-store.js";
 
 let dir = "";
 afterEach(async () => {
@@ -15,7 +15,7 @@ const chunk = (index: number, text: string) => ({ index, line: index + 1, text, 
 it("keeps the chunk count through writes, rewrites and removals, and counts again a store whose count was kept wrong", async () => {
   dir = await mkdtemp(join(tmpdir(), "moc-store-"));
   const file = join(dir, "index.db");
-  const store = KnowledgeStore.open(file);
+  const store = SqliteIndexStore.open(file);
   store.writeDocument({ path: "knowledge/a.md", size: 1, mtimeMs: 1 }, [chunk(0, "alpha"), chunk(1, "beta")], null);
   expect(store.chunkCount()).toBe(2);
   store.writeDocument({ path: "knowledge/b.md", size: 1, mtimeMs: 1 }, [chunk(0, "gamma")], null);
@@ -29,14 +29,14 @@ it("keeps the chunk count through writes, rewrites and removals, and counts agai
   const raw = new Database(file);
   raw.exec("DELETE FROM meta WHERE key = 'chunks'; INSERT INTO meta(key, value) VALUES ('chunk_count', '3')");
   raw.close();
-  const reopened = KnowledgeStore.open(file);
+  const reopened = SqliteIndexStore.open(file);
   expect(reopened.chunkCount()).toBe(1);
   reopened.close();
 });
 
 it("scores Okapi BM25 (k1 1.2, b 0.75) with Lucene's idf, exactly as the formula gives it, best first", async () => {
   dir = await mkdtemp(join(tmpdir(), "moc-store-"));
-  const store = KnowledgeStore.open(join(dir, "index.db"));
+  const store = SqliteIndexStore.open(join(dir, "index.db"));
   const texts = ["kiln glaze glaze", "kiln", "glaze cone six firing", "wheel clay", "clay clay clay kiln wedging", "firing schedule for a gas kiln"];
   texts.forEach((text, i) => store.writeDocument({ path: `knowledge/${i}.md`, size: 1, mtimeMs: 1 }, [chunk(0, text)], null));
   const ids = new Map(texts.map((text, i) => [store.chunksOf(`knowledge/${i}.md`)[0].id, text.split(" ")]));
@@ -70,7 +70,7 @@ it("scores Okapi BM25 (k1 1.2, b 0.75) with Lucene's idf, exactly as the formula
 
 it("answers a query of 600 distinct words (its first 200 count)", async () => {
   dir = await mkdtemp(join(tmpdir(), "moc-store-"));
-  const store = KnowledgeStore.open(join(dir, "index.db"));
+  const store = SqliteIndexStore.open(join(dir, "index.db"));
   store.writeDocument({ path: "knowledge/a.md", size: 1, mtimeMs: 1 }, [chunk(0, "word7 word450"), chunk(1, "word599")], null);
   const query = Array.from({ length: 600 }, (_, i) => `word${i}`);
   expect(store.lexical(query, 10).map((s) => s.id)).toEqual([store.chunksOf("knowledge/a.md")[0].id]);

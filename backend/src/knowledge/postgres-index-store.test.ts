@@ -10,11 +10,11 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VectorStoreQueryMode } from "@llamaindex/core/vector-store";
 import { offlineEmbedder } from "./embedders.js";
-import { KnowledgeStore } from "./knowledge-store.js";
+import { SqliteIndexStore } from "./sqlite-index-store.js";
 import { KnowledgeVectorStore } from "./knowledge-vector-store.js";
 import { offlineEmbed } from "./offline-embedder.js";
 import { IndexLease, newLeaseHolder } from "./index-lease.js";
-import { LeaseLostError, PostgresStore } from "./postgres-store.js";
+import { LeaseLostError, PostgresIndexStore } from "./postgres-index-store.js";
 import { textTerms } from "./text-terms.js";
 import { type PostgresEngine, startPostgresEngine } from "../../test-support/postgres-engine.js";
 
@@ -28,9 +28,9 @@ const chunksOf = (texts: string[]) => texts.map((text, index) => ({ index, line:
 const vectorsOf = (texts: string[]) => ({ space, rows: texts.map((t) => offlineEmbed(t)) });
 
 /** A store holding DOCS, with the lease taken for writing. */
-async function filled(url: string, collection: string): Promise<{ store: PostgresStore; lease: IndexLease }> {
+async function filled(url: string, collection: string): Promise<{ store: PostgresIndexStore; lease: IndexLease }> {
   const holder = newLeaseHolder();
-  const store = await PostgresStore.open({ url, collection, holder });
+  const store = await PostgresIndexStore.open({ url, collection, holder });
   const lease = new IndexLease(store.pool, collection, holder, 30_000, "test:/a/knowledge");
   expect(await lease.acquire({ running: true, done: 0, total: 3, current: null })).toBe(true);
   await store.clear(1);
@@ -55,7 +55,7 @@ for (const vector of [true, false]) {
     it("scores BM25 as the embedded store does, and answers SPARSE, DEFAULT and HYBRID queries with their chunks", async () => {
       const { store } = await filled(engine.url(), "one");
       expect(store.pgvector).toBe(vector);
-      const embedded = KnowledgeStore.open(join(dir, "index.db"));
+      const embedded = SqliteIndexStore.open(join(dir, "index.db"));
       embedded.clear(1);
       embedded.useVectorSpace(space);
       for (const [path, texts] of Object.entries(DOCS)) embedded.writeDocument({ path, size: 10, mtimeMs: 1 }, chunksOf(texts), vectorsOf(texts));
@@ -108,7 +108,7 @@ for (const vector of [true, false]) {
       const { store, lease } = await filled(engine.url(), "leased");
       await lease.release();
       const otherHolder = newLeaseHolder();
-      const other = await PostgresStore.open({ url: engine.url(), collection: "leased", holder: otherHolder });
+      const other = await PostgresIndexStore.open({ url: engine.url(), collection: "leased", holder: otherHolder });
       const otherLease = new IndexLease(other.pool, "leased", otherHolder, 30_000, "test:/b/knowledge");
       expect(await otherLease.acquire({ running: true, done: 1, total: 5, current: "knowledge/x.md" })).toBe(true);
       expect(await lease.acquire({ running: false, done: 0, total: 0, current: null })).toBe(false);
@@ -135,7 +135,7 @@ it("migrates a database at schema version 1, keeping its index: BM25 then reads 
     await client.query("DROP INDEX mini_openclaw.chunk_lengths");
     await client.query("UPDATE mini_openclaw.schema_version SET version = 1");
 
-    const migrated = await PostgresStore.open({ url: engine.url(), collection: "old", holder: null });
+    const migrated = await PostgresIndexStore.open({ url: engine.url(), collection: "old", holder: null });
     expect((await client.query("SELECT version FROM mini_openclaw.schema_version")).rows).toEqual([{ version: 2 }]);
     const indexes = await client.query("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'mini_openclaw' AND indexname IN ('postings_pkey', 'chunk_lengths') ORDER BY indexname");
     expect(indexes.rows.map((r) => [r.indexname, /INCLUDE \((\w+)\)/.exec(r.indexdef)?.[1]])).toEqual([
@@ -154,12 +154,12 @@ it("migrates a database at schema version 1, keeping its index: BM25 then reads 
 it("refuses a database whose schema is newer than the workbench's, and does not change it", async () => {
   const engine = await startPostgresEngine({ vector: false });
   try {
-    const store = await PostgresStore.open({ url: engine.url(), collection: "c", holder: null });
+    const store = await PostgresIndexStore.open({ url: engine.url(), collection: "c", holder: null });
     await store.close();
     const client = new pg.Client({ connectionString: engine.url() });
     await client.connect();
     await client.query("UPDATE mini_openclaw.schema_version SET version = 99");
-    await expect(PostgresStore.open({ url: engine.url(), collection: "c", holder: null })).rejects.toThrow(/version 99, newer than this workbench's 2/);
+    await expect(PostgresIndexStore.open({ url: engine.url(), collection: "c", holder: null })).rejects.toThrow(/version 99, newer than this workbench's 2/);
     expect((await client.query("SELECT version FROM mini_openclaw.schema_version")).rows).toEqual([{ version: 99 }]);
     await client.end();
   } finally {

@@ -13,7 +13,7 @@
 import { KNOWLEDGE_COLLECTION_NAME } from "@mini-openclaw/protocol";
 import pg from "pg";
 import { type DocumentRow, type DocumentVersion, type IndexStore, type NewChunk, type StoredChunk, TWO_PHASE_FROM, type VectorSpace } from "./index-store.js";
-import { DEFAULT_BM25 } from "./bm25-index.js";
+import { luceneIdf, termScore } from "./bm25.js";
 import { type Client, inTransaction, migrate, SCHEMA as S } from "./postgres-schema.js";
 import { pgvectorColumn, storedColumn, type VectorColumn, type VectorRow } from "./postgres-vectors.js";
 import { type Scored, topScored } from "./top-k.js";
@@ -23,7 +23,7 @@ import { queryTerms, scoredTerms } from "./scored-terms.js";
 /** Another workbench holds the collection's lease: this one must not write. */
 export class LeaseLostError extends Error {}
 
-export class PostgresStore implements IndexStore {
+export class PostgresIndexStore implements IndexStore {
   private constructor(
     readonly pool: pg.Pool,
     readonly collection: string,
@@ -40,7 +40,7 @@ export class PostgresStore implements IndexStore {
    * Connects and brings the schema to this version (inside one transaction). `holder`: the lease id
    * checked by every write (null: a reader, which never writes).
    */
-  static async open(options: { url: string; collection: string; holder: string | null; connectTimeoutMs?: number }): Promise<PostgresStore> {
+  static async open(options: { url: string; collection: string; holder: string | null; connectTimeoutMs?: number }): Promise<PostgresIndexStore> {
     // The name goes into index names and the vector index's predicate as it is.
     if (!KNOWLEDGE_COLLECTION_NAME.test(options.collection)) throw new Error(`"${options.collection}" is not a collection name`);
     const pool = new pg.Pool({
@@ -57,7 +57,7 @@ export class PostgresStore implements IndexStore {
     pool.on("error", () => {});
     try {
       const pgvector = await migrate(pool);
-      return new PostgresStore(pool, options.collection, pgvector ? pgvectorColumn : storedColumn, options.holder);
+      return new PostgresIndexStore(pool, options.collection, pgvector ? pgvectorColumn : storedColumn, options.holder);
     } catch (err) {
       await pool.end().catch(() => {});
       throw err;
@@ -272,8 +272,7 @@ export class PostgresStore implements IndexStore {
   }
 
   /**
-   * BM25 as the embedded store scores it: k1 1.2, b 0.75, Lucene's idf, each chunk's length in terms
-   * against the collection's average; which terms are read, and how much of each: `scoredTerms`.
+   * BM25 (bm25.ts), each chunk's length in terms against the collection's average; which terms are read, and how much of each: `scoredTerms`.
    */
   async lexical(terms: string[], limit: number): Promise<Scored[]> {
     const unique = queryTerms(terms);
@@ -300,14 +299,13 @@ export class PostgresStore implements IndexStore {
         list.push([Number(id), tf, length]);
       }
     }
-    const { k1, b } = DEFAULT_BM25;
     const scores = new Map<number, number>();
     for (const { term, cap } of chosen) {
       const list = byTerm.get(term) ?? [];
       // A capped term's rows are a part of its postings: its df is the count, not the rows read.
       const df = cap === null ? list.length : (frequencies.get(term) ?? list.length);
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      for (const [id, tf, length] of list) scores.set(id, (scores.get(id) ?? 0) + (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * length) / avgLength)));
+      const idf = luceneIdf(n, df);
+      for (const [id, tf, length] of list) scores.set(id, (scores.get(id) ?? 0) + termScore(idf, tf, length, avgLength));
     }
     return topScored(scores, limit);
   }
@@ -320,7 +318,7 @@ export class PostgresStore implements IndexStore {
     const unique = [...new Set(terms)];
     const n = await this.chunkCount();
     const df = await this.documentFrequencies(unique, n);
-    return new Map(unique.map((term) => [term, Math.log(1 + (n - (df.get(term) ?? 0) + 0.5) / ((df.get(term) ?? 0) + 0.5))]));
+    return new Map(unique.map((term) => [term, luceneIdf(n, df.get(term) ?? 0)]));
   }
 
   async vectorScores(ids: number[], query: Float32Array, limit: number): Promise<Scored[]> {

@@ -10,6 +10,7 @@
  * and in WAL mode it reads the last committed state while a write is under way.
  */
 import Database from "libsql";
+import { luceneIdf } from "./bm25.js";
 import type { Scored } from "./top-k.js";
 import { queryTerms, scoredTerms } from "./scored-terms.js";
 import { FrequencyCache } from "./frequency-cache.js";
@@ -37,7 +38,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS term_stats USING fts5vocab(chunk_terms, 'row'
 /** A term as an FTS5 string (quoted, so no term is read as an operator). */
 const quoted = (term: string) => `"${term.replace(/"/g, '""')}"`;
 
-export class KnowledgeStore implements IndexStore {
+export class SqliteIndexStore implements IndexStore {
   private readonly db: Db;
   private readonly statements = new Map<string, Statement>();
 
@@ -46,7 +47,7 @@ export class KnowledgeStore implements IndexStore {
   }
 
   /** Opens (or makes) the database. */
-  static open(file: string): KnowledgeStore {
+  static open(file: string): SqliteIndexStore {
     const db = new Database(file);
     try {
       db.pragma("busy_timeout = 10000");
@@ -72,7 +73,7 @@ export class KnowledgeStore implements IndexStore {
       db.close();
       throw err;
     }
-    return new KnowledgeStore(db);
+    return new SqliteIndexStore(db);
   }
 
   private sql(text: string): Statement {
@@ -246,8 +247,8 @@ export class KnowledgeStore implements IndexStore {
   }
 
   /**
-   * BM25 (k1 = 1.2, b = 0.75) over the chunks' terms, with Lucene's idf, log(1 + (N - df + 0.5) / (df
-   * + 0.5)), which stays positive: FTS5's own bm25() takes log((N - df + 0.5) / (df + 0.5)), which goes
+   * BM25 (bm25.ts: k1 = 1.2, b = 0.75, Lucene's idf, log(1 + (N - df + 0.5) / (df + 0.5)), which
+   * stays positive) over the chunks' terms, evaluated inside SQLite: FTS5's own bm25() takes log((N - df + 0.5) / (df + 0.5)), which goes
    * to nothing (clamped at 1e-6) for a term in half the chunks or more, so in a store of one or two
    * documents an exact keyword match scored "0.00". Each term's rows come from FTS5 with its bm25()
    * of that term alone, which is FTS5's idf times the term's saturated frequency: the frequency is
@@ -291,7 +292,7 @@ export class KnowledgeStore implements IndexStore {
     const n = this.chunkCount();
     const out = new Map<string, number>();
     const df = this.documentFrequencies(unique);
-    for (const term of unique) out.set(term, Math.log(1 + (n - (df.get(term) ?? 0) + 0.5) / ((df.get(term) ?? 0) + 0.5)));
+    for (const term of unique) out.set(term, luceneIdf(n, df.get(term) ?? 0));
     return out;
   }
 
