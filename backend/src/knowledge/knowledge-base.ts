@@ -1,7 +1,7 @@
 /**
  * The knowledge base: documents under `knowledge/`, chunked and indexed (BM25 terms and vectors) in
  * an SQLite store under `storage/knowledge/` or a PostgreSQL server's collection, kept in step with the folder one document at a time,
- * and searched with hybrid fusion through the store's LlamaIndex vector store. The indexing (reading,
+ * and searched with hybrid fusion (search-committed.ts). The indexing (reading,
  * chunking, embedding offline, writing) happens in a worker thread, so the server never waits for
  * it: a search answers at once from what is committed, and says when indexing is under way. It never
  * goes dark: without an embedding endpoint it uses the offline embedder, and when the endpoint
@@ -11,7 +11,7 @@
  * search what is committed and show who indexes and how far, and take over when its heartbeat stops.
  * An unreachable server fails knowledge searches (naming the store) and is tried again with backoff.
  */
-import type { KnowledgeDocument, KnowledgeHit, KnowledgeRemoveReply, KnowledgeSearchReply, KnowledgeSourceReply, KnowledgeStatusReply, KnowledgeUploadReply } from "@mini-openclaw/protocol";
+import type { KnowledgeDocument, KnowledgeRemoveReply, KnowledgeSearchReply, KnowledgeSourceReply, KnowledgeStatusReply, KnowledgeUploadReply } from "@mini-openclaw/protocol";
 import { lstat, mkdir, readdir, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { KNOWLEDGE_INDEX_FILE } from "../config/data-root-layout.js";
@@ -20,7 +20,6 @@ import { UserError } from "../lib/user-error.js";
 import { FolderWatcher } from "../paths/folder-watcher.js";
 import { walkConfinedDir } from "../paths/walk-confined-dir.js";
 import type { Embedder } from "./embedders.js";
-import { DEFAULT_ALPHA } from "./fusion.js";
 import { IndexWorker } from "./index-worker.js";
 import type { DocumentRow, IndexStore, StoredChunk, VectorSpace } from "./index-store.js";
 import { newLeaseHolder } from "./index-lease.js";
@@ -30,7 +29,8 @@ import { SharedCollection } from "./shared-collection.js";
 import { defaultCollection, describeStore, type StoreLocation } from "./store-location.js";
 import { addKnowledgeFile, knowledgePath, restoreKnowledgeFile, trashKnowledgeFile } from "./knowledge-files.js";
 import type { KnowledgeVectorStore } from "./knowledge-vector-store.js";
-import { embedQuery, searchChunks } from "./hybrid-search.js";
+import { IndexedDocuments } from "./indexed-documents.js";
+import { searchCommitted } from "./search-committed.js";
 import { KNOWLEDGE_EXTENSIONS, MAX_DOCUMENT_BYTES, pageWord } from "./document-kinds.js";
 import { TEXT_ANALYSIS_VERSION } from "./text-terms.js";
 
@@ -51,7 +51,6 @@ const UPLOAD_WAIT_MS = 10_000;
 const EARLIER_LAYOUT = ["manifest.json", "chunks.bin", "chunks.json", "bm25.bin", "bm25.json", "vectors.cols", "vectors.ids", "vectors.f32"];
 
 export type { StoredChunk };
-export type SearchHit = KnowledgeHit;
 export type SearchReply = KnowledgeSearchReply;
 export type KnowledgeStatus = KnowledgeStatusReply;
 
@@ -74,9 +73,7 @@ export class KnowledgeBase {
   private syncFailed = false;
   private vectorStore: KnowledgeVectorStore | null = null;
   /** The documents table as the last commits left it (the worker reports each one). */
-  private docs = new Map<string, DocumentRow>();
-  private chunkTotal = 0;
-  private updatedAt: string | null = null;
+  private readonly docs = new IndexedDocuments();
   /** Chunks may lack vectors (an endpoint embeds after indexing; a switch of embedder dropped them). */
   private vectorsPending = true;
   private embedError: string | null = null;
@@ -286,27 +283,17 @@ export class KnowledgeBase {
   /** The documents table read again (at open, and after a rebuild). */
   private async refreshDocuments(): Promise<void> {
     this.changed();
-    const reader = this.openReader();
-    this.docs = new Map((await reader.documents()).map((row) => [row.path, row]));
-    this.chunkTotal = [...this.docs.values()].reduce((sum, row) => sum + row.chunks, 0);
-    this.updatedAt = await reader.meta("updated_at");
+    await this.docs.read(this.openReader());
   }
 
   /** The documents table read again when another workbench has written since the last read. */
   private async refreshDocumentsIfChanged(): Promise<void> {
-    if ((await this.openReader().meta("updated_at")) !== this.updatedAt) await this.refreshDocuments();
+    if (await this.docs.changedIn(this.openReader())) await this.refreshDocuments();
   }
 
   private committed(row: DocumentRow | { path: string; removed: true }): void {
     this.changed();
-    const before = this.docs.get(row.path);
-    this.chunkTotal -= before?.chunks ?? 0;
-    if ("removed" in row) this.docs.delete(row.path);
-    else {
-      this.docs.set(row.path, row);
-      this.chunkTotal += row.chunks;
-    }
-    this.updatedAt = new Date().toISOString();
+    this.docs.committed(row);
   }
 
   /** The documents under knowledge/, without following links; oversized ones are noted, not listed. */
@@ -374,7 +361,7 @@ export class KnowledgeBase {
     }
     const onDisk = await this.listDocuments();
     let changed = false;
-    const gone = [...this.docs.keys()].filter((path) => !onDisk.has(path));
+    const gone = this.docs.paths().filter((path) => !onDisk.has(path));
     if (gone.length > 0) {
       const reply = await this.worker.run({ kind: "remove", store: this.location, paths: gone });
       if (!reply.ok) throw new Error(`documents could not be removed from the index (${reply.reason})`);
@@ -543,44 +530,12 @@ export class KnowledgeBase {
 
   private async searchStore(query: string, k: number): Promise<SearchReply> {
     await this.load();
-    const reader = this.openReader();
-    let note = this.embedError ? `vector search unavailable (${this.embedError}); results are from BM25 alone` : null;
-    let queryEmbedding: Float32Array | null = null;
-    if ((await reader.vectorSpace())?.embedder === this.embedder.id && this.chunkTotal > 0) {
-      try {
-        queryEmbedding = await embedQuery(this.embedder, reader, query);
-      } catch (err) {
-        note = `vector search unavailable (${(err as Error).message}); results are from BM25 alone`;
-      }
-    }
-    const hits = await searchChunks(reader, { mode: queryEmbedding ? "hybrid" : "bm25", query, embedding: queryEmbedding, limit: k * 3, alpha: DEFAULT_ALPHA });
-    // Documents deleted since the last sync with the folder are never returned (the folder this workbench
-    // indexes; a shared collection another workbench indexes is as that one committed it).
-    const paths = [...new Set(hits.map((h) => h.chunk.path))];
-    const present = this.writer
-      ? new Set(
-          (await Promise.all(paths.map((p) => lstat(join(this.dataRoot, p)).then((info) => (info.isFile() ? p : null), () => null)))).filter((p): p is string => p !== null),
-        )
-      : new Set(paths);
-    const results: SearchHit[] = [];
-    for (const hit of hits) {
-      if (results.length >= k) break;
-      if (!present.has(hit.chunk.path)) continue;
-      results.push({
-        source: hit.chunk.path,
-        chunk: hit.chunk.index,
-        line: hit.chunk.line,
-        score: Number(hit.score.toFixed(4)),
-        bm25: hit.bm25 === null ? null : Number(hit.bm25.toFixed(4)),
-        vector: hit.vector === null ? null : Number(hit.vector.toFixed(4)),
-        text: hit.chunk.text,
-      });
-    }
-    return { mode: queryEmbedding ? "hybrid" : "bm25", embedder: this.embedder.label, note, indexing: this.indexingNow().running, results };
+    const { embedder, embedError } = this;
+    return searchCommitted({ reader: this.openReader(), embedder, embedError, chunks: this.docs.chunks, dataRoot: this.writer ? this.dataRoot : null, indexing: this.indexingNow().running }, query, k);
   }
 
   /** A sync with the folder that starts after this moment (see `syncAfterChange`), waited for up to `ms`. */
-  private async lookSoon(ms: number): Promise<void> {
+  private async syncSoon(ms: number): Promise<void> {
     await Promise.race([this.syncAfterChange(), new Promise((r) => setTimeout(r, ms))]);
   }
 
@@ -589,7 +544,7 @@ export class KnowledgeBase {
     const path = knowledgePath(filename);
     if (bytes.byteLength > MAX_DOCUMENT_BYTES) throw new UserError("too_large", `${bytes.byteLength} bytes, over the ${MAX_DOCUMENT_BYTES}-byte limit for a document; nothing was written.`);
     await addKnowledgeFile(this.dataRoot, path, bytes);
-    await this.lookSoon(UPLOAD_WAIT_MS);
+    await this.syncSoon(UPLOAD_WAIT_MS);
     const doc = this.docs.get(path);
     if (!doc) return { path, bytes: bytes.byteLength, state: "pending", chunks: 0 };
     return doc.reason !== null
@@ -601,14 +556,14 @@ export class KnowledgeBase {
   async remove(path: string): Promise<KnowledgeRemoveReply> {
     const clean = knowledgePath(path);
     const trash = await trashKnowledgeFile(this.dataRoot, clean);
-    await this.lookSoon(UPLOAD_WAIT_MS);
+    await this.syncSoon(UPLOAD_WAIT_MS);
     return { path: clean, trash };
   }
 
   /** Brings a removed document back from the trash, and indexes it again. */
   async restore(trash: string): Promise<{ path: string }> {
     const path = await restoreKnowledgeFile(this.dataRoot, trash);
-    await this.lookSoon(UPLOAD_WAIT_MS);
+    await this.syncSoon(UPLOAD_WAIT_MS);
     return { path };
   }
 
@@ -645,9 +600,7 @@ export class KnowledgeBase {
 
   /** Every document the index knows (indexed, or failed with the reason) and those the walk refused. */
   documents(): KnowledgeDocument[] {
-    const known: KnowledgeDocument[] = [...this.docs.values()].map((doc) =>
-      doc.reason !== null ? { path: doc.path, state: "failed", chunks: 0, bytes: doc.size, reason: doc.reason } : { path: doc.path, state: "indexed", chunks: doc.chunks, bytes: doc.size },
-    );
+    const known = this.docs.listed();
     const refused: KnowledgeDocument[] = this.walkSkipped.map(({ path, reason }) => ({ path, state: "skipped", chunks: 0, bytes: null, reason }));
     return [...known, ...refused].sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
   }
@@ -668,14 +621,14 @@ export class KnowledgeBase {
     const hybrid = this.embedError === null;
     return {
       documents: this.docs.size,
-      chunks: this.chunkTotal,
+      chunks: this.docs.chunks,
       mode: hybrid ? "hybrid" : "bm25",
       embedder: { mode: this.embedder.mode, label: this.embedder.label, error: this.embedError },
-      last_update: this.updatedAt,
+      last_update: this.docs.lastUpdate,
       indexing: this.indexingNow(),
       skipped: [
         ...this.walkSkipped,
-        ...[...this.docs.values()].flatMap((doc) => (doc.reason !== null ? [{ path: doc.path, reason: doc.reason }] : [])),
+        ...this.docs.failed(),
       ],
       truncated: this.walkTruncated,
       recovered: this.recovered,
