@@ -93,6 +93,17 @@ describe("model profiles: per session and per message", () => {
     expect(list.sessions.find((s) => s.id === sessionIdOf(fresh))?.model).toBe("b");
   });
 
+  it("a profile's declared quirks are saved with it and shown with those in force; a misspelt quirk is refused", async () => {
+    await twoProviders([{ content: "A." }], [], {}, { compat: { think_tags: false } });
+    const models = (await (await send(wb!.url, "GET", "/api/models")).json()) as ModelsReply;
+    const b = models.profiles.find((p) => p.name === "b");
+    expect(b).toMatchObject({ compat: { think_tags: false }, compat_in_force: { reasoning_back: "auto", think_tags: false, detected_for: null } });
+    expect(models.profiles.find((p) => p.name === "default")?.compat_in_force).toMatchObject({ think_tags: true, detected_for: null });
+    const refused = await send(wb!.url, "PUT", "/api/models/b", { base_url: other!.baseUrl, model: "model-b", compat: { reasoning_back: "sometimes" } });
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(await readFile(join(wb!.dataRoot, "MODELS.json"), "utf8")).profiles.b.compat).toEqual({ think_tags: false });
+  });
+
   it("an unknown profile is a 400 naming it, and the message is not stored", async () => {
     await twoProviders([{ content: "A." }], []);
     const id = sessionIdOf(await chat(wb!, "first"));

@@ -4,6 +4,9 @@
  * The scripted server plays each behaviour; the README's compatibility table lists what is covered.
  */
 import type { ChatEvent } from "@mini-openclaw/protocol";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ChatRequestBody, messageText, type ModelReply } from "../test-support/scripted-model-server.js";
 import { chat, fetchSession, sessionIdOf, startWorkbench, storedEvents, type Workbench } from "../test-support/workbench-harness.js";
@@ -54,6 +57,17 @@ describe("reasoning, wherever the server puts it, is a thought and never the ans
   });
 });
 
+describe("think_tags false (as detected for OpenAI): the content is the answer as written", () => {
+  it("an answer that starts with <think> keeps it, and no thought is made", async () => {
+    const root = await mkdtemp(join(tmpdir(), "moc-root-"));
+    await writeFile(join(root, "MODELS.json"), JSON.stringify({ profiles: { default: { compat: { think_tags: false } } } }));
+    wb = await startWorkbench({ script: [{ content: "<think> is the tag Qwen3 writes its reasoning in.", chunkChars: 3 }], dataRoot: root });
+    const events = await chat(wb, "which tag?");
+    expect(thoughts(events)).toBe("");
+    expect(last(events)).toMatchObject({ type: "final", content: "<think> is the tag Qwen3 writes its reasoning in." });
+  });
+});
+
 describe("a chat template that opened <think> itself: only </think> shows", () => {
   it("the text streamed before it turns into a thought, and the model is never sent it as its answer", async () => {
     wb = await startWorkbench({
@@ -99,13 +113,14 @@ describe("tool calls as servers send them", () => {
 });
 
 /**
- * DeepSeek's thinking mode with tools, as its documentation describes it: within a turn, every assistant message
- * that called tools must come back with its `reasoning_content`, or the request is refused with a 400.
+ * DeepSeek's thinking mode with tools, as its documentation describes it (api-docs.deepseek.com, "Thinking
+ * Mode"): an assistant message that called tools must come back with its `reasoning_content` in every later
+ * request, in its own turn and in all the turns after it, or the request is refused with a 400 (between two
+ * user messages with no tool call, the reasoning need not come back and is ignored).
  */
 function deepSeekThinking(script: (body: ChatRequestBody, index: number) => ModelReply): (body: ChatRequestBody, index: number) => ModelReply {
   return (body, index) => {
-    const lastUser = body.messages.findLastIndex((m) => m.role === "user");
-    const missing = body.messages.findIndex((m, i) => i > lastUser && m.role === "assistant" && m.tool_calls?.length && typeof m.reasoning_content !== "string");
+    const missing = body.messages.findIndex((m) => m.role === "assistant" && m.tool_calls?.length && typeof m.reasoning_content !== "string");
     if (missing >= 0) {
       return { kind: "error", status: 400, message: `Missing \`reasoning_content\` field in the assistant message at message index ${missing}.` };
     }
@@ -119,15 +134,43 @@ describe("reasoning sent back where the server requires it", () => {
       ? { reasoning: "I need the memory file.", reasoningAs, toolCalls: [{ name: "read_file", args: { path: "memory/MEMORY.md" } }] }
       : { reasoning: "Now I can answer.", reasoningAs, content: "Memory read." };
 
-  it("DeepSeek thinking with tools: the step's reasoning_content goes back with its tool calls, within the turn", async () => {
-    wb = await startWorkbench({ script: deepSeekThinking(toolTurn("reasoning_content")) });
+  /** A data root whose default profile declares these quirks (as MODELS.json's `compat`). */
+  const rootWithCompat = async (compat: Record<string, unknown>) => {
+    const root = await mkdtemp(join(tmpdir(), "moc-root-"));
+    await writeFile(join(root, "MODELS.json"), JSON.stringify({ profiles: { default: { compat } } }));
+    return root;
+  };
+
+  it("DeepSeek thinking with tools (reasoning_back tool_steps, as detected for api.deepseek.com): each tool step's reasoning_content goes back in its turn and in every later one", async () => {
+    wb = await startWorkbench({ script: deepSeekThinking(toolTurn("reasoning_content")), dataRoot: await rootWithCompat({ reasoning_back: "tool_steps" }) });
     const events = await chat(wb, "read memory");
     expect(last(events)).toMatchObject({ type: "final", content: "Memory read." });
     const assistant = wb.model.requests[1].body.messages.find((m) => m.role === "assistant");
     expect(assistant?.reasoning_content).toBe("I need the memory file.");
-    // The next turn starts clean: earlier turns' reasoning is not sent.
+    // The next turn's first request, read from the session file, carries it too: without it DeepSeek answers 400.
+    const next = await chat(wb, "and again", sessionIdOf(events));
+    expect(last(next)).toMatchObject({ type: "final", content: "Memory read." });
+    const earlier = wb.model.requests[2].body.messages.filter((m) => m.role === "assistant" && m.tool_calls?.length);
+    expect(earlier.map((m) => m.reasoning_content)).toEqual(["I need the memory file."]);
+    // An answer's own reasoning (no tool call) is not sent back.
+    expect(JSON.stringify(wb.model.requests[2].body.messages)).not.toContain("Now I can answer.");
+  });
+
+  it("auto (an unknown server): given back once the server has streamed reasoning_content in the turn", async () => {
+    wb = await startWorkbench({ script: toolTurn("reasoning_content") });
+    const events = await chat(wb, "read memory");
+    expect(last(events)).toMatchObject({ type: "final", content: "Memory read." });
+    expect(wb.model.requests[1].body.messages.find((m) => m.role === "assistant")?.reasoning_content).toBe("I need the memory file.");
+    // A later turn's first request: the server has not said yet that it sends reasoning_content.
     await chat(wb, "and again", sessionIdOf(events));
     expect(JSON.stringify(wb.model.requests[2].body.messages)).not.toContain("reasoning_content");
+  });
+
+  it("reasoning_back never: a server that streams reasoning_content is not sent it", async () => {
+    wb = await startWorkbench({ script: toolTurn("reasoning_content"), dataRoot: await rootWithCompat({ reasoning_back: "never" }) });
+    const events = await chat(wb, "read memory");
+    expect(last(events)).toMatchObject({ type: "final", content: "Memory read." });
+    expect(JSON.stringify(wb.model.requests[1].body.messages)).not.toContain("reasoning_content");
   });
 
   it("a server that never sent reasoning_content is never sent it", async () => {

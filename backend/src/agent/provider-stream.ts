@@ -10,6 +10,8 @@
  * Text-level rules (`<think>` tags in the content) live in think-tags.ts, since they need the
  * stream's state across chunks.
  */
+import type { CompatInForce } from "@mini-openclaw/protocol";
+
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -29,23 +31,26 @@ function asErrorBody(body: unknown): Json | null {
 }
 
 /**
- * What one turn learns of its server's dialect and must give back: DeepSeek's thinking mode (and
- * servers like it) require the reasoning of each tool-calling step of the turn to come back on that
- * step's assistant message, as `reasoning_content`; servers that never sent `reasoning_content`
- * are not sent it (OpenAI refuses unknown message fields).
+ * What a turn gives its server back, and what it learns of it: DeepSeek's thinking mode (and servers
+ * like it) require the reasoning of each tool-calling step to come back on that step's assistant
+ * message, as `reasoning_content`, in every later request; OpenAI refuses message fields it does not
+ * know. The profile's `compat.reasoning_back` says which (models/provider-compat.ts): `auto` gives it
+ * back once the server has streamed `reasoning_content` in the turn.
  */
 export interface TurnDialect {
+  reasoningBack: CompatInForce["reasoning_back"];
   /** The server streamed `reasoning_content` itself (not another field read as reasoning). */
   sendsReasoningContent: boolean;
-  /** The reasoning of this turn's tool-calling steps, by the id of each step's first call. */
+  /** The reasoning of the conversation's tool-calling steps, by the id of each step's first call (set before each request). */
   reasoningByCall: Map<string, string>;
 }
 
-export const newTurnDialect = (): TurnDialect => ({ sendsReasoningContent: false, reasoningByCall: new Map() });
+export const newTurnDialect = (reasoningBack: CompatInForce["reasoning_back"] = "auto"): TurnDialect => ({ reasoningBack, sendsReasoningContent: false, reasoningByCall: new Map() });
 
-/** The request body with this turn's reasoning put back on its tool-calling steps, where the server wants it. */
+/** The request body with the reasoning put back on its tool-calling steps, where the server wants it. */
 function withReasoningBack(body: string, dialect: TurnDialect): string {
-  if (!dialect.sendsReasoningContent || dialect.reasoningByCall.size === 0) return body;
+  const giveBack = dialect.reasoningBack === "tool_steps" || (dialect.reasoningBack === "auto" && dialect.sendsReasoningContent);
+  if (!giveBack || dialect.reasoningByCall.size === 0) return body;
   let request: unknown;
   try {
     request = JSON.parse(body);

@@ -7,6 +7,7 @@ import type { ChatEvent } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ScriptedModelServer, startScriptedModelServer } from "../../test-support/scripted-model-server.js";
 import { plainProfile } from "../config/resolved-profile.js";
+import { compatInForce } from "../models/provider-compat.js";
 import { runAgentTurn } from "./run-agent-turn.js";
 
 let model: ScriptedModelServer | undefined;
@@ -15,7 +16,7 @@ afterEach(async () => {
   model = undefined;
 });
 
-const profileAt = (baseUrl: string) => plainProfile("default", { baseUrl, apiKey: "k", model: "m", timeoutMs: 5000, maxRetries: 0 });
+const profileAt = (baseUrl: string) => plainProfile("default", { baseUrl, apiKey: "k", model: "m", timeoutMs: 5000, maxRetries: 0 }, compatInForce(baseUrl));
 const silentLog = { error: () => {} };
 
 describe("runAgentTurn", () => {

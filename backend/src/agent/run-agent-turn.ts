@@ -73,12 +73,29 @@ function callsOf(step: ModelStep): ModelStep["toolCalls"] {
   return step.toolCalls.map((c) => ({ ...c, id: c.id || `call_${randomUUID()}` }));
 }
 
-/** The step as the model's message in the conversation. */
+/**
+ * The step as the model's message in the conversation. A tool-calling step keeps its reasoning beside
+ * it (`reasoning_content`, as the conversation from the session file does: context/session-history.ts),
+ * for the servers that want it back (`reasoningOfToolSteps`).
+ */
 function stepMessage(step: ModelStep, calls: ModelStep["toolCalls"]): AIMessage {
   return new AIMessage({
     content: step.text,
     tool_calls: calls.map(({ id, name, args }) => ({ id, name, args, type: "tool_call" as const })),
+    ...(calls.length > 0 && step.reasoning ? { additional_kwargs: { reasoning_content: step.reasoning } } : {}),
   });
+}
+
+/** The reasoning of each tool-calling step in the conversation, by the id of the step's first call. */
+function reasoningOfToolSteps(messages: BaseMessage[]): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const message of messages) {
+    if (!AIMessage.isInstance(message)) continue;
+    const reasoning = message.additional_kwargs.reasoning_content;
+    const first = message.tool_calls?.[0]?.id;
+    if (typeof reasoning === "string" && reasoning && first) found.set(first, reasoning);
+  }
+  return found;
 }
 
 /**
@@ -147,7 +164,7 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
   /** Whether the current step's model request has streamed anything yet (a failure then is not "unreachable"). */
   const streamed = { receivedAnyChunk: false };
 
-  let dialect = newTurnDialect();
+  let dialect = newTurnDialect(profile().compat.reasoning_back);
   const definitions = input.tools.map(toolDefinition);
   /** The profile's model for one request, bound to its tools; `signal` ends its HTTP request at any stage. */
   const modelFor = async (signal: AbortSignal) => {
@@ -182,9 +199,11 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
       watchdog.touch();
       input.emit({ type: "step_start", step, model: profile().model.model, profile: profile().name });
       try {
+        dialect.reasoningByCall = reasoningOfToolSteps(messages);
         return await streamModelStep(await modelFor(request.signal), [new SystemMessage(system), ...messages], {
           signal: request.signal,
           blocks,
+          thinkTags: profile().compat.think_tags,
           onChunk: () => {
             streamed.receivedAnyChunk = true;
             watchdog.touch();
@@ -198,7 +217,7 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
         input.emit({ type: "model_switch", why: "failover", step, from: profile().name, to: next.name, reason });
         profileIndex++;
         // What was learned of one server's dialect says nothing of the next one's.
-        dialect = newTurnDialect();
+        dialect = newTurnDialect(profile().compat.reasoning_back);
       } finally {
         controller.signal.removeEventListener("abort", endWithTurn);
         attempt = null;
@@ -240,7 +259,6 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
         continue;
       }
       const message = stepMessage(result, calls);
-      if (result.reasoning) dialect.reasoningByCall.set(calls[0].id!, result.reasoning);
       if (step > input.maxSteps) {
         return { type: "error", code: "model_error", message: `The agent used more than ${input.maxSteps} tool steps in one turn and was stopped.` };
       }

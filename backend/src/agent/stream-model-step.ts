@@ -93,7 +93,18 @@ function toolCallsOf(blocks: ToolBlock[]): StepToolCall[] {
 export async function streamModelStep(
   model: ChatOpenAI,
   messages: BaseMessage[],
-  { signal, blocks, onChunk }: { signal: AbortSignal; blocks: BlockWriter; onChunk: (event: ChatModelStreamEvent) => void },
+  {
+    signal,
+    blocks,
+    onChunk,
+    thinkTags = true,
+  }: {
+    signal: AbortSignal;
+    blocks: BlockWriter;
+    onChunk: (event: ChatModelStreamEvent) => void;
+    /** Reasoning between `<think>` tags in the content is a thought (the profile's `compat.think_tags`); false: the content is the answer as written. */
+    thinkTags?: boolean;
+  },
 ): Promise<ModelStep> {
   let text = "";
   let reasoning = "";
@@ -102,7 +113,7 @@ export async function streamModelStep(
   let usage: Partial<UsageMetadata> | undefined;
   const tools = new Map<number, ToolBlock>();
   const busy = busyClock();
-  const tags = new ThinkTagSplitter();
+  const tags = thinkTags ? new ThinkTagSplitter() : null;
   const show = (split: { thought: string; text: string; lateThought?: number }) => {
     if (split.lateThought) {
       // Text already streamed was reasoning (think-tags.ts): its block becomes a thought.
@@ -133,7 +144,7 @@ export async function streamModelStep(
         case "content-block-delta": {
           const delta = event.delta;
           if (delta.type === "reasoning-delta") show({ thought: delta.reasoning, text: "" });
-          else if (delta.type === "text-delta") show(tags.push(delta.text));
+          else if (delta.type === "text-delta") show(tags ? tags.push(delta.text) : { thought: "", text: delta.text });
           else if (delta.type === "tool-call-delta") {
             const tool = tools.get(event.index);
             if (tool) tool.args += delta.args;
@@ -164,7 +175,7 @@ export async function streamModelStep(
       if (busy.due()) await busy.yield();
     }
     signal.throwIfAborted();
-    show(tags.end());
+    if (tags) show(tags.end());
   } finally {
     // What was streamed before an abort or an error is part of the answer the turn keeps.
     blocks.end();

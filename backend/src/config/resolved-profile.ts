@@ -1,4 +1,4 @@
-import type { ProfileCapabilities, ProfilePrices, RequestUsage } from "@mini-openclaw/protocol";
+import type { CompatInForce, ProfileCapabilities, ProfilePrices, RequestUsage } from "@mini-openclaw/protocol";
 import type { ModelConfig } from "./config.js";
 
 /** A model profile ready to call: its endpoint and key (`model`), its request parameters, prices and fallbacks. */
@@ -14,11 +14,13 @@ export interface ResolvedProfile {
   };
   prices: ProfilePrices | null;
   capabilities: ProfileCapabilities;
+  /** What its server needs beyond OpenAI's chat completions (models/provider-compat.ts). */
+  compat: CompatInForce;
   fallbacks: string[];
 }
 
 /** The profile `model` makes when there is nothing else: the `OPENAI_*` settings alone. */
-export const plainProfile = (name: string, model: ModelConfig): ResolvedProfile => ({ name, model, params: {}, prices: null, capabilities: {}, fallbacks: [] });
+export const plainProfile = (name: string, model: ModelConfig, compat: CompatInForce): ResolvedProfile => ({ name, model, params: {}, prices: null, capabilities: {}, compat, fallbacks: [] });
 
 /**
  * What one request cost in US dollars, from prices per million tokens. Cached input tokens are part

@@ -8,6 +8,8 @@ type ToolResultEvent = Extract<StoredEvent, { type: "tool_result" }>;
 
 interface Step {
   text: string;
+  /** Its reasoning (thoughts, and text that turned out to be reasoning), for servers that want it back. */
+  reasoning: string;
   calls: ToolCallEvent[];
   results: ToolResultEvent[];
 }
@@ -33,11 +35,13 @@ export function historyMessages(entries: SessionEntry[], attachmentsOf?: Attache
   const messages: BaseMessage[] = [];
   let steps = new Map<number, Step>();
   let pendingText = "";
+  /** The reasoning of the step under way. */
+  let pendingReasoning = "";
   /** Where each text block of the step so far begins in `pendingText` (a late thought takes a block back). */
   let blockStarts = new Map<string, number>();
   const stepOf = (n: number) => {
     let step = steps.get(n);
-    if (!step) steps.set(n, (step = { text: "", calls: [], results: [] }));
+    if (!step) steps.set(n, (step = { text: "", reasoning: "", calls: [], results: [] }));
     return step;
   };
   const endTurn = (answer: string) => {
@@ -46,7 +50,11 @@ export function historyMessages(entries: SessionEntry[], attachmentsOf?: Attache
       const answered = step.calls.flatMap((c) => step.results.filter((r) => r.id === c.id).slice(0, 1).map((r) => ({ call: c, result: r })));
       if (answered.length > 0) {
         messages.push(
-          new AIMessage({ content: step.text, tool_calls: answered.map(({ call: c }) => ({ id: c.id, name: c.name, args: argsOf(c.input), type: "tool_call" as const })) }),
+          new AIMessage({
+            content: step.text,
+            tool_calls: answered.map(({ call: c }) => ({ id: c.id, name: c.name, args: argsOf(c.input), type: "tool_call" as const })),
+            ...(step.reasoning ? { additional_kwargs: { reasoning_content: step.reasoning } } : {}),
+          }),
         );
         for (const { result: r } of answered) messages.push(new ToolMessage({ content: r.output, tool_call_id: r.id, name: r.name }));
       } else if (step.text) {
@@ -56,6 +64,7 @@ export function historyMessages(entries: SessionEntry[], attachmentsOf?: Attache
     if (answer) messages.push(new AIMessage(answer));
     steps = new Map();
     pendingText = "";
+    pendingReasoning = "";
     blockStarts = new Map();
   };
   const onEvent = (event: StoredEvent) => {
@@ -66,16 +75,26 @@ export function historyMessages(entries: SessionEntry[], attachmentsOf?: Attache
       case "token":
         pendingText += event.content;
         return;
+      case "step_start":
+        pendingReasoning = "";
+        return;
+      case "thought":
+        pendingReasoning += event.content;
+        return;
       case "late_thought": {
         // The block's last `chars` characters (all of it, in a stream with blocks) were reasoning.
         const start = event.block !== undefined ? (blockStarts.get(event.block) ?? 0) : 0;
-        pendingText = pendingText.slice(0, Math.max(start, pendingText.length - event.chars));
+        const cut = Math.max(start, pendingText.length - event.chars);
+        pendingReasoning += pendingText.slice(cut);
+        pendingText = pendingText.slice(0, cut);
         return;
       }
       case "tool_call": {
         const step = stepOf(event.step);
         step.text += pendingText;
+        step.reasoning += pendingReasoning;
         pendingText = "";
+        pendingReasoning = "";
         blockStarts = new Map();
         step.calls.push(event);
         return;

@@ -20,6 +20,7 @@ import {
 import type { Config } from "../config/config.js";
 import type { ResolvedProfile } from "../config/resolved-profile.js";
 import { UserError } from "../lib/user-error.js";
+import { compatInForce } from "./provider-compat.js";
 import { saveKeySettings } from "./key-settings.js";
 import { MODELS_FILE } from "../settings/settings-files.js";
 import { type Parsed, parseJsonFile, WatchedJsonFile } from "../settings/watched-json-file.js";
@@ -145,6 +146,7 @@ export class ModelProfiles {
       },
       prices: entry.prices ?? null,
       capabilities: entry.capabilities ?? {},
+      compat: compatInForce(endpoint.baseUrl, entry.compat),
       fallbacks: entry.fallbacks ?? [],
     };
   }
@@ -175,6 +177,7 @@ export class ModelProfiles {
       api_key_set: profile.model.apiKey !== null,
       key_setting: profileKeySetting(name),
       fallbacks: profile.fallbacks,
+      compat_in_force: profile.compat,
     };
   }
 

@@ -33,6 +33,32 @@ export const profilePricesSchema = z.strictObject({
 });
 export type ProfilePrices = z.infer<typeof profilePricesSchema>;
 
+/**
+ * How a server departs from OpenAI's chat completions, declared per profile where detection (by the
+ * server's documented host) is not enough. Each field absent: as detected.
+ */
+export const providerCompatSchema = z.strictObject({
+  /**
+   * The reasoning of a step that called tools, sent back on its assistant message as
+   * `reasoning_content`: `tool_steps` always, in the turn and every later one (DeepSeek's thinking mode
+   * refuses a request without it, with a 400); `auto` once the server has streamed `reasoning_content`
+   * in the turn; `never` (OpenAI refuses fields it does not know).
+   */
+  reasoning_back: z.enum(["auto", "tool_steps", "never"]).optional(),
+  /** Reasoning written between `<think>` and `</think>` in the content (Qwen3, R1 distills without a reasoning parser) is a thought; false: content is the answer as written. */
+  think_tags: z.boolean().optional(),
+});
+export type ProviderCompat = z.infer<typeof providerCompatSchema>;
+
+/** The quirks a profile's requests are made with: its declared ones over those detected for its server. */
+export const compatInForceSchema = z.object({
+  reasoning_back: z.enum(["auto", "tool_steps", "never"]),
+  think_tags: z.boolean(),
+  /** The documented server whose quirks were detected by its host, or null. */
+  detected_for: z.string().nullable(),
+});
+export type CompatInForce = z.infer<typeof compatInForceSchema>;
+
 /** A profile as `MODELS.json` holds it (under its name). For `default`, `base_url` and `model` come from `OPENAI_*` and may be left out. */
 export const profileFileEntrySchema = z.strictObject({
   /** Absent or null: OpenAI's own endpoint. */
@@ -48,6 +74,7 @@ export const profileFileEntrySchema = z.strictObject({
   prices: profilePricesSchema.optional(),
   /** Profiles to go on with, in order, when this one's endpoint is down, refuses (429, 5xx) or times out before the first token. */
   fallbacks: z.array(profileNameSchema).max(5).optional(),
+  compat: providerCompatSchema.optional(),
 });
 export type ProfileFileEntry = z.infer<typeof profileFileEntrySchema>;
 
@@ -79,6 +106,7 @@ export const modelProfileSchema = profileFileEntrySchema
     /** The KEY.md setting (or environment variable) its key is read from. */
     key_setting: z.string(),
     fallbacks: z.array(profileNameSchema),
+    compat_in_force: compatInForceSchema,
   })
   .meta({ id: "ModelProfile" });
 export type ModelProfile = z.infer<typeof modelProfileSchema>;

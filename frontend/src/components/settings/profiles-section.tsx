@@ -45,7 +45,7 @@ const draftOf = (p: ModelProfile): Draft => ({
 
 /** The draft as the API takes it; what the form does not show (parameters, other capabilities) is kept from the saved profile. */
 function updateOf(draft: Draft, saved: ModelProfile | undefined): ProfileUpdate {
-  const { name: _n, base_url: _b, model: _m, api_key_set: _k, key_setting: _s, fallbacks: _f, prices: _p, capabilities, ...rest } = saved ?? ({} as Partial<ModelProfile>);
+  const { name: _n, base_url: _b, model: _m, api_key_set: _k, key_setting: _s, fallbacks: _f, prices: _p, compat_in_force: _c, capabilities, ...rest } = saved ?? ({} as Partial<ModelProfile>);
   const priced = draft.priceIn.trim() !== "" && draft.priceOut.trim() !== "";
   return {
     ...rest,
