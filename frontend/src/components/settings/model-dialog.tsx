@@ -1,6 +1,7 @@
 "use client";
+import { DialogHeader } from "../ui/dialog-header";
 import type { ModelSettingsReply, ModelTestReply } from "@mini-openclaw/protocol";
-import { Loader2, X } from "lucide-react";
+import { Loader2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
@@ -99,12 +100,7 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
           void run("save");
         }}
       >
-        <div className="flex items-center justify-between">
-          <h2 className="text-[15px] font-semibold text-zinc-900">{t("model.title")}</h2>
-          <button type="button" aria-label={t("common.close")} className="text-zinc-500 hover:text-zinc-700" onClick={onClose}>
-            <X className="size-4" />
-          </button>
-        </div>
+        <DialogHeader title={t("model.title")} onClose={onClose} />
         <p className="text-xs text-zinc-500">{t("model.defaultProfileIntro")}</p>
         <div className="flex flex-wrap gap-1.5" data-testid="model-presets">
           {MODEL_PRESETS.map((preset) => (

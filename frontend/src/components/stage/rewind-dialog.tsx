@@ -1,6 +1,7 @@
 "use client";
+import { DialogHeader } from "../ui/dialog-header";
 import type { CallChanges, RewindReply } from "@mini-openclaw/protocol";
-import { X } from "lucide-react";
+
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ApiError, api } from "@/lib/api";
@@ -64,12 +65,7 @@ export function RewindDialog({ sessionId, turn, turnsFrom, onClose, onDone }: Re
   return (
     <dialog ref={dialog} onClose={onClose} data-testid="rewind-dialog" className="m-auto w-[480px] max-w-[95vw] rounded-xl border border-zinc-200 p-0 shadow-2xl backdrop:bg-zinc-900/30">
       <div className="space-y-3 p-5 text-sm">
-        <div className="flex items-center justify-between">
-          <h2 className="text-[15px] font-semibold text-zinc-900">{t("rewind.title")}</h2>
-          <button type="button" aria-label={t("common.close")} className="text-zinc-500 hover:text-zinc-700" onClick={onClose}>
-            <X className="size-4" />
-          </button>
-        </div>
+        <DialogHeader title={t("rewind.title")} onClose={onClose} />
         <label className="flex items-start gap-2">
           <input type="checkbox" className="mt-0.5 accent-klein" checked={files} onChange={(e) => setFiles(e.target.checked)} data-testid="rewind-files" />
           <span>
