@@ -1,7 +1,6 @@
 "use client";
 import { DialogHeader } from "../ui/dialog-header";
 import type { CallChanges, RewindReply } from "@mini-openclaw/protocol";
-
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ApiError, api } from "@/lib/api";
