@@ -12,8 +12,8 @@
  * An unreachable server fails knowledge searches (naming the store) and is tried again with backoff.
  */
 import type { KnowledgeDocument, KnowledgeRemoveReply, KnowledgeSearchReply, KnowledgeSourceReply, KnowledgeStatusReply, KnowledgeUploadReply } from "@mini-openclaw/protocol";
-import { lstat, mkdir, readdir, rm } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { lstat } from "node:fs/promises";
+import { join } from "node:path";
 import { KNOWLEDGE_INDEX_FILE } from "../config/data-root-layout.js";
 import type { KnowledgeServerConfig } from "../config/config.js";
 import { UserError } from "../lib/user-error.js";
@@ -23,7 +23,7 @@ import type { Embedder } from "./embedders.js";
 import { IndexWorker } from "./index-worker.js";
 import type { DocumentRow, IndexStore, StoredChunk, VectorSpace } from "./index-store.js";
 import { newLeaseHolder } from "./index-lease.js";
-import { SqliteIndexStore } from "./sqlite-index-store.js";
+import { openEmbeddedStore } from "./open-embedded-store.js";
 import { PostgresIndexStore } from "./postgres-index-store.js";
 import { SharedCollection } from "./shared-collection.js";
 import { defaultCollection, describeStore, type StoreLocation } from "./store-location.js";
@@ -47,8 +47,6 @@ const MAX_FOLDER_DEPTH = 16;
 const DOCUMENT_BUDGET_MS = 60_000;
 /** How long an upload waits for its document to be indexed before it answers "pending". */
 const UPLOAD_WAIT_MS = 10_000;
-/** The database file, and the files an earlier version stored its index in (taken over: rebuilt). */
-const EARLIER_LAYOUT = ["manifest.json", "chunks.bin", "chunks.json", "bm25.bin", "bm25.json", "vectors.cols", "vectors.ids", "vectors.f32"];
 
 export type { StoredChunk };
 export type SearchReply = KnowledgeSearchReply;
@@ -60,7 +58,6 @@ function spaceOf(embedder: Embedder): VectorSpace {
 }
 
 export class KnowledgeBase {
-  private readonly store: string;
   private readonly location: StoreLocation;
   private reader: IndexStore | null = null;
   /** A server store's collection: its lease, who indexes it, whether it is reachable (null: the embedded store). */
@@ -105,7 +102,6 @@ export class KnowledgeBase {
     private readonly onChange: () => void = () => {},
     private readonly server: KnowledgeServerConfig | null = null,
   ) {
-    this.store = join(dataRoot, dirname(KNOWLEDGE_INDEX_FILE));
     this.location = server
       ? { kind: "postgres", url: server.url, collection: server.collection ?? defaultCollection(join(dataRoot, "knowledge")), holder: newLeaseHolder() }
       : { kind: "sqlite", file: join(dataRoot, KNOWLEDGE_INDEX_FILE) };
@@ -150,13 +146,9 @@ export class KnowledgeBase {
 
   private async open(): Promise<void> {
     if (this.location.kind === "postgres") return this.openServer(this.location);
-    await mkdir(this.store, { recursive: true });
-    const earlier = (await readdir(this.store).catch(() => [] as string[])).filter((name) => EARLIER_LAYOUT.includes(name));
-    if (earlier.length > 0) {
-      this.recovered = "the index an earlier version stored is taken over: every document is indexed again into the new store";
-      for (const name of earlier) await rm(join(this.store, name), { force: true });
-    }
-    this.reader = (earlier.length === 0 ? await this.openIfPrepared() : null) ?? (await this.prepareInWorker());
+    const opened = await openEmbeddedStore({ file: this.location.file, space: spaceOf(this.embedder), prepare: () => this.prepare(), closed: () => this.closed, log: this.log });
+    this.reader = opened.store;
+    this.recovered = opened.recovered;
     this.vectorsPending = await this.reader.vectorsMayBeMissing();
     await this.refreshDocuments();
   }
@@ -228,46 +220,6 @@ export class KnowledgeBase {
   /** The worker brings the store to this text analysis and the embedder of the moment (or makes it). */
   private prepare() {
     return this.worker.run({ kind: "prepare", store: this.location, textAnalysis: TEXT_ANALYSIS_VERSION, space: spaceOf(this.embedder) });
-  }
-
-  /** The worker brings the store to this text analysis and embedder (or makes it), then it is opened for reading. */
-  private async prepareInWorker(): Promise<SqliteIndexStore> {
-    const file = this.dbFile();
-    let prepared = await this.prepare();
-    if (!prepared.ok && !this.closed) {
-      // An unreadable database (damaged, not SQLite): set aside, and built again from the documents.
-      this.log.warn({ reason: prepared.reason }, "knowledge store unreadable; rebuilding");
-      this.recovered = `the stored index could not be read (${prepared.reason}); it was rebuilt from the documents`;
-      for (const suffix of ["", "-wal", "-shm"]) await rm(`${file}${suffix}`, { force: true });
-      prepared = await this.prepare();
-    }
-    if (!prepared.ok) throw new Error(`the knowledge store could not be opened (${prepared.reason})`);
-    return SqliteIndexStore.open(file);
-  }
-
-  /** The embedded store's database file. */
-  private dbFile(): string {
-    if (this.location.kind !== "sqlite") throw new Error("the knowledge index is on a server");
-    return this.location.file;
-  }
-
-  /**
-   * The store, when it is already at this text analysis and embedder: read at once. Otherwise (none
-   * yet, another version, another embedder, damaged) null, and the worker prepares it. On a restart
-   * this keeps the worker's start, which loads every document reader, off the way to the first search.
-   */
-  private async openIfPrepared(): Promise<SqliteIndexStore | null> {
-    const info = await lstat(this.dbFile()).catch(() => null);
-    if (!info?.isFile()) return null;
-    let store: SqliteIndexStore | null = null;
-    try {
-      store = SqliteIndexStore.open(this.dbFile());
-      if (store.preparedFor(TEXT_ANALYSIS_VERSION, spaceOf(this.embedder))) return store;
-    } catch {
-      // Damaged or not SQLite: the worker's prepare says so and the store is rebuilt.
-    }
-    store?.close();
-    return null;
   }
 
   /** Tells of a change, at most five times a second while indexing runs (the last one always). */
