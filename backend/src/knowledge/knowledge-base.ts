@@ -18,12 +18,13 @@ import { KNOWLEDGE_INDEX_FILE } from "../config/data-root-layout.js";
 import type { KnowledgeServerConfig } from "../config/config.js";
 import { UserError } from "../lib/user-error.js";
 import { FolderWatcher } from "../paths/folder-watcher.js";
-import { walkConfinedDir } from "../paths/walk-confined-dir.js";
 import type { Embedder } from "./embedders.js";
 import { IndexWorker } from "./index-worker.js";
 import type { DocumentRow, IndexStore, StoredChunk, VectorSpace } from "./index-store.js";
 import { newLeaseHolder } from "./index-lease.js";
 import { openEmbeddedStore } from "./open-embedded-store.js";
+import { listKnowledgeFolder } from "./knowledge-folder.js";
+import { fillMissingVectors } from "./fill-vectors.js";
 import { PostgresIndexStore } from "./postgres-index-store.js";
 import { SharedCollection } from "./shared-collection.js";
 import { defaultCollection, describeStore, type StoreLocation } from "./store-location.js";
@@ -40,9 +41,6 @@ const FRESH_MS = 1000;
 const SYNC_WAIT_MS = 1000;
 /** How often the folder is looked at when the system cannot watch it. */
 const POLL_MS = 2000;
-/** Most documents indexed from knowledge/, and how deep its folders are looked into. */
-const MAX_DOCUMENTS = 20_000;
-const MAX_FOLDER_DEPTH = 16;
 /** One document's reading and chunking time, in the worker, before it is skipped. */
 const DOCUMENT_BUDGET_MS = 60_000;
 /** How long an upload waits for its document to be indexed before it answers "pending". */
@@ -248,24 +246,14 @@ export class KnowledgeBase {
     this.docs.committed(row);
   }
 
-  /** The documents under knowledge/, without following links; oversized ones are noted, not listed. */
+  /** The documents under knowledge/ (knowledge-folder.ts); the folders walked are watched. */
   private async listDocuments(): Promise<Map<string, { size: number; mtimeMs: number }>> {
-    const walk = await walkConfinedDir(this.dataRoot, "knowledge", {
-      maxDepth: MAX_FOLDER_DEPTH,
-      maxFiles: MAX_DOCUMENTS,
-      accept: (name) => KNOWLEDGE_EXTENSIONS.test(name),
-    });
+    const folder = await listKnowledgeFolder(this.dataRoot);
     this.walks++;
-    void this.watcher?.track(walk.dirs).catch(() => {});
-    const found = new Map<string, { size: number; mtimeMs: number }>();
-    const skipped = [...walk.skipped];
-    for (const file of walk.files) {
-      if (file.size > MAX_DOCUMENT_BYTES) skipped.push({ path: file.path, reason: `${file.size} bytes, over the ${MAX_DOCUMENT_BYTES}-byte limit for a document` });
-      else found.set(file.path, { size: file.size, mtimeMs: file.mtimeMs });
-    }
-    this.walkSkipped = skipped;
-    this.walkTruncated = walk.truncated;
-    return found;
+    void this.watcher?.track(folder.dirs).catch(() => {});
+    this.walkSkipped = folder.skipped;
+    this.walkTruncated = folder.truncated;
+    return folder.found;
   }
 
   /** Brings the index in step with the folder: new and changed documents indexed, deleted ones removed. */
@@ -354,29 +342,9 @@ export class KnowledgeBase {
   private async embedMissing(): Promise<void> {
     if (!this.vectorsPending) return;
     this.progress.running = true;
-    const space = spaceOf(this.embedder);
     try {
-      if (this.embedder.mode === "offline") {
-        for (;;) {
-          if (this.closed) return;
-          const reply = await this.worker.run({ kind: "embed-offline", store: this.location, space, batch: 256 });
-          if (!reply.ok) throw new Error(reply.reason);
-          if (!reply.stored) break;
-        }
-      } else {
-        for (;;) {
-          if (this.closed) return;
-          const missing = await this.openReader().missingVectors(256);
-          if (missing.length === 0) {
-            await this.worker.run({ kind: "vectors", store: this.location, space, rows: [] });
-            break;
-          }
-          const vectors = await this.embedder.embedDocuments(missing.map((c) => c.text));
-          const reply = await this.worker.run({ kind: "vectors", store: this.location, space, rows: missing.map((c, i) => ({ id: c.id, vector: vectors[i] })) });
-          if (!reply.ok) throw new Error(reply.reason);
-          if (!reply.stored) break; // the embedder changed meanwhile
-        }
-      }
+      await fillMissingVectors({ worker: this.worker, location: this.location, embedder: this.embedder, space: spaceOf(this.embedder), reader: this.openReader(), closed: () => this.closed });
+      if (this.closed) return;
       this.vectorsPending = false;
       this.embedError = null;
     } catch (err) {
