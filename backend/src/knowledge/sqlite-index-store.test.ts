@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "libsql";
@@ -74,5 +74,20 @@ it("answers a query of 600 distinct words (its first 200 count)", async () => {
   store.writeDocument({ path: "knowledge/a.md", size: 1, mtimeMs: 1 }, [chunk(0, "word7 word450"), chunk(1, "word599")], null);
   const query = Array.from({ length: 600 }, (_, i) => `word${i}`);
   expect(store.lexical(query, 10).map((s) => s.id)).toEqual([store.chunksOf("knowledge/a.md")[0].id]);
+  store.close();
+});
+
+it("keeps the write-ahead log's file small once it is reset: one large write does not leave it that large on disk", async () => {
+  dir = await mkdtemp(join(tmpdir(), "moc-store-"));
+  const file = join(dir, "index.db");
+  const store = SqliteIndexStore.open(file);
+  // One transaction as large as an FTS5 merge of big segments can be.
+  const big = Array.from({ length: 80 }, (_, i) => chunk(i, `${"x".repeat(1024 * 1024)} big${i}`));
+  store.writeDocument({ path: "knowledge/big.md", size: 1, mtimeMs: 1 }, big, null);
+  expect((await stat(`${file}-wal`)).size).toBeGreaterThan(64 * 1024 * 1024);
+  // SQLite's own checkpoints reset the log; later writes start it again from its beginning.
+  for (let i = 0; i < 5; i++) store.writeDocument({ path: `knowledge/small${i}.md`, size: 1, mtimeMs: 1 }, [chunk(0, `small ${i}`)], null);
+  expect((await stat(`${file}-wal`)).size).toBeLessThanOrEqual(64 * 1024 * 1024);
+  expect(store.chunkCount()).toBe(85);
   store.close();
 });
