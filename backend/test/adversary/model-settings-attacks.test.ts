@@ -70,7 +70,10 @@ describe("a saved key and a new host (finding 8)", () => {
     wb = await startWorkbench({
       model: own,
       noModel: true,
-      configure: (config) => Object.assign(config.model, { baseUrl: own.baseUrl, apiKey: "sk-default-key-5678abcd", model: "m" }),
+      // The settings in force are a frozen snapshot (models/key-settings.ts): the test puts a new one in place.
+      configure: (config) => {
+        config.model = Object.freeze({ ...config.model, baseUrl: own.baseUrl, apiKey: "sk-default-key-5678abcd", model: "m" });
+      },
     });
     const close = wb.close;
     wb.close = async () => {
