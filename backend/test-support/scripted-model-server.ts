@@ -82,6 +82,8 @@ export interface ScriptedModelServer {
   requests: RecordedRequest[];
   /** Every input text sent to /v1/embeddings, in order. */
   embeddedTexts: string[];
+  /** The Authorization header of each /v1/embeddings request ("" for none), in order. */
+  embeddingAuth: string[];
   /** When set, /v1/embeddings answers with this HTTP status. */
   failEmbeddings: number | null;
   /** Replace the script between tests. */
@@ -120,7 +122,7 @@ export async function startScriptedModelServer(
 ): Promise<ScriptedModelServer> {
   let script = toScript(initial);
   const requests: RecordedRequest[] = [];
-  const embeddings = { texts: [] as string[], fail: null as number | null };
+  const embeddings = { texts: [] as string[], auth: [] as string[], fail: null as number | null };
   const sockets = new Set<import("node:net").Socket>();
 
   const server: Server = createServer(async (req, res) => {
@@ -144,6 +146,7 @@ export async function startScriptedModelServer(
     }
     if (req.method === "POST" && url.endsWith("/embeddings")) {
       const body = JSON.parse(await readBody(req)) as { input: string | string[] };
+      embeddings.auth.push(String(req.headers.authorization ?? ""));
       if (embeddings.fail) return json(res, embeddings.fail, { error: { message: "scripted embedding failure" } });
       const inputs = Array.isArray(body.input) ? body.input : [body.input];
       embeddings.texts.push(...inputs);
@@ -173,6 +176,7 @@ export async function startScriptedModelServer(
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     embeddedTexts: embeddings.texts,
+    embeddingAuth: embeddings.auth,
     get failEmbeddings() {
       return embeddings.fail;
     },

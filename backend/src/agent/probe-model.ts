@@ -1,8 +1,8 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { ModelCheck, ModelTestReply } from "@mini-openclaw/protocol";
 import { z } from "zod";
-import type { Config, ModelConfig } from "../config/config.js";
-import { embedderFor } from "../knowledge/embedders.js";
+import type { ModelConfig } from "../config/config.js";
+import type { Embedder } from "../knowledge/embedders.js";
 import { defineTool } from "../tools/core-tool.js";
 import { createChatModel } from "./chat-model.js";
 import { classifyModelError } from "./model-errors.js";
@@ -44,14 +44,19 @@ async function listModels(model: ModelConfig, signal: AbortSignal): Promise<{ ch
  * goes through the same client and normalizer as a turn, so what works here works in a turn.
  */
 /** One embedding of a short text, when an embedding model is set (the embedder's own 30 s limit applies). */
-async function embeddingCheck(chat: ModelConfig, embedding: Config["embedding"]): Promise<ModelCheck> {
-  const embedder = embedderFor({ model: chat, embedding } as Config);
+async function embeddingCheck(embedding: EmbeddingProbe): Promise<ModelCheck> {
   try {
-    const [vector] = await embedder.embedDocuments(["Does this endpoint embed text?"]);
+    const [vector] = await embedding.embedder.embedDocuments(["Does this endpoint embed text?"]);
     return { name: "embeddings", ok: true, detail: `${embedding.model}: ${vector.length} dimensions` };
   } catch (err) {
     return { name: "embeddings", ok: false, detail: `${embedding.model}: ${(err as Error).message}` };
   }
+}
+
+/** The embeddings to try, made by the caller (which decides which key they may send where). */
+export interface EmbeddingProbe {
+  model: string;
+  embedder: Embedder;
 }
 
 /** An 8×8 red PNG, for the vision probe. */
@@ -62,7 +67,7 @@ const PROBE_IMAGE =
  * `vision`: also send a small image (a profile's Test connection), to see whether the model takes
  * images: a server whose model does not refuses the request (OpenAI and vLLM with a 400, Ollama with an error).
  */
-export async function probeModel(settings: ModelConfig, embedding: Config["embedding"], signal: AbortSignal, { vision = false }: { vision?: boolean } = {}): Promise<ModelTestReply> {
+export async function probeModel(settings: ModelConfig, embedding: EmbeddingProbe | null, signal: AbortSignal, { vision = false }: { vision?: boolean } = {}): Promise<ModelTestReply> {
   const model: ModelConfig = { ...settings, maxRetries: 0, timeoutMs: Math.min(settings.timeoutMs, PROBE_MS) };
   const timeout = () => AbortSignal.any([signal, AbortSignal.timeout(PROBE_MS)]);
   const failed = (name: ModelCheck["name"], err: unknown, requestSignal: AbortSignal): ModelCheck => ({
@@ -123,6 +128,6 @@ export async function probeModel(settings: ModelConfig, embedding: Config["embed
       checks.push(failed("vision", err, visionSignal));
     }
   }
-  if (embedding.model) checks.push(await embeddingCheck(model, embedding));
+  if (embedding) checks.push(await embeddingCheck(embedding));
   return { models, checks };
 }

@@ -27,14 +27,17 @@ export function keyForTest(savedBaseUrl: string | null, nextBaseUrl: string | nu
   return keyWouldMove(savedBaseUrl, nextBaseUrl, savedKey) && confirmed !== true ? null : savedKey;
 }
 
-/** Refuses a save that would send the saved key to a new host unconfirmed (409, with both hosts). */
-export function checkKeyHost(profile: string, savedBaseUrl: string | null, nextBaseUrl: string | null | undefined, savedKey: string | null, confirmed: boolean | undefined): void {
+/**
+ * Refuses a save that would send the saved key to a new host unconfirmed (409, with both hosts).
+ * `whose`: the key's owner as the message names it (`the profile "local"`, `the embeddings`).
+ */
+export function checkKeyHost(whose: string, savedBaseUrl: string | null, nextBaseUrl: string | null | undefined, savedKey: string | null, confirmed: boolean | undefined): void {
   if (!keyWouldMove(savedBaseUrl, nextBaseUrl, savedKey) || confirmed === true) return;
   const from = originOf(savedBaseUrl);
   const to = originOf(nextBaseUrl);
   throw new UserError(
     "conflict",
-    `The profile "${profile}" has a key saved for ${from}; its base URL now points at ${to}. Type the key again for ${to}, or confirm that ${to} may have the saved key.`,
+    `${whose.charAt(0).toUpperCase()}${whose.slice(1)} has a key saved for ${from}; its base URL now points at ${to}. Type the key again for ${to}, or confirm that ${to} may have the saved key.`,
     { key_host: { from, to } },
   );
 }

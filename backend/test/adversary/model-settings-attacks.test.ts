@@ -89,6 +89,55 @@ describe("a saved key and a new host (finding 8)", () => {
   });
 });
 
+describe("the embedding key and a new host", () => {
+  /** A workbench whose chat model (key A) and embeddings (key E, when given) are at `own`. */
+  async function withEmbeddings(embeddingKey: string | null) {
+    other = await startScriptedModelServer(() => ({ content: "ok" }));
+    const own = await startScriptedModelServer(() => ({ content: "ok" }));
+    wb = await startWorkbench({
+      model: own,
+      noModel: true,
+      configure: (config) => {
+        config.model = Object.freeze({ ...config.model, baseUrl: own.baseUrl, apiKey: "sk-chat-key-5678abcd", model: "m" });
+        config.embedding = Object.freeze({ model: "e", baseUrl: own.baseUrl, apiKey: embeddingKey });
+      },
+    });
+    const close = wb.close;
+    wb.close = async () => {
+      await close();
+      await own.close();
+    };
+    return { own, otherUrl: other.baseUrl.replace("127.0.0.1", "localhost") };
+  }
+  /** The keys the embeddings endpoint was sent (it was asked at least once). */
+  const keysSeenBy = (server: ScriptedModelServer) => {
+    expect(server.embeddingAuth.length).toBeGreaterThan(0);
+    return server.embeddingAuth.join(" ");
+  };
+
+  it("the saved embedding key does not follow the embeddings' base URL to another host unasked: refused, and the test goes without it", async () => {
+    const { own, otherUrl } = await withEmbeddings("sk-embed-key-1234abcd");
+    const moved = { model: "m", base_url: own.baseUrl, embedding: { model: "e", base_url: otherUrl } };
+    const test = await postJson(`${wb!.url}/api/model/test`, moved);
+    expect(test.status).toBe(200);
+    expect(keysSeenBy(other!)).not.toContain("sk-embed-key-1234abcd");
+    const refused = await send("PUT", "/api/model", moved);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ code: "conflict", key_host: { from: new URL(own.baseUrl).origin, to: new URL(otherUrl).origin } });
+    expect((await send("PUT", "/api/model", { ...moved, key_to_new_host: true })).status).toBe(200);
+  });
+
+  it("embeddings without a key of their own use the chat key: pointing them at another host does not take the chat key there unasked", async () => {
+    const { own, otherUrl } = await withEmbeddings(null);
+    const moved = { model: "m", base_url: own.baseUrl, embedding: { model: "e", base_url: otherUrl } };
+    expect((await postJson(`${wb!.url}/api/model/test`, moved)).status).toBe(200);
+    expect(keysSeenBy(other!)).not.toContain("sk-chat-key-5678abcd");
+    expect((await send("PUT", "/api/model", moved)).status).toBe(409);
+    // A key typed for the embeddings is theirs to send.
+    expect((await send("PUT", "/api/model", { ...moved, embedding: { ...moved.embedding, api_key: "sk-embed-typed-0000" } })).status).toBe(200);
+  });
+});
+
 describe("what a provider reports and what KEY.md can hold (finding 9)", () => {
   it("usage figures that are not counts are stored as 0, and the turn answers", async () => {
     wb = await startWorkbench({

@@ -45,7 +45,7 @@ export async function modelProfilesRoutes(app: FastifyInstance, { config, models
     baseUrlOf(request.body.base_url, "base_url");
     for (const fallback of request.body.fallbacks ?? []) if (!models.has(fallback) || fallback === name) throw new UserError("invalid_request", `'fallbacks' names "${fallback}", which is ${fallback === name ? "this profile" : "no profile"}.`);
     const saved = models.resolve(name);
-    if (saved && request.body.api_key === undefined) checkKeyHost(name, saved.model.baseUrl, request.body.base_url, saved.model.apiKey, request.body.key_to_new_host);
+    if (saved && request.body.api_key === undefined) checkKeyHost(`the profile "${name}"`, saved.model.baseUrl, request.body.base_url, saved.model.apiKey, request.body.key_to_new_host);
     await models.save(name, request.body);
     ui.toast({ kind: "profile_saved", name, model: request.body.model });
     changed();
@@ -73,7 +73,7 @@ export async function modelProfilesRoutes(app: FastifyInstance, { config, models
     const key = apiKey === undefined ? keyForTest(saved?.model.baseUrl ?? null, baseUrl, saved?.model.apiKey ?? null, request.body.key_to_new_host) : apiKey.trim() || null;
     const settings = { ...config.model, baseUrl: baseUrl?.trim() || null, model: model.trim(), apiKey: key };
     // The profile alone: the embeddings are tried from the Model dialog's own test.
-    return probeModel(settings, { model: null, baseUrl: null, apiKey: null }, controller.signal, { vision: true });
+    return probeModel(settings, null, controller.signal, { vision: true });
   } });
 
   typed(app).route({ ...routeOf(api.models.usage), handler: async (request) => {

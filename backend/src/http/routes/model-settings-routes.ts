@@ -1,8 +1,8 @@
 import { api, DEFAULT_PROFILE, type ModelSettingsReply, type ModelSettingsUpdate } from "@mini-openclaw/protocol";
 import type { FastifyInstance } from "fastify";
-import { probeModel } from "../../agent/probe-model.js";
+import { type EmbeddingProbe, probeModel } from "../../agent/probe-model.js";
 import type { Config, ModelConfig } from "../../config/config.js";
-import { embedderFor } from "../../knowledge/embedders.js";
+import { embedderFor, openAiEmbedder } from "../../knowledge/embedders.js";
 import type { KnowledgeBase } from "../../knowledge/knowledge-base.js";
 import type { ModelProfiles } from "../../models/model-profiles.js";
 import { baseUrlOf } from "../../models/base-url.js";
@@ -28,6 +28,37 @@ function embeddingOf(config: Config, body: ModelSettingsUpdate): Config["embeddi
   const model = body.embedding.model?.trim() || null;
   const apiKey = body.embedding.api_key === undefined ? config.embedding.apiKey : body.embedding.api_key.trim() || null;
   return { model, baseUrl: baseUrlOf(body.embedding.base_url, "embedding.base_url"), apiKey };
+}
+
+/**
+ * Where the embeddings would send which key: their own key, else the chat key (typed in this request,
+ * or saved); their base URL, else the chat's. A saved key stays with the host it was sent to (the
+ * embedding key's: the embeddings' host as saved; the chat key's: the chat's), as a profile's does
+ * (models/key-host.ts): `moves` says when it would go elsewhere.
+ */
+function embeddingKeyOf(config: Config, body: ModelSettingsUpdate, chat: ModelConfig, embedding: Config["embedding"]) {
+  const host = embedding.baseUrl ?? chat.baseUrl;
+  if (body.embedding?.api_key !== undefined && embedding.apiKey !== null) return { key: embedding.apiKey, host, savedHost: host };
+  if (embedding.apiKey !== null) return { key: embedding.apiKey, host, savedHost: config.embedding.baseUrl ?? config.model.baseUrl };
+  // The chat key: typed now goes where the request says; saved, it belongs to the chat's saved host.
+  return { key: chat.apiKey, host, savedHost: body.api_key !== undefined ? host : config.model.baseUrl };
+}
+
+/** The embeddings a Test connection tries, without a saved key bound for another host unless confirmed. */
+function embeddingProbe(config: Config, body: ModelSettingsUpdate, chat: ModelConfig): EmbeddingProbe | null {
+  const embedding = embeddingOf(config, body);
+  if (!embedding.model) return null;
+  const { key, host, savedHost } = embeddingKeyOf(config, body, chat, embedding);
+  return {
+    model: embedding.model,
+    embedder: openAiEmbedder({
+      model: embedding.model,
+      baseUrl: host ?? "https://api.openai.com/v1",
+      apiKey: keyForTest(savedHost, host, key, body.key_to_new_host),
+      timeoutMs: 30_000,
+      maxRetries: 0,
+    }),
+  };
 }
 
 /**
@@ -58,7 +89,8 @@ export async function modelSettingsRoutes(
       if (!response.raw.writableEnded) controller.abort("client gone");
     });
     // Images too: whether the default profile may be sent attachments that are images.
-    return probeModel(settingsOf(config, request.body), embeddingOf(config, request.body), controller.signal, { vision: true });
+    const chat = settingsOf(config, request.body);
+    return probeModel(chat, embeddingProbe(config, request.body, chat), controller.signal, { vision: true });
   } });
 
   typed(app).route({ ...routeOf(api.model.save), handler: async (request) => {
@@ -73,7 +105,12 @@ export async function modelSettingsRoutes(
     }
     // The environment's settings first (409), then a saved key for another host (which needs the user's yes).
     const changed = keySettingsToSave(config, values);
-    if (request.body.api_key === undefined) checkKeyHost(DEFAULT_PROFILE, config.model.baseUrl, next.baseUrl, config.model.apiKey, request.body.key_to_new_host);
+    if (request.body.api_key === undefined) checkKeyHost(`the profile "${DEFAULT_PROFILE}"`, config.model.baseUrl, next.baseUrl, config.model.apiKey, request.body.key_to_new_host);
+    if (embedding.model) {
+      const { key, host, savedHost } = embeddingKeyOf(config, request.body, next, embedding);
+      // The embeddings' own key, or the chat key they fall back on.
+      checkKeyHost(embedding.apiKey !== null ? "the embeddings" : "the chat model (whose key the embeddings use)", savedHost, host, key, request.body.key_to_new_host);
+    }
     await writeKeySettings(config, changed);
     // The embedder may follow the chat endpoint (no base URL of its own): made again either way; a new one re-embeds.
     await knowledge.useEmbedder(embedderFor(config));
