@@ -1,4 +1,5 @@
 import type { ChatErrorCode } from "@mini-openclaw/protocol";
+import { endpointOf } from "../config/default-endpoint.js";
 
 export const TIMEOUT_REASON = "model_timeout";
 export const CLIENT_GONE_REASON = "client_disconnected";
@@ -57,7 +58,7 @@ export function classifyModelError(
     profile?: { name: string; keySetting: string };
   },
 ): ClassifiedError {
-  const endpoint = ctx.baseUrl ?? "https://api.openai.com/v1";
+  const endpoint = endpointOf(ctx.baseUrl);
   const keySetting = ctx.profile?.keySetting ?? "OPENAI_API_KEY";
   const which = ctx.profile && ctx.profile.name !== "default" ? ` (profile "${ctx.profile.name}")` : "";
   if (ctx.abortReason === TIMEOUT_REASON) {

@@ -9,6 +9,7 @@ import { classifyModelError } from "./model-errors.js";
 import { BlockWriter } from "./block-writer.js";
 import { streamModelStep } from "./stream-model-step.js";
 import { toolDefinition } from "./tool-definition.js";
+import { endpointOf } from "../config/default-endpoint.js";
 
 const PROBE_MS = 30_000;
 
@@ -21,7 +22,7 @@ const probeTool = defineTool({
 });
 
 async function listModels(model: ModelConfig, signal: AbortSignal): Promise<{ check: ModelCheck; models: string[] | null }> {
-  const base = (model.baseUrl ?? "https://api.openai.com/v1").replace(/\/+$/, "");
+  const base = endpointOf(model.baseUrl).replace(/\/+$/, "");
   try {
     const response = await fetch(`${base}/models`, { headers: model.apiKey ? { authorization: `Bearer ${model.apiKey}` } : {}, signal });
     if (!response.ok) return { models: null, check: { name: "models", ok: false, detail: `GET /models answered ${response.status}` } };

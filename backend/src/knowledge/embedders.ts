@@ -1,6 +1,7 @@
 import type { OpenAIEmbeddings } from "@langchain/openai";
 import type { Config } from "../config/config.js";
 import { OFFLINE_DIMENSIONS, offlineEmbed } from "./offline-embedder.js";
+import { endpointOf } from "../config/default-endpoint.js";
 
 export interface Embedder {
   /** Identifies the vector space: vectors from another id must be recomputed. */
@@ -112,15 +113,20 @@ export function openAiEmbedder(settings: { model: string; baseUrl: string; apiKe
   };
 }
 
+/** How long one embeddings request may take. */
+export const EMBEDDING_TIMEOUT_MS = 30_000;
+
+/** Where embeddings go and with which key: their own base URL and key, else the chat model's. */
+export function embeddingEndpoint(
+  chat: { baseUrl: string | null; apiKey: string | null },
+  embedding: { baseUrl: string | null; apiKey: string | null },
+): { baseUrl: string; apiKey: string | null } {
+  return { baseUrl: endpointOf(embedding.baseUrl ?? chat.baseUrl), apiKey: embedding.apiKey ?? chat.apiKey };
+}
+
 /** The endpoint's embeddings when EMBEDDING_MODEL is set; the offline embedder otherwise. */
 export function embedderFor(config: Config): Embedder {
-  const { model, baseUrl, apiKey } = config.embedding;
+  const { model } = config.embedding;
   if (!model) return offlineEmbedder;
-  return openAiEmbedder({
-    model,
-    baseUrl: baseUrl ?? config.model.baseUrl ?? "https://api.openai.com/v1",
-    apiKey: apiKey ?? config.model.apiKey,
-    timeoutMs: 30_000,
-    maxRetries: config.model.maxRetries,
-  });
+  return openAiEmbedder({ model, ...embeddingEndpoint(config.model, config.embedding), timeoutMs: EMBEDDING_TIMEOUT_MS, maxRetries: config.model.maxRetries });
 }

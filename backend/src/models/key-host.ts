@@ -4,12 +4,10 @@
  * it) and saving is refused until the user confirms that the new host may have it.
  */
 import { UserError } from "../lib/user-error.js";
-
-/** Where requests go with no base URL: OpenAI's own endpoint. */
-const OPENAI_ENDPOINT = "https://api.openai.com/v1";
+import { endpointOf } from "../config/default-endpoint.js";
 
 function originOf(baseUrl: string | null | undefined): string {
-  const url = baseUrl?.trim() || OPENAI_ENDPOINT;
+  const url = endpointOf(baseUrl);
   try {
     return new URL(url).origin;
   } catch {

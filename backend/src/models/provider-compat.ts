@@ -5,6 +5,7 @@
  * reasoning in another field, a JSON answer to a streamed request: agent/provider-stream.ts).
  */
 import type { CompatInForce, ProviderCompat } from "@mini-openclaw/protocol";
+import { endpointOf } from "../config/default-endpoint.js";
 
 /** Each documented server, by host, with the quirks its documentation states. */
 const DOCUMENTED: Array<{ host: string; name: string; compat: Required<ProviderCompat> }> = [
@@ -19,9 +20,8 @@ const DOCUMENTED: Array<{ host: string; name: string; compat: Required<ProviderC
 const UNKNOWN: Required<ProviderCompat> = { reasoning_back: "auto", think_tags: true };
 
 function hostOf(baseUrl: string | null): string | null {
-  if (baseUrl === null) return "api.openai.com";
   try {
-    return new URL(baseUrl).hostname.toLowerCase();
+    return new URL(endpointOf(baseUrl)).hostname.toLowerCase();
   } catch {
     return null;
   }

@@ -1,6 +1,7 @@
 import type { TelemetryConfig } from "../config/telemetry-config.js";
 import type { LiveTurn } from "../turns/live-turn.js";
 import type { ModelFacts } from "./turn-trace.js";
+import { endpointOf } from "../config/default-endpoint.js";
 
 /** The traces' counts, as `/api/health` shows them. */
 export interface TracingStatus {
@@ -57,14 +58,12 @@ export async function startTracing(config: TelemetryConfig | null): Promise<Trac
 
 /** The model's facts a trace names: its server's host and port, never the URL's credentials or path. */
 export function modelFacts(model: { model: string; baseUrl: string | null }): ModelFacts {
-  let server: ModelFacts["server"] = { address: "api.openai.com", port: 443 };
-  if (model.baseUrl) {
-    try {
-      const url = new URL(model.baseUrl);
-      server = { address: url.hostname, port: Number(url.port) || (url.protocol === "https:" ? 443 : 80) };
-    } catch {
-      server = null;
-    }
+  let server: ModelFacts["server"];
+  try {
+    const url = new URL(endpointOf(model.baseUrl));
+    server = { address: url.hostname, port: Number(url.port) || (url.protocol === "https:" ? 443 : 80) };
+  } catch {
+    server = null;
   }
   return { model: model.model, server };
 }

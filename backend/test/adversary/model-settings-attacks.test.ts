@@ -5,6 +5,7 @@
  */
 import type { ChatEvent, ModelsReply } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
+import type { Config } from "../../src/config/config.js";
 import { type ScriptedModelServer, startScriptedModelServer } from "../../test-support/scripted-model-server.js";
 import { postJson, startWorkbench, type Workbench } from "../../test-support/workbench-harness.js";
 
@@ -37,6 +38,22 @@ describe("a profile named after an object's own properties (finding 7)", () => {
   });
 });
 
+/**
+ * A workbench on its own model server `own` with KEY.md's settings as `saved` puts them in force (they
+ * are frozen snapshots, models/key-settings.ts), and `other`, a server on another host (by name).
+ */
+async function withSavedSettings(saved: (config: Config, own: ScriptedModelServer) => void): Promise<{ own: ScriptedModelServer; otherUrl: string }> {
+  other = await startScriptedModelServer(() => ({ content: "ok" }));
+  const own = await startScriptedModelServer(() => ({ content: "ok" }));
+  wb = await startWorkbench({ model: own, noModel: true, configure: (config) => saved(config, own) });
+  const close = wb.close;
+  wb.close = async () => {
+    await close();
+    await own.close();
+  };
+  return { own, otherUrl: other.baseUrl.replace("127.0.0.1", "localhost") };
+}
+
 describe("a saved key and a new host (finding 8)", () => {
   it("a profile's URL moved to another host: the test goes without the key, the save is refused until the key is typed again or confirmed", async () => {
     wb = await startWorkbench({ script: () => ({ content: "ok" }) });
@@ -65,50 +82,24 @@ describe("a saved key and a new host (finding 8)", () => {
 
   it("the default profile too: /api/model refuses to move its key unasked, and its test goes without it", async () => {
     // The default profile from KEY.md (the environment's settings cannot be changed from the UI at all).
-    other = await startScriptedModelServer(() => ({ content: "ok" }));
-    const own = await startScriptedModelServer(() => ({ content: "ok" }));
-    wb = await startWorkbench({
-      model: own,
-      noModel: true,
-      // The settings in force are a frozen snapshot (models/key-settings.ts): the test puts a new one in place.
-      configure: (config) => {
-        config.model = Object.freeze({ ...config.model, baseUrl: own.baseUrl, apiKey: "sk-default-key-5678abcd", model: "m" });
-      },
+    const { otherUrl } = await withSavedSettings((config, own) => {
+      config.model = Object.freeze({ ...config.model, baseUrl: own.baseUrl, apiKey: "sk-default-key-5678abcd", model: "m" });
     });
-    const close = wb.close;
-    wb.close = async () => {
-      await close();
-      await own.close();
-    };
-    const otherUrl = other.baseUrl.replace("127.0.0.1", "localhost");
-    const test = await postJson(`${wb.url}/api/model/test`, { model: "m", base_url: otherUrl });
+    const test = await postJson(`${wb!.url}/api/model/test`, { model: "m", base_url: otherUrl });
     expect(test.status).toBe(200);
-    for (const request of other.requests) expect(String(request.headers.authorization ?? "")).not.toContain("sk-default-key-5678abcd");
+    for (const request of other!.requests) expect(String(request.headers.authorization ?? "")).not.toContain("sk-default-key-5678abcd");
     expect((await send("PUT", "/api/model", { model: "m", base_url: otherUrl })).status).toBe(409);
     expect((await send("PUT", "/api/model", { model: "m", base_url: otherUrl, api_key: "sk-typed-again-0000" })).status).toBe(200);
   });
 });
 
 describe("the embedding key and a new host", () => {
-  /** A workbench whose chat model (key A) and embeddings (key E, when given) are at `own`. */
-  async function withEmbeddings(embeddingKey: string | null) {
-    other = await startScriptedModelServer(() => ({ content: "ok" }));
-    const own = await startScriptedModelServer(() => ({ content: "ok" }));
-    wb = await startWorkbench({
-      model: own,
-      noModel: true,
-      configure: (config) => {
-        config.model = Object.freeze({ ...config.model, baseUrl: own.baseUrl, apiKey: "sk-chat-key-5678abcd", model: "m" });
-        config.embedding = Object.freeze({ model: "e", baseUrl: own.baseUrl, apiKey: embeddingKey });
-      },
+  /** A workbench whose chat model (its key) and embeddings (theirs, when given) are at `own`. */
+  const withEmbeddings = (embeddingKey: string | null) =>
+    withSavedSettings((config, own) => {
+      config.model = Object.freeze({ ...config.model, baseUrl: own.baseUrl, apiKey: "sk-chat-key-5678abcd", model: "m" });
+      config.embedding = Object.freeze({ model: "e", baseUrl: own.baseUrl, apiKey: embeddingKey });
     });
-    const close = wb.close;
-    wb.close = async () => {
-      await close();
-      await own.close();
-    };
-    return { own, otherUrl: other.baseUrl.replace("127.0.0.1", "localhost") };
-  }
   /** The keys the embeddings endpoint was sent (it was asked at least once). */
   const keysSeenBy = (server: ScriptedModelServer) => {
     expect(server.embeddingAuth.length).toBeGreaterThan(0);

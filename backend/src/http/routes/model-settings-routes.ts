@@ -2,7 +2,7 @@ import { api, DEFAULT_PROFILE, type ModelSettingsReply, type ModelSettingsUpdate
 import type { FastifyInstance } from "fastify";
 import { type EmbeddingProbe, probeModel } from "../../agent/probe-model.js";
 import type { Config, ModelConfig } from "../../config/config.js";
-import { embedderFor, openAiEmbedder } from "../../knowledge/embedders.js";
+import { EMBEDDING_TIMEOUT_MS, embedderFor, embeddingEndpoint, openAiEmbedder } from "../../knowledge/embedders.js";
 import type { KnowledgeBase } from "../../knowledge/knowledge-base.js";
 import type { ModelProfiles } from "../../models/model-profiles.js";
 import { baseUrlOf } from "../../models/base-url.js";
@@ -31,17 +31,16 @@ function embeddingOf(config: Config, body: ModelSettingsUpdate): Config["embeddi
 }
 
 /**
- * Where the embeddings would send which key: their own key, else the chat key (typed in this request,
- * or saved); their base URL, else the chat's. A saved key stays with the host it was sent to (the
- * embedding key's: the embeddings' host as saved; the chat key's: the chat's), as a profile's does
- * (models/key-host.ts): `moves` says when it would go elsewhere.
+ * Which key the embeddings would send to which host, and the host that key was saved for (a saved
+ * key stays with it, as a profile's does: models/key-host.ts). Their own key (typed now: it goes
+ * where the request says; saved: with the embeddings' saved endpoint), else the chat key (typed now,
+ * or saved with the chat's base URL).
  */
 function embeddingKeyOf(config: Config, body: ModelSettingsUpdate, chat: ModelConfig, embedding: Config["embedding"]) {
-  const host = embedding.baseUrl ?? chat.baseUrl;
-  if (body.embedding?.api_key !== undefined && embedding.apiKey !== null) return { key: embedding.apiKey, host, savedHost: host };
-  if (embedding.apiKey !== null) return { key: embedding.apiKey, host, savedHost: config.embedding.baseUrl ?? config.model.baseUrl };
-  // The chat key: typed now goes where the request says; saved, it belongs to the chat's saved host.
-  return { key: chat.apiKey, host, savedHost: body.api_key !== undefined ? host : config.model.baseUrl };
+  const { baseUrl: host, apiKey: key } = embeddingEndpoint(chat, embedding);
+  const typed = embedding.apiKey !== null ? body.embedding?.api_key !== undefined : body.api_key !== undefined;
+  const savedHost = typed ? host : embedding.apiKey !== null ? embeddingEndpoint(config.model, config.embedding).baseUrl : config.model.baseUrl;
+  return { key, host, savedHost };
 }
 
 /** The embeddings a Test connection tries, without a saved key bound for another host unless confirmed. */
@@ -49,16 +48,8 @@ function embeddingProbe(config: Config, body: ModelSettingsUpdate, chat: ModelCo
   const embedding = embeddingOf(config, body);
   if (!embedding.model) return null;
   const { key, host, savedHost } = embeddingKeyOf(config, body, chat, embedding);
-  return {
-    model: embedding.model,
-    embedder: openAiEmbedder({
-      model: embedding.model,
-      baseUrl: host ?? "https://api.openai.com/v1",
-      apiKey: keyForTest(savedHost, host, key, body.key_to_new_host),
-      timeoutMs: 30_000,
-      maxRetries: 0,
-    }),
-  };
+  const apiKey = keyForTest(savedHost, host, key, body.key_to_new_host);
+  return { model: embedding.model, embedder: openAiEmbedder({ model: embedding.model, baseUrl: host, apiKey, timeoutMs: EMBEDDING_TIMEOUT_MS, maxRetries: 0 }) };
 }
 
 /**

@@ -1,5 +1,5 @@
 "use client";
-import { useMemo, useRef, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { i18n } from "@/i18n/language";
 import { api } from "@/lib/api";
 import type { useChat } from "@/lib/use-chat";
@@ -20,7 +20,7 @@ export function useSessionActions(chat: Chat, refreshLists: () => void, showToas
   const [highlight, setHighlight] = useState<{ turn: number; query: string; nonce: number } | null>(null);
   /** The turn a Rewind was asked for (its dialog is open). */
   const [rewindTurn, setRewindTurn] = useState<number | null>(null);
-  const failed = (err: unknown) => showToast((err as Error).message, "warning");
+  const failed = useCallback((err: unknown) => showToast((err as Error).message, "warning"), [showToast]);
   const { send, switchBranch, saveEdit, open, reset, sessionId } = chat;
 
   const sessionActions: SessionActions = {
@@ -59,14 +59,12 @@ export function useSessionActions(chat: Chat, refreshLists: () => void, showToas
   /** For callbacks made once (the palette's search) that must act with the page's latest state. */
   const latest = useRef(sessionActions);
   latest.current = sessionActions;
-  const failedRef = useRef(failed);
-  failedRef.current = failed;
 
   const turnActions = useMemo<TurnActions>(
     () => ({
       send: (text, parentTurn) => void send(text, parentTurn),
-      save: (turn, text) => void saveEdit(turn, text).catch(failedRef.current),
-      switchTo: (turn) => void switchBranch(turn).catch(failedRef.current),
+      save: (turn, text) => void saveEdit(turn, text).catch(failed),
+      switchTo: (turn) => void switchBranch(turn).catch(failed),
       rewind: (turn) => setRewindTurn(turn),
       fork: (turn) => {
         if (!sessionId) return;
@@ -74,10 +72,10 @@ export function useSessionActions(chat: Chat, refreshLists: () => void, showToas
           refreshLists();
           void open(summary.id);
           showToast(i18n.t("sessions.toast.forked", { title: summary.title }));
-        }, failedRef.current);
+        }, failed);
       },
     }),
-    [send, switchBranch, saveEdit, open, sessionId, refreshLists, showToast],
+    [send, switchBranch, saveEdit, open, sessionId, refreshLists, showToast, failed],
   );
 
   return { sessionActions, latestSessionActions: latest, turnActions, highlight, rewindTurn, setRewindTurn, failed };
