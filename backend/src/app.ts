@@ -18,6 +18,8 @@ import { chatRoutes } from "./http/routes/chat-routes.js";
 import { fileRoutes } from "./http/routes/file-routes.js";
 import { knowledgeRoutes } from "./http/routes/knowledge-routes.js";
 import { healthRoutes } from "./http/routes/health-routes.js";
+import { hookRoutes } from "./http/routes/hook-routes.js";
+import { Hooks } from "./hooks/hooks.js";
 import { sessionRoutes } from "./http/routes/session-routes.js";
 import { approvalRoutes } from "./http/routes/approval-routes.js";
 import { skillRoutes } from "./http/routes/skill-routes.js";
@@ -143,6 +145,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const reviewer = new Reviewer({ config, sessions, ui, runtime, models, log: app.log });
   await ensurePolicyFile(config.dataRoot);
   const approvals = new ApprovalGate(() => ui.publish({ type: "refresh", target: "approvals" }));
+  // The user's hooks (HOOKS.json, and skills' hooks once trusted): read now and watched.
+  const hooks = new Hooks({ dataRoot: config.dataRoot, log: app.log, scrub: (text) => secrets.scrub(text), onChange: () => ui.publish({ type: "refresh", target: "hooks" }) });
+  await hooks.start();
   // MCP servers start in the background: a slow or broken one never holds up the workbench or a turn.
   const mcp = new McpHub({ dataRoot: config.dataRoot, keyFilePath: config.keyFilePath, log: app.log, ui });
   await mcp.start();
@@ -169,7 +174,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     startTurn: (request) => chat.start(request),
     log: app.log,
   });
-  const chatDeps: ChatDeps = { config, sessions, prompts, turns, runtime, log: app.log, ui, delegations, reviewer, approvals, mcp, changes, tracing, models, attachments, tasks: scheduler };
+  const chatDeps: ChatDeps = { config, sessions, prompts, turns, runtime, log: app.log, ui, delegations, reviewer, approvals, mcp, changes, tracing, models, attachments, tasks: scheduler, hooks };
   const chat = new ChatTurns(chatDeps);
   await tasksFile.start();
   await scheduler.start();
@@ -177,6 +182,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook("onClose", async () => {
     clearInterval(attachmentSweeper);
     tasksFile.close();
+    hooks.close();
     // Before the rest: its running runs are stopped and recorded as aborted.
     await scheduler.close();
     reviewer.close();
@@ -194,7 +200,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   if (!sandbox.isolated) app.log.warn(`tools run without an OS sandbox: ${sandbox.status.detail}`);
 
-  await app.register(healthRoutes, { config, version, sandbox: sandbox.status, pythonPath: python.pythonPath, knowledge, mcp, tracing, models, tasks: tasksFile });
+  await app.register(healthRoutes, { config, version, sandbox: sandbox.status, pythonPath: python.pythonPath, knowledge, mcp, tracing, models, tasks: tasksFile, hooks });
   await app.register(mcpRoutes, { mcp });
   await app.register(changeRoutes, { config, sessions, turns, changes, ui });
   await app.register(knowledgeRoutes, { knowledge, config });
@@ -206,6 +212,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(workspaceRoutes, { config, prompts });
   await app.register(skillRoutes, { config });
   await app.register(approvalRoutes, { config, gate: approvals });
+  await app.register(hookRoutes, { config, hooks, sessions });
   await app.register(agentRoutes, { config, delegations, reviewer, ui });
   await app.register(modelSettingsRoutes, { config, ui, knowledge, models });
   await app.register(modelProfilesRoutes, { config, models, sessions, ui });

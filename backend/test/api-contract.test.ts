@@ -3,7 +3,7 @@
  * OpenAPI 3.1, every operation has its replies' schemas, and every route's real replies, success
  * and error, validate against the schema the document gives for their status.
  */
-import { rm, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -80,6 +80,10 @@ async function call(method: string, path: string, init: { body?: unknown; raw?: 
 
 beforeAll(async () => {
   dataRoot = await rootWith({ mcpServers: { scripted: { command: process.execPath, args: [scriptedMcpServer, "ok"] } } });
+  await mkdir(join(dataRoot, "skills", "shipping-hooks", "hooks"), { recursive: true });
+  await writeFile(join(dataRoot, "skills", "shipping-hooks", "SKILL.md"), "---\nname: shipping-hooks\ndescription: A skill that ships a hook.\n---\nBody.\n");
+  await writeFile(join(dataRoot, "skills", "shipping-hooks", "hooks", "hooks.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "true" }] }] } }));
+  await writeFile(join(dataRoot, "HOOKS.json"), JSON.stringify({ hooks: { PostToolUse: [{ matcher: "terminal", hooks: [{ type: "command", command: "cat > /dev/null" }] }] } }));
   wb = await startWorkbench({
     dataRoot,
     env: { APPROVALS: "on" },
@@ -111,7 +115,7 @@ describe("the API contract", () => {
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
-    expect(operations.length).toBe(64);
+    expect(operations.length).toBe(67);
     for (const { path, method, op } of operations) {
       const statuses = Object.keys(op.responses);
       expect(statuses.some((s) => s.startsWith("2")), `${method} ${path}`).toBe(true);
@@ -236,6 +240,19 @@ describe("the API contract", () => {
     expect((await call("POST", "/api/changes/revert", { body: { change, path: "workspace/made.md" } })).status).toBe(200);
     expect((await call("POST", `/api/sessions/${sessionId}/rewind`, { body: { turn: 1, files: true, conversation: true, on_conflict: "skip" } })).status).toBe(200);
     expect((await call("POST", `/api/sessions/${sessionId}/rewind`, { body: { turn: 1 } })).status).toBe(400);
+
+    // Hooks: listed, one tested against the turn's call, an unknown one, the wrong event; trust for no such skill.
+    const hooks = await call("GET", "/api/hooks");
+    expect(hooks.status).toBe(200);
+    const hookId = (hooks.body as { hooks: Array<{ id: string }> }).hooks[0].id;
+    expect((await call("POST", "/api/hooks/test", { body: { hook: hookId, event: "PostToolUse", session_id: sessionId } })).status).toBe(200);
+    expect((await call("POST", "/api/hooks/test", { body: { hook: "none", event: "PostToolUse" } })).status).toBe(404);
+    expect((await call("POST", "/api/hooks/test", { body: { hook: hookId, event: "Stop" } })).status).toBe(422);
+    expect((await call("POST", "/api/hooks/test", { body: { hook: hookId } })).status).toBe(400);
+    expect((await call("POST", "/api/hooks/trust", { body: { skill: "none", digest: "x", trusted: true } })).status).toBe(404);
+    const shipped = (hooks.body as { skills: Array<{ skill: string; digest: string }> }).skills.find((s) => s.skill === "shipping-hooks")!;
+    expect((await call("POST", "/api/hooks/trust", { body: { skill: "shipping-hooks", digest: "0".repeat(64), trusted: true } })).status).toBe(409);
+    expect((await call("POST", "/api/hooks/trust", { body: { skill: "shipping-hooks", digest: shipped.digest, trusted: true } })).status).toBe(200);
 
     // A streamed turn in it, the stream, stop and queue when nothing runs.
     const streamed = await call("POST", "/api/chat", { body: { message: "hello again", session_id: sessionId } });

@@ -6,7 +6,7 @@
  * On the wire each event is one SSE frame: `id: <event id>\ndata: {json}\n\n`.
  */
 import { z } from "zod";
-import { gatedToolNames } from "./builtin-tools.js";
+import { builtinToolNames, gatedToolNames } from "./builtin-tools.js";
 import { taskRunSchema } from "./task-runs.js";
 
 /** First event of every turn: which session and which turn it belongs to. */
@@ -231,6 +231,8 @@ export const chatErrorCodeSchema = z.enum([
   "vision_unsupported",
   /** Stop, or the server shutting down. */
   "aborted",
+  /** A hook ended the turn: a `UserPromptSubmit` hook blocked the message, or a hook said `continue: false`. */
+  "hook_stopped",
   "storage",
   "internal",
 ]);
@@ -246,8 +248,11 @@ export const errorEventSchema = z.object({
 /** The built-in tools whose calls an approval policy governs (`APPROVALS.json`). */
 export const gatedToolSchema = z.enum(gatedToolNames);
 
-/** A governed call's tool: a core tool above, or an MCP tool (`mcp__<server>__<tool>`, its `mcp` section). */
-export const approvalToolSchema = z.union([gatedToolSchema, z.templateLiteral(["mcp__", z.string()])]);
+/**
+ * A call that waits for approval: a governed core tool above, an MCP tool (`mcp__<server>__<tool>`, its
+ * `mcp` section), or any built-in tool a `PreToolUse` hook said to ask about.
+ */
+export const approvalToolSchema = z.union([z.enum(builtinToolNames as [string, ...string[]]), z.templateLiteral(["mcp__", z.string()])]);
 
 /**
  * A call waits for the user: the turn is paused until `POST /api/approvals/:id` decides, the time
@@ -264,8 +269,10 @@ export const approvalRequestEventSchema = z.object({
   skill: z.string().optional(),
   /** Where it would run, e.g. "bubblewrap sandbox, no network". */
   sandbox: z.string(),
-  /** The allow rule "Always allow" would add (editable before saving). */
+  /** The allow rule "Always allow" would add (editable before saving); empty when none can (a hook asked). */
   proposal: z.string(),
+  /** A `PreToolUse` hook asked for this approval: its reason. */
+  hook_reason: z.string().optional(),
   /** Epoch milliseconds when an undecided request is denied. */
   expires_at: z.number(),
 });
@@ -286,6 +293,67 @@ export const approvalEventSchema = z.object({
   /** Epoch milliseconds. */
   at: z.number(),
 });
+
+/** The lifecycle events hooks run on (`HOOKS.json`, Claude Code's names, and the workbench's own `TaskRun`, `MemoryWrite`). */
+export const hookEventNames = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "Stop",
+  "SubagentStop",
+  "PreCompact",
+  "Notification",
+  "SessionEnd",
+  "TaskRun",
+  "MemoryWrite",
+] as const;
+export const hookEventNameSchema = z.enum(hookEventNames);
+export type HookEventName = z.infer<typeof hookEventNameSchema>;
+
+/**
+ * What a hook decided: `allow`/`deny`/`ask` a tool call (PreToolUse), `block` the prompt (UserPromptSubmit),
+ * the result (PostToolUse: marked failed) or the stop (Stop: the agent goes on), `stop` the turn (`continue: false`).
+ */
+export const hookDecisionSchema = z.enum(["allow", "deny", "ask", "block", "stop"]);
+export type HookDecision = z.infer<typeof hookDecisionSchema>;
+
+/**
+ * One hook run, under the call or the message it acted on: which hook, how long, what it decided and
+ * what it printed. `status`: `ok` (exit 0), `blocked` (exit 2), `failed` (another exit code, not found,
+ * invalid JSON, killed at its timeout: a non-blocking error, `error` says which).
+ */
+export const hookRunEventSchema = z.object({
+  type: z.literal("hook"),
+  id: z.string(),
+  event: hookEventNameSchema,
+  /** The tool call it acted on (PreToolUse, PostToolUse). */
+  call_id: z.string().optional(),
+  /** The hook's command, as configured. */
+  command: z.string(),
+  /** Where it is configured: `HOOKS.json`, or `skill:<name>` for a skill's `hooks/hooks.json`. */
+  source: z.string(),
+  matcher: z.string().optional(),
+  started_at: z.number(),
+  duration_ms: z.number(),
+  /** Null when it never exited by itself (not started, or killed). */
+  exit_code: z.number().int().nullable(),
+  status: z.enum(["ok", "blocked", "failed"]),
+  decision: hookDecisionSchema.optional(),
+  /** Why (a block's stderr, a JSON `reason`, `permissionDecisionReason` or `stopReason`). */
+  reason: z.string().optional(),
+  /** Text the hook added to what the model reads next. */
+  additional_context: z.string().optional(),
+  /** PreToolUse: the input the tool ran with instead of the model's. */
+  updated_input: z.unknown().optional(),
+  /** What went wrong for a `failed` run. */
+  error: z.string().optional(),
+  /** Why what it decided was not acted on (a Stop hook past the turn's bound). */
+  note: z.string().optional(),
+  /** What it printed (stdout, then stderr), capped for showing; empty when it asked `suppressOutput`. */
+  output: z.string(),
+});
+export type HookRunEvent = z.infer<typeof hookRunEventSchema>;
 
 /**
  * Something a sub-agent did, streamed live under the `delegate` call that started it (`call_id`).
@@ -338,6 +406,7 @@ const eventSchemas = [
   modelSwitchEventSchema,
   steerEventSchema,
   changesEventSchema,
+  hookRunEventSchema,
   finalEventSchema,
   errorEventSchema,
 ] as const;
@@ -426,7 +495,7 @@ export type ToastNotice = z.infer<typeof toastNoticeSchema>;
  */
 export const uiEventSchema = z.discriminatedUnion("type", [
   /** What the server holds of `target` changed: pages showing it read it again (nothing polls). */
-  z.object({ type: z.literal("refresh"), target: z.enum(["skills", "files", "agents", "sessions", "mcp", "approvals", "knowledge", "health", "tasks"]) }),
+  z.object({ type: z.literal("refresh"), target: z.enum(["skills", "files", "agents", "sessions", "mcp", "approvals", "knowledge", "health", "tasks", "hooks"]) }),
   z.object({ type: z.literal("file_changed"), path: z.string() }),
   /** The reviewer left a review in this session. */
   z.object({ type: z.literal("review"), session_id: z.string() }),

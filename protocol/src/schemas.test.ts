@@ -53,6 +53,7 @@ describe("types follow the schemas", () => {
       | "compaction"
       | "usage"
       | "steer"
+      | "hook"
       | "final"
       | "error"
       | "delegate"

@@ -11,6 +11,7 @@ import { IdleWatchdog } from "./idle-watchdog.js";
 import { classifyModelError, failoverReason, TIMEOUT_REASON } from "./model-errors.js";
 import type { Approver } from "../approvals/approve-call.js";
 import { runToolCalls, type ToolStep } from "./run-tool-calls.js";
+import { MAX_STOP_CONTINUES, stopHookMessage, type TurnHooks } from "./hook-ports.js";
 import { BlockWriter } from "./block-writer.js";
 import { type ModelStep, streamModelStep } from "./stream-model-step.js";
 import { toolDefinition } from "./tool-definition.js";
@@ -59,6 +60,8 @@ export interface AgentTurnInput {
   steering?: { pending(): boolean; take(): Array<{ id: string; message: string }> };
   /** What a tool's output passes through before the model reads it (the secret scrubber). */
   cleanOutput?: ToolStep["cleanOutput"];
+  /** The user's hooks: around each tool call, and when the agent would stop. */
+  hooks?: TurnHooks;
 }
 
 /** What a call of a step that a steer overtook returns: it never ran, and the model is told why. */
@@ -225,6 +228,13 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
     }
   };
 
+  /** How often Stop hooks made the agent go on in this turn. */
+  let continued = 0;
+  /** A hook said the turn must not continue: it ends here, with the hook's reason. */
+  const hookStopped = (): TurnOutcome | null => {
+    const reason = input.hooks?.stopped?.();
+    return reason ? { type: "error", code: "hook_stopped", message: `A hook ended the turn: ${reason}` } : null;
+  };
   try {
     for (let step = 1; ; step++) {
       const prepared = (await input.prepareStep?.({ step, messages })) ?? {};
@@ -251,6 +261,15 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
       if (calls.length === 0) {
         const steers = input.steering?.take() ?? [];
         if (steers.length === 0) {
+          // The user's Stop hooks may send the agent on, a bounded number of times.
+          const goOn = input.hooks?.stop && !controller.signal.aborted ? await input.hooks.stop(result.text, continued) : null;
+          const ended = hookStopped();
+          if (ended) return ended;
+          if (goOn !== null && continued < MAX_STOP_CONTINUES) {
+            continued++;
+            messages.push(stepMessage(result, []), new HumanMessage(stopHookMessage(goOn)));
+            continue;
+          }
           const cut = result.finishReason === "length" ? { finish_reason: "length" as const } : {};
           return { type: "final", content: result.text, duration_ms: Date.now() - started, ...cut };
         }
@@ -280,12 +299,15 @@ export async function runAgentTurn(input: AgentTurnInput): Promise<TurnOutcome> 
             approve: input.approve,
             track: input.track,
             cleanOutput: input.cleanOutput,
+            hooks: input.hooks?.tools,
           })),
         );
       } finally {
         watchdog.resume();
       }
       if (controller.signal.aborted) throw controller.signal.reason;
+      const ended = hookStopped();
+      if (ended) return ended;
       // Calls that were running finished; the user's message goes after their results.
       messages.push(...deliverSteers(input.steering?.take() ?? [], input.emit));
     }

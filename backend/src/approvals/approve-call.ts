@@ -21,6 +21,11 @@ export interface ApprovalRequest {
   signal: AbortSignal;
   /** An MCP tool: its server, its own name there, and whether the server marked it read-only. */
   mcp?: { server: string; tool: string; readOnly: boolean };
+  /**
+   * What the user's PreToolUse hooks said: `ask` puts the call before the user whatever the rules (a
+   * deny rule still refuses it); `allow` runs it without asking (a deny rule still refuses it).
+   */
+  hook?: { decision: "allow" | "ask"; reason?: string };
 }
 
 export type ApprovalResult = { run: true } | { run: false; output: string };
@@ -54,6 +59,7 @@ function whereItRuns(tool: ApprovalTool, sandbox: string, mcp?: ApprovalRequest[
   if (tool === "fetch_url") return "the workbench's guarded fetch (public addresses only)";
   if (tool === "delegate") return "a sub-agent, whose own commands ask again";
   if (tool === "schedule") return "the workbench's scheduler: each run is a turn with nobody watching (the Tasks view lists it)";
+  if (!isGatedTool(tool)) return "the workbench itself (it reads and searches the data root, confined)";
   return sandbox;
 }
 
@@ -63,7 +69,7 @@ function refusal(tool: ApprovalTool, why: string): string {
 }
 
 export function createApprover(deps: ApproverDeps, sessionId: string): Approver {
-  return async ({ callId, tool: name, input, skill, emit, signal, mcp }) => {
+  return async ({ callId, tool: name, input, skill, emit, signal, mcp, hook }) => {
     // Core tools by name; MCP tools (`mcp_read_resource` only reads) under the `mcp` section.
     const gated = isGatedTool(name);
     // A run nobody watches never sets tasks by itself, whatever the rules: a task that schedules tasks
@@ -72,15 +78,21 @@ export function createApprover(deps: ApproverDeps, sessionId: string): Approver 
     const host = name === "fetch_url" ? (hostOf(String((input as { url?: unknown } | null)?.url ?? "")) ?? "") : "";
     const newHost = name === "fetch_url" && deps.unattended !== undefined && !deps.unattended.hosts?.known(host);
     const personNeeded = (name === "schedule" || newHost) && deps.unattended !== undefined;
-    if ((deps.off && !personNeeded) || (!gated && (!mcp || name === "mcp_read_resource"))) return { run: true };
+    const hookAsks = hook?.decision === "ask";
+    const governed = gated || (mcp !== undefined && name !== "mcp_read_resource");
+    if (!hookAsks && ((deps.off && !personNeeded) || !governed)) return { run: true };
     const tool = name as ApprovalTool;
     const args = (input ?? {}) as Record<string, unknown>;
     const { policy, problem } = await loadPolicy(deps.dataRoot);
     if (problem) deps.log.warn({ problem }, "approval policy not used as written");
-    const decided = gated ? decide(policy, name, args) : decideMcp(policy, { name, server: mcp!.server, readOnly: mcp!.readOnly });
+    const decided: ReturnType<typeof decide> = !governed || deps.off ? { action: "run" } : gated ? decide(policy, name, args) : decideMcp(policy, { name, server: mcp!.server, readOnly: mcp!.readOnly });
     // A host the user named in an allow rule is theirs; fetch_url's mode "off" is not a person's yes.
     const byUserRule = name === "fetch_url" && decided.action === "run" && decided.rule !== undefined;
-    const verdict: typeof decided = personNeeded && decided.action === "run" && !byUserRule ? { action: "ask" } : decided;
+    const ruled: typeof decided = personNeeded && decided.action === "run" && !byUserRule ? { action: "ask" } : decided;
+    // The user's hooks come after the deny rules: a hook may ask about a call the rules let run, or let run one they would ask about.
+    const hookRule = `PreToolUse hook${hook?.reason ? `: ${hook.reason}` : ""}`;
+    const verdict: typeof decided =
+      ruled.action === "deny" ? ruled : hookAsks ? { action: "ask" } : hook?.decision === "allow" && ruled.action === "ask" && !personNeeded ? { action: "run", rule: hookRule } : ruled;
     const record = (decision: "approved" | "denied", by: "user" | "rule" | "timeout" | "stop", id: string, extra: { rule?: string; reason?: string } = {}) =>
       emit({ type: "approval", id, call_id: callId, tool, decision, by, ...extra, at: Date.now() });
 
@@ -103,10 +115,12 @@ export function createApprover(deps: ApproverDeps, sessionId: string): Approver 
       id: randomUUID(),
       call_id: callId,
       tool,
-      subject: gated ? subjectOf(name, args) : `${mcp!.server} · ${mcp!.tool} ${JSON.stringify(args, null, 2)}`,
+      subject: gated ? subjectOf(name, args) : mcp ? `${mcp.server} · ${mcp.tool} ${JSON.stringify(args, null, 2)}` : JSON.stringify(args, null, 2),
       ...(skill ? { skill } : {}),
       sandbox: whereItRuns(tool, deps.sandbox, mcp),
-      proposal: gated ? proposeRule(name, args) : name,
+      // A hook asks every time: an allow rule would not answer it, so none is offered.
+      proposal: hookAsks ? "" : gated ? proposeRule(name, args) : name,
+      ...(hookAsks ? { hook_reason: hook?.reason ?? "a PreToolUse hook asks for your approval" } : {}),
       expires_at: Date.now() + waitSeconds * 1000,
     };
     emit(request);
@@ -117,6 +131,11 @@ export function createApprover(deps: ApproverDeps, sessionId: string): Approver 
         record("approved", "user", request.id);
         return { run: true };
       case "always": {
+        // Nothing answers a hook's question for next time: once is all it can be.
+        if (hookAsks) {
+          record("approved", "user", request.id);
+          return { run: true };
+        }
         const saved = await addAllowRule(deps.dataRoot, tool, outcome.rule);
         if (!saved) deps.log.warn({ rule: outcome.rule }, `the allow rule was not saved: ${APPROVALS_FILE} is broken`);
         record("approved", "user", request.id, { rule: outcome.rule });

@@ -5,6 +5,7 @@ import type { AttachmentStore } from "../attachments/attachment-store.js";
 import type { ChangeTracker } from "../checkpoints/change-tracker.js";
 import type { Config } from "../config/config.js";
 import type { DelegationRegistry } from "../delegation/delegation-runtime.js";
+import type { Hooks } from "../hooks/hooks.js";
 import type { McpHub } from "../mcp/mcp-hub.js";
 import type { ModelProfiles } from "../models/model-profiles.js";
 import type { PromptLog } from "../prompt/prompt-log.js";
@@ -43,6 +44,8 @@ export interface ChatDeps {
   attachments: AttachmentStore;
   /** The scheduler, for the agent's `schedule` tool. */
   tasks: TaskCreator;
+  /** The user's hooks (HOOKS.json, trusted skills' hooks), run at each point of a turn. */
+  hooks: Hooks;
 }
 
 export function modelNotConfiguredMessage(config: Config, profile = "default"): string {

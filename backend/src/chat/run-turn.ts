@@ -1,5 +1,6 @@
 import { HumanMessage } from "@langchain/core/messages";
 import type { ChatEvent } from "@mini-openclaw/protocol";
+import { withHookNotes } from "../agent/hook-ports.js";
 import { runAgentTurn, type TurnOutcome } from "../agent/run-agent-turn.js";
 import { messageContent } from "../attachments/attachment-content.js";
 import { pendingReverted, withRevertedNote } from "../checkpoints/reverted-note.js";
@@ -15,6 +16,7 @@ import type { PreparedTurn } from "./prepare-turn.js";
 import { switchSessionModel } from "./session-model.js";
 import { loadContext, type Recorder, turnProfile } from "./turn-context.js";
 import { turnToolbox } from "./turn-toolbox.js";
+import { turnHooks } from "./turn-hooks.js";
 
 /**
  * A turn, step by step, into its live event stream: load its context, run the agent (the prompt and
@@ -54,6 +56,17 @@ export async function runTurn(deps: ChatDeps, turn: PreparedTurn, live: LiveTurn
   emit({ type: "session", session_id: turn.sessionId, created: turn.created, turn: context.turnId });
   recorder.user(turn.message, context.parent, turn.loaded?.modelMessage, turn.tools, turn.attachments);
   live.subscribe(recorder);
+  // The session's start and the message go to the user's hooks: what they add is part of what the
+  // model is sent (their runs are stored, and the history adds it again from them).
+  await deps.hooks.refreshSkills();
+  const hooks = turnHooks(deps.hooks, { sessionId: turn.sessionId, turnId: context.turnId, emit });
+  const started = turn.created ? await hooks.sessionStart() : [];
+  const prompt = await hooks.promptSubmit(turn.message);
+  const hookContext = [...started, ...prompt.context];
+  live.subscribe({ event: ({ event }) => event.type === "approval_request" && void hooks.notify("permission_prompt", `A ${event.tool} call waits for your approval`) });
+  if (prompt.blocked !== null) {
+    return finish(deps, turn.sessionId, context.turnId, recorder, { type: "error", code: "hook_stopped", message: `A UserPromptSubmit hook blocked this message, so it was not sent to the model: ${prompt.blocked}` }, emit);
+  }
   // A file a scheduled run reads as its instructions, changed by a tool, is shown to the user as such.
   live.subscribe({ event: ({ event }) => event.type === "changes" && deps.tasks.noticeChanges(event.files.map((file) => file.path)) });
   if (gone) emit({ type: "model_switch", why: "profile_deleted", from: gone, to: chain[0].name, reason: `The profile "${gone}" this session used was deleted; the session is on the default profile now.` });
@@ -61,10 +74,10 @@ export async function runTurn(deps: ChatDeps, turn: PreparedTurn, live: LiveTurn
     const { name, location, allowedTools, allowedCommands } = turn.loaded.skill;
     emit({ type: "skill", name, location, ...(allowedTools ? { allowed_tools: allowedTools } : {}), ...(allowedCommands ? { allowed_commands: allowedCommands } : {}) });
   }
-  const requestText = withRevertedNote(pendingReverted(context.previous), withAdvice(pendingAdvice(context.previous), turn.loaded?.modelMessage ?? turn.message));
+  const requestText = withRevertedNote(pendingReverted(context.previous), withAdvice(pendingAdvice(context.previous), withHookNotes(turn.loaded?.modelMessage ?? turn.message, { context: hookContext })));
   const attached = await Promise.all(turn.attachments.map((a) => deps.attachments.modelInput(a)));
   const request = new HumanMessage({ content: messageContent(requestText, attached) });
-  const { tools, mcp, approve } = turnToolbox(deps, turn, context, chain);
+  const { tools, mcp, approve } = turnToolbox(deps, turn, context, chain, hooks);
   const outcome = await runAgentTurn({
     profiles: chain,
     messages: [request],
@@ -79,6 +92,7 @@ export async function runTurn(deps: ChatDeps, turn: PreparedTurn, live: LiveTurn
     emit,
     steering,
     cleanOutput: (text) => deps.runtime.secrets.scrub(text),
+    hooks,
     track: (call, run) => deps.changes.record({ sessionId: turn.sessionId, turn: context.turnId, callId: call.id, tool: call.tool }, run),
   });
   return finish(deps, turn.sessionId, context.turnId, recorder, outcome, emit);

@@ -1,7 +1,7 @@
 /**
  * What a turn's agent may call, and who says yes: the core tools, delegation, scheduling and the
  * session's MCP tools (none when the turn runs without tools; a scheduled task's own list when it has
- * one), with the approver every governed call goes through. Where hooks will plug in.
+ * one), with the approver every governed call goes through and the user's hooks around every call.
  */
 import { createApprover } from "../approvals/approve-call.js";
 import type { ResolvedProfile } from "../config/resolved-profile.js";
@@ -14,8 +14,9 @@ import { scheduleTool } from "../tools/schedule.js";
 import type { ChatDeps } from "./chat-deps.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import type { TurnContext } from "./turn-context.js";
+import type { TurnHookRunner } from "./turn-hooks.js";
 
-export function turnToolbox(deps: ChatDeps, turn: PreparedTurn, context: TurnContext, chain: ResolvedProfile[]) {
+export function turnToolbox(deps: ChatDeps, turn: PreparedTurn, context: TurnContext, chain: ResolvedProfile[], hooks: TurnHookRunner) {
   const { config, log } = deps;
   const mcp = turn.tools ? mcpTools(deps.mcp, context.mcp) : [];
   const agent = { sessionId: turn.sessionId, depth: 0, roles: [] };
@@ -29,5 +30,5 @@ export function turnToolbox(deps: ChatDeps, turn: PreparedTurn, context: TurnCon
     : [];
   // A scheduled task may offer only some tools.
   const tools = turn.allowedTools ? all.filter((tool) => turn.allowedTools!.includes(tool.name)) : all;
-  return { tools, mcp, approve };
+  return { tools, mcp, approve, hooks };
 }

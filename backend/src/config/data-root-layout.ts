@@ -14,6 +14,8 @@ export const MEMORY_FILE = PROMPT_FILES[5].path;
 export const KNOWLEDGE_INDEX_FILE = "storage/knowledge/index.db";
 
 export const SKILLS_DIR = "skills";
+/** Where the user may keep hook scripts: at the top of the data root, outside every folder the sandbox mounts; no tool reads it. */
+export const HOOKS_DIR = "hooks";
 export const AGENTS_DIR = "agents";
 /** The reviewer's instructions (not part of the system prompt). */
 export const REVIEWER_FILE = "workspace/REVIEWER.md";

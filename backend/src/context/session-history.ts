@@ -2,6 +2,7 @@ import { AIMessage, type BaseMessage, HumanMessage, type MessageContent, ToolMes
 import type { SessionEntry, StoredEvent, UserEntry } from "@mini-openclaw/protocol";
 import { compactionMessage } from "./compaction-message.js";
 import { withAdvice } from "../review/reviewer-advice.js";
+import { stopHookMessage, withHookNotes } from "../agent/hook-ports.js";
 
 type ToolCallEvent = Extract<StoredEvent, { type: "tool_call" }>;
 type ToolResultEvent = Extract<StoredEvent, { type: "tool_result" }>;
@@ -39,6 +40,12 @@ export function historyMessages(entries: SessionEntry[], attachmentsOf?: Attache
   let pendingReasoning = "";
   /** Where each text block of the step so far begins in `pendingText` (a late thought takes a block back). */
   let blockStarts = new Map<string, number>();
+  /** Where the current turn's user message is in `messages` (a hook that blocked it takes the turn out). */
+  let turnStart = -1;
+  /** The current turn's user message as the model was sent it: built again when a hook added context to it. */
+  let userMessage: { build: (context: string[]) => BaseMessage; context: string[] } | null = null;
+  /** The reasons of the Stop hooks that made the agent go on at this point (one message to the model, as it was sent). */
+  let stopReasons: string[] | null = null;
   const stepOf = (n: number) => {
     let step = steps.get(n);
     if (!step) steps.set(n, (step = { text: "", reasoning: "", calls: [], results: [] }));
@@ -77,6 +84,7 @@ export function historyMessages(entries: SessionEntry[], attachmentsOf?: Attache
         return;
       case "step_start":
         pendingReasoning = "";
+        stopReasons = null;
         return;
       case "thought":
         pendingReasoning += event.content;
@@ -107,6 +115,27 @@ export function historyMessages(entries: SessionEntry[], attachmentsOf?: Attache
       case "final":
         pendingText = event.content;
         return;
+      case "hook":
+        // A message a hook blocked never reached the model; context a hook added to it did; a Stop hook
+        // that made the agent go on is a user message there.
+        if (event.event === "UserPromptSubmit" && (event.decision === "block" || event.decision === "stop") && turnStart >= 0) {
+          messages.splice(turnStart);
+          turnStart = -1;
+          userMessage = null;
+        } else if ((event.event === "UserPromptSubmit" || event.event === "SessionStart") && event.additional_context && userMessage && turnStart >= 0) {
+          userMessage.context.push(event.additional_context);
+          messages[turnStart] = userMessage.build(userMessage.context);
+        } else if (event.event === "Stop" && event.decision === "block" && event.reason) {
+          if (stopReasons === null) {
+            endTurn(pendingText);
+            stopReasons = [event.reason];
+          } else {
+            stopReasons.push(event.reason);
+            messages.pop();
+          }
+          messages.push(new HumanMessage(stopHookMessage(stopReasons.join("; "))));
+        }
+        return;
       case "steer":
         // The model was sent what came before it, then the user's message, within the same turn.
         endTurn(pendingText);
@@ -134,8 +163,16 @@ export function historyMessages(entries: SessionEntry[], attachmentsOf?: Attache
     }
     if (entry.type === "user") {
       endTurn(pendingText);
-      const text = withAdvice(advice, entry.model_content ?? entry.content);
-      messages.push(new HumanMessage(entry.attachments?.length && attachmentsOf ? attachmentsOf(entry, text) : text));
+      const said = entry.model_content ?? entry.content;
+      const given = advice;
+      const build = (context: string[]) => {
+        const text = withAdvice(given, context.length > 0 ? withHookNotes(said, { context }) : said);
+        return new HumanMessage(entry.attachments?.length && attachmentsOf ? attachmentsOf(entry, text) : text);
+      };
+      turnStart = messages.length;
+      stopReasons = null;
+      userMessage = { build, context: [] };
+      messages.push(build([]));
       advice = null;
     } else if (entry.type === "event") {
       onEvent(entry.event);

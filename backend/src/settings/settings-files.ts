@@ -14,6 +14,9 @@ export const MODELS_FILE = SETTINGS_FILE_NAMES.models;
 /** Scheduled tasks and the heartbeat (tasks/tasks-file.ts). */
 export const TASKS_FILE = SETTINGS_FILE_NAMES.tasks;
 
+/** The user's hooks (hooks/hooks.ts): commands run at points of a turn, as the user. */
+export const HOOKS_FILE = SETTINGS_FILE_NAMES.hooks;
+
 /** A JSON path pattern: `*` matches any one key. */
 export type JsonPathPattern = readonly string[];
 
@@ -27,6 +30,7 @@ export const SETTINGS_FILES: readonly SettingsFile[] = [
   { path: APPROVALS_FILE, secrets: [] },
   { path: MODELS_FILE, secrets: [] },
   { path: TASKS_FILE, secrets: [] },
+  { path: HOOKS_FILE, secrets: [] },
   {
     path: MCP_FILE,
     // Claude Code / Cursor (`mcpServers`) and VS Code (`servers`): a server's environment, its HTTP

@@ -149,6 +149,29 @@ class AgentSpans {
         span.end(now());
         break;
       }
+      case "hook": {
+        // A hook's run as its own span, under the call it acted on (or the turn), timed as it ran.
+        const parent = (event.call_id ? this.tools.get(event.call_id) : undefined) ?? this.span;
+        const span = this.options.tracer.startSpan(
+          `hook ${event.event}`,
+          {
+            kind: SpanKind.INTERNAL,
+            startTime: event.started_at,
+            attributes: {
+              "mini_openclaw.hook.event": event.event,
+              "mini_openclaw.hook.source": event.source,
+              "mini_openclaw.hook.status": event.status,
+              ...(event.decision ? { "mini_openclaw.hook.decision": event.decision } : {}),
+              ...(event.exit_code !== null ? { "process.exit.code": event.exit_code } : {}),
+              ...(this.capture ? { "mini_openclaw.hook.command": event.command } : {}),
+            },
+          },
+          trace.setSpan(context.active(), parent),
+        );
+        if (event.status === "failed") span.setStatus({ code: SpanStatusCode.ERROR, ...(event.error ? { message: event.error } : {}) });
+        span.end(event.started_at + event.duration_ms);
+        break;
+      }
       case "delegate": {
         let sub = this.subAgents.get(event.call_id);
         if (!sub) {

@@ -4,7 +4,7 @@ import { isUnreadable, readConfinedText } from "../paths/read-confined-file.js";
 import { parseSkill } from "../skills/parse-skill.js";
 import { skillFolder } from "../skills/scan-skills.js";
 import { withBaseDir } from "../skills/skill-base-dir.js";
-import { SKILLS_DIR, STORAGE_DIR } from "../config/data-root-layout.js";
+import { HOOKS_DIR, SKILLS_DIR, STORAGE_DIR } from "../config/data-root-layout.js";
 import type { Config } from "../config/config.js";
 import { UserError } from "../lib/user-error.js";
 import { settingsFile } from "../settings/settings-files.js";
@@ -60,6 +60,9 @@ export const readFileTool = (config: Pick<Config, "dataRoot" | "locationPrefix" 
     const asked = normalizeUserPath(input.path, config.locationPrefix);
     if (asked.split("/")[0] === STORAGE_DIR) {
       throw new UserError("refused", `${STORAGE_DIR}/ holds the workbench's indexes and its trash; no tool reads it. Search the knowledge base with search_knowledge_base.`);
+    }
+    if (asked.split("/")[0] === HOOKS_DIR) {
+      throw new UserError("refused", `${HOOKS_DIR}/ holds the user's hook scripts, which run outside the sandbox; no tool reads it.`);
     }
     if (settingsFile(asked)) {
       throw new UserError("refused", `${asked} is one of the workbench's settings files (it can hold credentials); no tool reads it. The user edits it in the Inspector.`);

@@ -9,6 +9,7 @@ import {
   type QueueItem,
   type SessionUpdate,
   type HeartbeatSettings,
+  type HookTestRequest,
   type TaskFields,
   type TaskSchedule,
 } from "@mini-openclaw/protocol";
@@ -16,7 +17,7 @@ import { callApi, urlOf } from "./api-client";
 
 export { ApiError } from "./api-client";
 
-const { sessions, chat, changes, skills, knowledge, files, agents, approvals, mcp, model, models, prompt, health, tasks } = contract;
+const { sessions, chat, changes, skills, knowledge, files, agents, approvals, mcp, model, models, prompt, health, tasks, hooks } = contract;
 
 export const api = {
   health: () => callApi(health.health),
@@ -80,5 +81,8 @@ export const api = {
   deleteProfile: (name: string) => callApi(models.remove, { params: { name } }),
   testProfile: (profile: ProfileUpdate & { name?: string }) => callApi(models.test, { body: profile }),
   setDefaultProfile: (name: string) => callApi(models.settings, { body: { default: name } }),
+  hooks: () => callApi(hooks.list),
+  testHook: (request: HookTestRequest) => callApi(hooks.test, { body: request }),
+  trustSkillHooks: (skill: string, digest: string, trusted: boolean) => callApi(hooks.trust, { body: { skill, digest, trusted } }),
   prompt: (sessionId: string | null) => callApi(prompt.read, { query: { session_id: sessionId ?? undefined } }),
 };

@@ -30,6 +30,7 @@ export const keys = {
   knowledgeStatus: ["knowledge", "status"] as const,
   knowledgeDocuments: ["knowledge", "documents"] as const,
   tasks: ["tasks"] as const,
+  hooks: ["hooks"] as const,
   /** A session's file changes, each file marked when it is back to its state before the call. */
   changes: (sessionId: string) => ["changes", sessionId] as const,
   allChanges: ["changes"] as const,
@@ -47,6 +48,7 @@ export const useApprovals = () => useQuery({ queryKey: keys.approvals, queryFn: 
 export const useKnowledgeStatus = () => useQuery({ queryKey: keys.knowledgeStatus, queryFn: api.knowledgeStatus });
 export const useKnowledgeDocuments = () => useQuery({ queryKey: keys.knowledgeDocuments, queryFn: api.knowledgeDocuments });
 export const useTasks = () => useQuery({ queryKey: keys.tasks, queryFn: api.tasks });
+export const useHooks = () => useQuery({ queryKey: keys.hooks, queryFn: api.hooks });
 
 /** The keys an event from the server makes stale. */
 export function staleKeys(event: UiEvent): ReadonlyArray<readonly unknown[]> {
@@ -72,11 +74,13 @@ export function staleKeys(event: UiEvent): ReadonlyArray<readonly unknown[]> {
           return [keys.health, keys.models];
         case "tasks":
           return [keys.tasks, ["task-runs"]];
+        case "hooks":
+          return [keys.hooks];
       }
       return [];
     case "turn":
       // A turn started or ended anywhere: the list shows it; an ended one sent its session's prompt.
-      return event.running ? [keys.sessions] : [keys.sessions, keys.prompt(event.session_id), keys.changes(event.session_id)];
+      return event.running ? [keys.sessions] : [keys.sessions, keys.prompt(event.session_id), keys.changes(event.session_id), keys.hooks];
     case "review":
       return [keys.agents];
     case "task_run":

@@ -3,7 +3,7 @@
  * event stream and from a stored session (`turnsFromEntries` applies the events the session stored),
  * so a past session replays exactly as it streamed.
  */
-import { type ApprovalEvent, type ApprovalRequestEvent, type Attachment, type BranchTurn, type ChangedFile, type ChatErrorCode, type ChatEvent, compactionEventOf, type SessionEntry } from "@mini-openclaw/protocol";
+import { type ApprovalEvent, type ApprovalRequestEvent, type Attachment, type BranchTurn, type ChangedFile, type ChatErrorCode, type ChatEvent, compactionEventOf, type HookRunEvent, type SessionEntry } from "@mini-openclaw/protocol";
 import { assertNever } from "./utils";
 
 export type Block =
@@ -36,7 +36,11 @@ export type Block =
       approval?: { request?: ApprovalRequestEvent; decision?: ApprovalEvent };
       /** The files the call created, modified or deleted, and the change id that reverts them. */
       changes?: { change: string; files: ChangedFile[]; more?: number; untracked?: string[] };
+      /** The user's hooks that ran on this call (PreToolUse, PostToolUse...), in order. */
+      hooks?: HookRunEvent[];
     }
+  /** A hook's run on the turn itself (its start, the message, the stop), not on a call. */
+  | { kind: "hook"; run: HookRunEvent }
   /** A tool call the model is writing (its arguments so far); its card replaces it once the call is made. */
   | { kind: "tool_input"; id: string; name: string; text: string }
   | { kind: "skill"; name: string; location: string; allowedTools?: string[]; allowedCommands?: string[] }
@@ -191,6 +195,11 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
       return { ...turn, blocks: turn.blocks.map((b) => (b.kind === "tool" && b.id === event.call_id ? { ...b, approval: { ...b.approval, decision: event } } : b)) };
     case "steer":
       return { ...turn, blocks: [...turn.blocks, { kind: "steer", text: event.content }] };
+    case "hook":
+      // Under the call it acted on, when it is on screen; otherwise a line of the turn.
+      return event.call_id && turn.blocks.some((b) => b.kind === "tool" && b.id === event.call_id)
+        ? { ...turn, blocks: turn.blocks.map((b) => (b.kind === "tool" && b.id === event.call_id ? { ...b, hooks: [...(b.hooks ?? []), event] } : b)) }
+        : { ...turn, blocks: [...turn.blocks, { kind: "hook", run: event }] };
     case "changes":
       return { ...turn, blocks: turn.blocks.map((b) => (b.kind === "tool" && b.id === event.call_id ? { ...b, changes: { change: event.change, files: event.files, more: event.more, untracked: event.untracked ?? (event.incomplete ? [event.incomplete] : undefined) } } : b)) };
     case "compaction":

@@ -20,6 +20,8 @@ export const healthReplySchema = z
     models: z.object({ default: z.string(), count: z.number().int(), problem: z.string().nullable() }),
     /** Scheduled tasks (TASKS.json): how many, whether the heartbeat is on, and why the file is not used as written. */
     tasks: z.object({ count: z.number().int(), heartbeat: z.boolean(), problem: z.string().nullable() }),
+    /** Hooks (HOOKS.json and trusted skills' hooks): how many run, and why HOOKS.json is not used as written (the last good hooks are). */
+    hooks: z.object({ count: z.number().int(), problem: z.string().nullable() }),
     /** MCP servers from MCP.json: how many are up, how many failed, and what is wrong in words (the file's own problem included). */
     mcp: z.object({ configured: z.number().int(), connected: z.number().int(), failed: z.number().int(), problems: z.array(z.string()) }),
     /** Traces (OTEL_EXPORTER_OTLP_ENDPOINT): spans sent, and spans dropped (the queue full, an export failed or timed out). */

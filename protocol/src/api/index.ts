@@ -5,6 +5,7 @@ import { changesApi } from "./changes-api.js";
 import { chatApi } from "./chat-api.js";
 import { filesApi } from "./files-api.js";
 import { healthApi } from "./health-api.js";
+import { hooksApi } from "./hooks-api.js";
 import { knowledgeApi } from "./knowledge-api.js";
 import { mcpApi } from "./mcp-api.js";
 import { modelApi } from "./model-settings-api.js";
@@ -23,6 +24,7 @@ export * from "./changes-api.js";
 export * from "./chat-api.js";
 export * from "./files-api.js";
 export * from "./health-api.js";
+export * from "./hooks-api.js";
 export * from "./knowledge-api.js";
 export * from "./limits.js";
 export * from "./mcp-api.js";
@@ -52,6 +54,7 @@ export const api = {
   models: modelsApi,
   mcp: mcpApi,
   tasks: tasksApi,
+  hooks: hooksApi,
   health: healthApi,
   uiEvents: uiEventsApi,
 } satisfies Record<string, Record<string, Operation>>;

@@ -69,6 +69,7 @@ const STATUS_OF: Record<ApiErrorCode, number> = {
   tools_unsupported: 502,
   vision_unsupported: 422,
   aborted: 499,
+  hook_stopped: 422,
   storage: 507,
   internal: 500,
 };

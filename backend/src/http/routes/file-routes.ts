@@ -8,7 +8,8 @@ import { UserError } from "../../lib/user-error.js";
 import { normalizeUserPath, writeConfinedAtomic } from "../../paths/confined-path.js";
 import { readConfinedText, readConfinedTextIfPresent } from "../../paths/read-confined-file.js";
 import { maskSecrets, restoreSecrets } from "../../settings/secret-mask.js";
-import { APPROVALS_FILE, MCP_FILE, MODELS_FILE, settingsFile, TASKS_FILE } from "../../settings/settings-files.js";
+import { APPROVALS_FILE, HOOKS_FILE, MCP_FILE, MODELS_FILE, settingsFile, TASKS_FILE } from "../../settings/settings-files.js";
+import { hooksFileSchema } from "../../hooks/hooks-file.js";
 import { listWorkspaceFiles } from "../../workspace/list-workspace-files.js";
 import { RUNTIME_DIRS, SNAPSHOT_FILE } from "../../config/data-root-layout.js";
 import { routeOf, typed } from "../api-route.js";
@@ -47,7 +48,7 @@ export async function fileRoutes(
   const schemas = new Map<string, Record<string, unknown>>();
   const jsonSchemaOf = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
   // Every settings file has one: a file added to the list and not here does not build.
-  const SCHEMAS: Record<SettingsFileName, z.ZodType> = { [APPROVALS_FILE]: policySchema, [MCP_FILE]: mcpFileSchema, [MODELS_FILE]: modelsFileSchema, [TASKS_FILE]: tasksFileSchema };
+  const SCHEMAS: Record<SettingsFileName, z.ZodType> = { [APPROVALS_FILE]: policySchema, [MCP_FILE]: mcpFileSchema, [MODELS_FILE]: modelsFileSchema, [TASKS_FILE]: tasksFileSchema, [HOOKS_FILE]: hooksFileSchema };
   const settingsSchema = (path: string): z.ZodType | null => (Object.hasOwn(SCHEMAS, path) ? SCHEMAS[path as SettingsFileName] : null);
   typed(app).route({
     ...routeOf(api.files.schema),

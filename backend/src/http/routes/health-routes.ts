@@ -8,6 +8,7 @@ import { loadPolicy } from "../../approvals/approval-file.js";
 import type { McpHub } from "../../mcp/mcp-hub.js";
 import type { ModelProfiles } from "../../models/model-profiles.js";
 import type { TasksFileStore } from "../../tasks/tasks-file.js";
+import type { Hooks } from "../../hooks/hooks.js";
 import { routeOf, typed } from "../api-route.js";
 import { NO_TRACING, type Tracing } from "../../telemetry/tracing.js";
 
@@ -23,9 +24,10 @@ interface HealthDeps {
   tracing: Tracing | null;
   models: ModelProfiles;
   tasks: Pick<TasksFileStore, "problem" | "value">;
+  hooks: Pick<Hooks, "problem" | "list">;
 }
 
-export async function healthRoutes(app: FastifyInstance, { config, version, sandbox, pythonPath, knowledge, mcp, tracing, models, tasks }: HealthDeps) {
+export async function healthRoutes(app: FastifyInstance, { config, version, sandbox, pythonPath, knowledge, mcp, tracing, models, tasks, hooks }: HealthDeps) {
   typed(app).route({
     ...routeOf(api.health.health),
     handler: async () => {
@@ -55,6 +57,7 @@ export async function healthRoutes(app: FastifyInstance, { config, version, sand
       approvals: { problem: (await loadPolicy(config.dataRoot)).problem },
       models: { default: models.defaultName(), count: models.names().length, problem: models.problem },
       tasks: { count: tasks.value.tasks.length, heartbeat: tasks.value.heartbeat?.enabled === true, problem: tasks.problem },
+      hooks: { count: hooks.list().filter((hook) => !hook.refused).length, problem: hooks.problem },
       mcp: mcp.health(),
       tracing: tracing?.status() ?? NO_TRACING,
       uptime_s: Math.round((Date.now() - started) / 1000),

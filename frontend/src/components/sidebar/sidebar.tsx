@@ -1,7 +1,7 @@
 "use client";
 import type { SessionSummary, SkillsReply, WorkspaceFile } from "@mini-openclaw/protocol";
 import type { ToastAction } from "@/components/ui/toaster";
-import { Bot, Brain, CalendarClock, Library, MessageSquare, Plug, ShieldCheck, Sparkles } from "lucide-react";
+import { Bot, Brain, CalendarClock, Library, MessageSquare, Plug, ShieldCheck, Sparkles, Webhook } from "lucide-react";
 import { skillPath } from "@/lib/skill-path";
 import { cn } from "@/lib/utils";
 import { CollapseButton } from "../ui/collapse-button";
@@ -11,12 +11,13 @@ import { ApprovalsView } from "./approvals-view";
 import { KnowledgeView } from "./knowledge-view";
 import { McpView } from "./mcp-view";
 import { FileButton } from "./file-button";
+import { HooksView } from "./hooks-view";
 import { type SessionActions, SessionsView } from "./sessions-view";
 import { SkillsView } from "./skills-view";
 import { TasksView } from "./tasks-view";
 import { useTranslation } from "react-i18next";
 
-export type SidebarView = "chat" | "tasks" | "memory" | "skills" | "knowledge" | "agents" | "approvals" | "mcp";
+export type SidebarView = "chat" | "tasks" | "memory" | "skills" | "knowledge" | "agents" | "approvals" | "mcp" | "hooks";
 
 interface SidebarProps {
   view: SidebarView;
@@ -48,6 +49,7 @@ const NAV: Array<{ id: SidebarView; icon: typeof Brain }> = [
   { id: "agents", icon: Bot },
   { id: "approvals", icon: ShieldCheck },
   { id: "mcp", icon: Plug },
+  { id: "hooks", icon: Webhook },
 ];
 
 
@@ -56,7 +58,7 @@ export function Sidebar(props: SidebarProps) {
   const { t } = useTranslation();
   return (
     <aside data-testid="sidebar" className="flex h-full min-h-0 flex-col bg-white">
-      <nav aria-label={t("palette.group.views")} className="grid grid-cols-3 gap-1 border-b border-zinc-200/80 p-2">
+      <nav aria-label={t("palette.group.views")} className="grid grid-cols-5 gap-1 border-b border-zinc-200/80 p-2">
         {NAV.map(({ id, icon: Icon }) => (
           <button
             key={id}
@@ -77,7 +79,7 @@ export function Sidebar(props: SidebarProps) {
             )}
           </button>
         ))}
-        {/* The ninth cell of the grid: hiding the Sidebar costs no row of its own. */}
+        {/* The last cell of the grid: hiding the Sidebar costs no row of its own. */}
         <div className="flex items-center justify-center">
           <CollapseButton side="left" onClick={props.onCollapse} />
         </div>
@@ -99,6 +101,7 @@ export function Sidebar(props: SidebarProps) {
         {view === "agents" && <AgentsView openPath={props.openPath} onOpenFile={props.onOpenFile} />}
         {view === "knowledge" && <KnowledgeView onOpenAt={props.onOpenAt} onToast={props.onToast} />}
         {view === "mcp" && <McpView onOpenFile={props.onOpenFile} />}
+        {view === "hooks" && <HooksView sessionId={props.currentSession} onOpenFile={props.onOpenFile} />}
         {view === "approvals" && <ApprovalsView sessions={props.sessions} onOpenFile={props.onOpenFile} onOpenSession={(id) => props.sessionActions.onOpen(id)} />}
       </div>
     </aside>

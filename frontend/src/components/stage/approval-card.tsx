@@ -64,6 +64,7 @@ export function ApprovalRequestCard({ request }: { request: ApprovalRequestEvent
         <ShieldAlert className="size-4 shrink-0 text-amber-700" />
         {request.skill ? t("approval.wantsToRunSkill", { tool: request.tool, skill: request.skill }) : t("approval.wantsToRun", { tool: request.tool })}
       </div>
+      {request.hook_reason && <div data-testid="approval-hook-reason" className="text-[11px] font-medium text-amber-900">{t("approval.hookAsks", { reason: request.hook_reason })}</div>}
       <pre data-testid="approval-subject" className="max-h-60 overflow-auto whitespace-pre-wrap break-words rounded bg-white p-2 font-mono text-[12px] text-zinc-800">
         {request.subject}
       </pre>
@@ -75,9 +76,12 @@ export function ApprovalRequestCard({ request }: { request: ApprovalRequestEvent
           <Button size="sm" disabled={sent} onClick={() => decide({ decision: "approve" })} data-testid="approval-approve">
             {t("approval.approveOnce")}
           </Button>
-          <Button size="sm" variant="outline" disabled={sent} onClick={() => setMode("always")} data-testid="approval-always">
-            {t("approval.alwaysAllow")}
-          </Button>
+          {/* A hook's question is asked each time: no rule answers it for next time. */}
+          {request.proposal && (
+            <Button size="sm" variant="outline" disabled={sent} onClick={() => setMode("always")} data-testid="approval-always">
+              {t("approval.alwaysAllow")}
+            </Button>
+          )}
           <Button size="sm" variant="outline" disabled={sent} onClick={() => setMode("deny")} data-testid="approval-deny">
             {t("approval.denyEllipsis")}
           </Button>

@@ -12,6 +12,7 @@ import { ReviewBlock } from "./review-block";
 import { ThoughtBlock } from "./thought-block";
 import { SubAgentTrace } from "./sub-agent-trace";
 import { ToolCard } from "./tool-card";
+import { HookLine } from "./hook-line";
 import { MemoryChangeCard } from "./memory-change-card";
 
 const MEMORY_FILE = "memory/MEMORY.md";
@@ -116,6 +117,12 @@ export function BlockList({ blocks, streaming }: { blocks: Block[]; streaming: b
             );
           case "review":
             return <ReviewBlock key={index} advice={block.advice} record={block.record} />;
+          case "hook":
+            return (
+              <div key={block.run.id} className="-mx-3">
+                <HookLine run={block.run} />
+              </div>
+            );
           default:
             return assertNever(block);
         }

@@ -7,6 +7,7 @@ import { cn } from "@/lib/utils";
 import { formatDuration } from "@/i18n/format";
 import { ApprovalDecisionLine, ApprovalRequestCard } from "./approval-card";
 import { ChangedFiles } from "./changed-files";
+import { HookLine } from "./hook-line";
 import type { ToolBlock } from "./tool-views/tool-view";
 import { toolView } from "./tool-views/tool-views";
 import { useTranslation } from "react-i18next";
@@ -87,6 +88,7 @@ export function ToolCard({ block, children }: { block: ToolBlock; children?: Rea
         )}
         {block.durationMs !== undefined && <span className="text-xs tabular-nums text-zinc-500" data-testid="tool-duration">{formatDuration(block.durationMs)}</span>}
       </CollapsibleTrigger>
+      {block.hooks?.map((run) => <HookLine key={run.id} run={run} />)}
       {block.approval?.decision ? (
         <ApprovalDecisionLine decision={block.approval.decision} />
       ) : (

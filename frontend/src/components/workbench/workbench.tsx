@@ -158,7 +158,7 @@ export function Workbench() {
       group: "actions" as const,
       run: () => setLanguage(code as Language),
     })),
-    ...(["chat", "tasks", "memory", "skills", "knowledge", "agents", "approvals", "mcp"] as SidebarView[]).map((v) => ({
+    ...(["chat", "tasks", "memory", "skills", "knowledge", "agents", "approvals", "mcp", "hooks"] as SidebarView[]).map((v) => ({
       id: `view-${v}`,
       label: t("actions.goTo", { view: t(`view.${v}`) }),
       group: "views" as const,
