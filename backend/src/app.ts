@@ -173,6 +173,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ui,
     startTurn: (request) => chat.start(request),
     log: app.log,
+    hooks,
   });
   const chatDeps: ChatDeps = { config, sessions, prompts, turns, runtime, log: app.log, ui, delegations, reviewer, approvals, mcp, changes, tracing, models, attachments, tasks: scheduler, hooks };
   const chat = new ChatTurns(chatDeps);
@@ -207,8 +208,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(uiEventRoutes, { watcher, bus: ui });
   await app.register(chatRoutes, { ...chatDeps, chat });
   // What the user saves of the heartbeat's checklist is what the heartbeat runs (a tool's change waits for them).
-  await app.register(fileRoutes, { config, onUserSaved: (path, content) => (path === HEARTBEAT_FILE ? scheduler.userSavedChecklist(content) : Promise.resolve()) });
-  await app.register(sessionRoutes, { sessions, turns, config, changes, ui, models, attachments });
+  await app.register(fileRoutes, {
+    config,
+    onUserSaved: async (path, content) => {
+      if (path.startsWith("memory/")) void hooks.run({ event: "MemoryWrite", names: [path], fields: { by: "user", file_paths: [path] } });
+      if (path === HEARTBEAT_FILE) await scheduler.userSavedChecklist(content);
+    },
+  });
+  await app.register(sessionRoutes, { sessions, turns, config, changes, ui, models, attachments, hooks });
   await app.register(workspaceRoutes, { config, prompts });
   await app.register(skillRoutes, { config });
   await app.register(approvalRoutes, { config, gate: approvals });

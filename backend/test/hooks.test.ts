@@ -213,6 +213,47 @@ describe.skipIf(!sandboxExpected().available)("hooks", () => {
     expect(replayed[live.length]).toEqual(["assistant", "line 6"]);
   });
 
+  it("the other events fire with their fields: SubagentStop, PreCompact, Notification and TaskRun for a task, SessionEnd, MemoryWrite", async () => {
+    const others = ["SubagentStop", "PreCompact", "Notification", "TaskRun", "SessionEnd", "MemoryWrite"];
+    const script: ModelScript = (body) => {
+      const system = body.messages[0]?.role === "system" ? messageText(body.messages[0].content) : "";
+      if (system.includes('"researcher" sub-agent')) return { content: "the note is in memory" };
+      if (!body.tools?.length) return { content: "A summary of the conversation." };
+      const asked = messageText(lastMessage(body).content);
+      const results = toolResults(body);
+      if (asked.startsWith("delegate")) return { toolCalls: [{ name: "delegate", args: { agent: "researcher", task: "find the note" } }] };
+      if (asked.startsWith("remember")) return { toolCalls: [{ name: "terminal", args: { command: "echo '- likes tea' >> memory/MEMORY.md" } }] };
+      return { content: results.length ? "done" : "ok" };
+    };
+    await withHooks(Object.fromEntries(others.map((event) => [event, on(undefined, "record.sh")])), { "record.sh": RECORD }, {}, script);
+    const first = await chat(wb!, "delegate it");
+    const sessionId = sessionIdOf(first);
+    // The sub-agent's stop, shown in its trace.
+    const delegated = first.filter((e) => e.type === "delegate").map((e) => e.type === "delegate" && e.event);
+    expect(delegated.some((e) => e && e.type === "hook" && e.event === "SubagentStop")).toBe(true);
+    await chat(wb!, "remember that I like tea", sessionId);
+    await chat(wb!, "one more", sessionId);
+    expect((await postJson(`${wb!.url}/api/sessions/${sessionId}/compact`, {}, { headers: { origin: wb!.url } })).status).toBe(200);
+    expect((await postJson(`${wb!.url}/api/files`, { path: "memory/MEMORY.md", content: "# Memory\n- by hand\n" }, { headers: { origin: wb!.url } })).status).toBe(200);
+    const task = await jsonOf<{ id: string }>(postJson(`${wb!.url}/api/tasks`, { name: "Hooked", prompt: "hello", schedule: { kind: "once", at: new Date(Date.now() + 3_600_000).toISOString() } }, { headers: { origin: wb!.url } }));
+    expect((await postJson(`${wb!.url}/api/tasks/${task.id}/run`, {}, { headers: { origin: wb!.url } })).status).toBe(202);
+    await expect.poll(async () => (await recorded(root!).catch(() => [])).some((l) => l.hook_event_name === "TaskRun"), { timeout: 10_000 }).toBe(true);
+    expect((await fetch(`${wb!.url}/api/sessions/${sessionId}`, { method: "DELETE", headers: { origin: wb!.url } })).status).toBe(200);
+    await expect.poll(async () => (await recorded(root!)).some((l) => l.hook_event_name === "SessionEnd"), { timeout: 5000 }).toBe(true);
+    await expect.poll(async () => (await recorded(root!)).filter((l) => l.hook_event_name === "MemoryWrite").length, { timeout: 5000 }).toBe(2);
+    const lines = await recorded(root!);
+    const of = (event: string) => lines.filter((l) => l.hook_event_name === event);
+    expect(of("SubagentStop")[0]).toMatchObject({ session_id: sessionId, agent_type: "researcher", stop_hook_active: false, last_assistant_message: "the note is in memory" });
+    expect(of("MemoryWrite")).toEqual(expect.arrayContaining([expect.objectContaining({ by: "agent", tool_name: "terminal", file_paths: ["memory/MEMORY.md"] }), expect.objectContaining({ by: "user", file_paths: ["memory/MEMORY.md"] })]));
+    expect(of("PreCompact")[0]).toMatchObject({ session_id: sessionId, trigger: "manual" });
+    expect(of("TaskRun")[0]).toMatchObject({ task_id: task.id, task_name: "Hooked", trigger: "manual", outcome: "done" });
+    expect(of("Notification")[0]).toMatchObject({ notification_type: "task_run", message: 'The task "Hooked" finished: done' });
+    expect(of("SessionEnd")[0]).toMatchObject({ session_id: sessionId, reason: "deleted" });
+    // Runs outside a turn are in the Hooks view.
+    const view = await jsonOf<HooksReply>(fetch(`${wb!.url}/api/hooks`));
+    expect(new Set(view.runs.map((r) => r.event))).toEqual(new Set(others));
+  });
+
   it("a Claude Code settings.json with Bash and Edit|Write matchers works unchanged", async () => {
     const settings = {
       permissions: { allow: ["Bash(npm run lint)"], deny: [] },

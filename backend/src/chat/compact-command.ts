@@ -22,6 +22,8 @@ export async function compactSessionNow(deps: ChatDeps, id: string, keepTurns: n
   try {
     const plan = planCompaction((await sessions.read(sessionId)).entries, keepTurns);
     if (!plan) return { compacted: false, reason: "Nothing to compact: no turns beyond those kept and those already summarized." };
+    // The user's PreCompact hooks (outside a turn: their runs are in the Hooks view).
+    await deps.hooks.run({ event: "PreCompact", names: ["manual"], fields: { trigger: "manual", custom_instructions: "" }, sessionId });
     const entry = await compactTurns(profile, plan, { forced: true, budgetTokens: config.limits.contextBudgetTokens, signal });
     await sessions.append(sessionId, entry);
     ui.toast({ kind: "compacted", turns: plan.coversTurns, skills: entry.skills?.map((s) => s.name) ?? [] });

@@ -31,11 +31,13 @@ export function prepareFirstStep(
   recorder: Recorder,
   emit: (event: ChatEvent) => void,
   signal: AbortSignal,
+  /** Before the history is summarized to fit (the user's PreCompact hooks). */
+  beforeCompact: () => Promise<void> = async () => {},
 ): PrepareStep {
   return async ({ step, messages }) => {
     if (step !== 1) return {};
     const system = await buildPrompt(deps, sessionId, context, mcp, emit);
-    const history = await compactIfNeeded(deps, context.profile, context.previous, system, messages, recorder, emit, signal, await attachedContent(deps.attachments, context.previous));
+    const history = await compactIfNeeded(deps, context.profile, context.previous, system, messages, recorder, emit, signal, await attachedContent(deps.attachments, context.previous), beforeCompact);
     return { system, messages: [...history, ...messages] };
   };
 }
@@ -71,10 +73,12 @@ async function compactIfNeeded(
   emit: (event: ChatEvent) => void,
   signal: AbortSignal,
   attachments: AttachedContent,
+  beforeCompact: () => Promise<void>,
 ) {
   const history = historyMessages(previous, attachments);
   const budget = contextBudget(deps.config, profile);
   if (requestTokens(system, history, request, previous) <= budget) return history;
+  await beforeCompact();
   const compaction = await compactForBudget(deps, profile, budget, previous, signal);
   if (!compaction) return history;
   recorder.compaction(compaction);

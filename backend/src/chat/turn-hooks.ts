@@ -35,9 +35,15 @@ export interface TurnHookRunner extends TurnHooks {
   promptSubmit(prompt: string): Promise<{ context: string[]; blocked: string | null }>;
   /** A call waits for the user: Notification hooks. */
   notify(type: string, message: string): Promise<void>;
+  /** The history is about to be summarized: PreCompact hooks (they decide nothing). */
+  preCompact(trigger: "auto" | "manual"): Promise<void>;
 }
 
-export function turnHooks(hooks: Hooks, turn: { sessionId: string; turnId: number; emit: (event: ChatEvent) => void }): TurnHookRunner {
+/**
+ * `subagent`: the hooks of a sub-agent of the turn: its calls' hooks, and SubagentStop (with its role)
+ * where the main agent has Stop.
+ */
+export function turnHooks(hooks: Hooks, turn: { sessionId: string; turnId: number; emit: (event: ChatEvent) => void; subagent?: { role: string; depth: number } }): TurnHookRunner {
   let stopReason: string | null = null;
   const run = async (event: HookEventName, fields: Record<string, unknown>, extra: Partial<HookOccasion> = {}, shown: (run: HookRunEvent) => HookRunEvent = (r) => r) => {
     if (!hooks.has(event)) return [];
@@ -58,6 +64,9 @@ export function turnHooks(hooks: Hooks, turn: { sessionId: string; turnId: numbe
     async notify(type, message) {
       await run("Notification", { notification_type: type, message }, { names: [type] });
     },
+    async preCompact(trigger) {
+      await run("PreCompact", { trigger, custom_instructions: "" }, { names: [trigger] });
+    },
     tools: {
       async before({ id, tool, input }) {
         return beforeTool(await run("PreToolUse", { tool_name: tool, tool_input: input, tool_use_id: id }, { names: hookToolNames(tool, false), callId: id }));
@@ -75,9 +84,11 @@ export function turnHooks(hooks: Hooks, turn: { sessionId: string; turnId: numbe
     },
     async stop(answer, continued) {
       const past = continued >= MAX_STOP_CONTINUES;
-      const note = `not acted on: Stop hooks already made the agent go on ${MAX_STOP_CONTINUES} times in this turn`;
+      const note = `not acted on: ${turn.subagent ? "SubagentStop" : "Stop"} hooks already made the agent go on ${MAX_STOP_CONTINUES} times`;
       // Past the bound the hooks still run (and are shown), but what they ask is not done.
-      const runs = await run("Stop", { stop_hook_active: continued > 0, last_assistant_message: answer }, {}, (r) => (past && r.decision === "block" ? { ...r, decision: undefined, note } : r));
+      const event = turn.subagent ? "SubagentStop" : "Stop";
+      const who = turn.subagent ? { agent_type: turn.subagent.role, agent_depth: turn.subagent.depth } : {};
+      const runs = await run(event, { stop_hook_active: continued > 0, last_assistant_message: answer, ...who }, turn.subagent ? { names: [turn.subagent.role] } : {}, (r) => (past && r.decision === "block" ? { ...r, decision: undefined, note } : r));
       const stopped = runs.find((r) => r.decision === "stop");
       if (stopped) return null;
       const goOn = runs.filter((r) => r.decision === "block");

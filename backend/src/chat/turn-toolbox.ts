@@ -3,6 +3,7 @@
  * session's MCP tools (none when the turn runs without tools; a scheduled task's own list when it has
  * one), with the approver every governed call goes through and the user's hooks around every call.
  */
+import type { ChatEvent } from "@mini-openclaw/protocol";
 import { createApprover } from "../approvals/approve-call.js";
 import type { ResolvedProfile } from "../config/resolved-profile.js";
 import { createDelegateTool } from "../delegation/delegate-tool.js";
@@ -14,7 +15,7 @@ import { scheduleTool } from "../tools/schedule.js";
 import type { ChatDeps } from "./chat-deps.js";
 import type { PreparedTurn } from "./prepare-turn.js";
 import type { TurnContext } from "./turn-context.js";
-import type { TurnHookRunner } from "./turn-hooks.js";
+import { type TurnHookRunner, turnHooks } from "./turn-hooks.js";
 
 export function turnToolbox(deps: ChatDeps, turn: PreparedTurn, context: TurnContext, chain: ResolvedProfile[], hooks: TurnHookRunner) {
   const { config, log } = deps;
@@ -24,7 +25,9 @@ export function turnToolbox(deps: ChatDeps, turn: PreparedTurn, context: TurnCon
     { dataRoot: config.dataRoot, gate: deps.approvals, off: config.approvalsOff, sandbox: deps.runtime.sandbox.status.detail, log, ...(turn.unattended ? { unattended: turn.unattended } : {}) },
     turn.sessionId,
   );
-  const delegation = { ...delegationRuntime(config, context.roles, deps.delegations, log, { turn: chain, profiles: (name) => deps.models.chain(name) }), approve };
+  // A sub-agent's hooks run like the main agent's, their runs shown in its trace.
+  const hooksFor = (subagent: { role: string; depth: number }, emit: (event: ChatEvent) => void) => turnHooks(deps.hooks, { sessionId: turn.sessionId, turnId: context.turnId, emit, subagent });
+  const delegation = { ...delegationRuntime(config, context.roles, deps.delegations, log, { turn: chain, profiles: (name) => deps.models.chain(name) }), approve, hooksFor };
   const all: CoreTool[] = turn.tools
     ? [...coreTools(deps.runtime, agent), createDelegateTool({ delegation, runtime: deps.runtime, agent, catalog: context.rolesCatalog }), scheduleTool({ tasks: deps.tasks, sessionId: turn.sessionId }), ...mcp]
     : [];

@@ -1,6 +1,8 @@
 import type { RunningDelegation } from "@mini-openclaw/protocol";
 import type { Config } from "../config/config.js";
 import type { ResolvedProfile } from "../config/resolved-profile.js";
+import type { ChatEvent } from "@mini-openclaw/protocol";
+import type { TurnHooks } from "../agent/hook-ports.js";
 import type { Approver } from "../approvals/approve-call.js";
 import type { Role } from "./parse-role.js";
 
@@ -41,6 +43,11 @@ export interface DelegationRuntime {
   log: { error(obj: object, msg: string): void };
   /** The session's approval step: a sub-agent's commands ask like the main agent's. */
   approve?: Approver;
+  /**
+   * The user's hooks for a sub-agent, their runs shown in its trace (`emit`): PreToolUse and
+   * PostToolUse on its calls, SubagentStop when it would answer. None when absent.
+   */
+  hooksFor?: (agent: { role: string; depth: number }, emit: (event: ChatEvent) => void) => TurnHooks;
 }
 
 /**

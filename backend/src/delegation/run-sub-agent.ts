@@ -68,6 +68,7 @@ export async function runSubAgent(
       emit: forward,
       approve: delegation.approve,
       cleanOutput: (text) => runtime.secrets.scrub(text),
+      ...(delegation.hooksFor ? { hooks: delegation.hooksFor({ role: role.name, depth }, forward) } : {}),
     });
     forward(result);
   } finally {

@@ -25,6 +25,7 @@ import type { SessionStore } from "../sessions/session-store.js";
 import { assertSessionId } from "../sessions/session-id.js";
 import { TASKS_FILE } from "../settings/settings-files.js";
 import type { LiveTurn } from "../turns/live-turn.js";
+import type { Hooks } from "../hooks/hooks.js";
 import type { TurnRegistry } from "../turns/turn-registry.js";
 import type { UiEventBus } from "../ui-events/ui-event-bus.js";
 import type { TurnRequest } from "../chat/prepare-turn.js";
@@ -62,6 +63,8 @@ export interface TaskSchedulerDeps {
   /** Starts a turn as the chat route does (a plain HTTP error for what cannot run). */
   startTurn: (request: TurnRequest) => Promise<LiveTurn>;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  /** The user's hooks: TaskRun and Notification when a run ends. */
+  hooks?: Pick<Hooks, "run">;
 }
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(6).toString("hex")}`;
@@ -197,6 +200,17 @@ export class TaskScheduler {
     await this.deps.runs.put(run).catch((err) => this.deps.log.warn({ err: (err as Error).message }, "task run not recorded"));
     this.deps.ui.publish({ type: "task_run", task_name: taskName, run, waiting_approval: waitingApproval, notify });
     this.deps.ui.publish({ type: "refresh", target: "tasks" });
+    if (run.outcome !== "running") void this.runHooks(run, taskName, notify);
+  }
+
+  /** A run ended: the user's TaskRun hooks, and their Notification hooks when the run is news. Never awaited by the run. */
+  private async runHooks(run: TaskRun, taskName: string, notify: boolean): Promise<void> {
+    const hooks = this.deps.hooks;
+    if (!hooks) return;
+    const sessionId = run.session_id ? { sessionId: run.session_id } : {};
+    const fields = { task_id: run.task_id, task_name: taskName, run_id: run.id, trigger: run.trigger, outcome: run.outcome, ...(run.detail ? { detail: run.detail } : {}) };
+    await hooks.run({ event: "TaskRun", names: [taskName], fields, ...sessionId });
+    if (notify) await hooks.run({ event: "Notification", names: ["task_run"], fields: { notification_type: "task_run", message: `The task "${taskName}" finished: ${run.outcome}`, ...fields }, ...sessionId });
   }
 
   private async skip(task: Runnable, trigger: TaskRun["trigger"], scheduledFor: number | null, detail: string): Promise<TaskRun> {

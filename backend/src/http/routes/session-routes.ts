@@ -13,6 +13,7 @@ import type { TurnRegistry } from "../../turns/turn-registry.js";
 import { checkMessage } from "../../chat/prepare-turn.js";
 import { switchSessionModel } from "../../chat/session-model.js";
 import type { ModelProfiles } from "../../models/model-profiles.js";
+import type { Hooks } from "../../hooks/hooks.js";
 import type { Config } from "../../config/config.js";
 import type { UiEventBus } from "../../ui-events/ui-event-bus.js";
 import { routeOf, typed } from "../api-route.js";
@@ -33,7 +34,16 @@ export function exportDisposition(title: string, ext: string): string {
  */
 export async function sessionRoutes(
   app: FastifyInstance,
-  { sessions, turns, config, changes, ui, models, attachments }: { sessions: SessionStore; turns: TurnRegistry; config: Config; changes: ChangeTracker; ui: UiEventBus; models: ModelProfiles; attachments: AttachmentStore },
+  {
+    sessions,
+    turns,
+    config,
+    changes,
+    ui,
+    models,
+    attachments,
+    hooks,
+  }: { sessions: SessionStore; turns: TurnRegistry; config: Config; changes: ChangeTracker; ui: UiEventBus; models: ModelProfiles; attachments: AttachmentStore; hooks: Pick<Hooks, "run"> },
 ) {
   /** Every open page's session list reads again (a rename, a pin, a new or deleted session). */
   const listChanged = () => ui.publish({ type: "refresh", target: "sessions" });
@@ -137,6 +147,8 @@ export async function sessionRoutes(
       // Its attachments leave the tools' sight; their bytes stay while it can be restored.
       await attachments.dropCopies(id);
       listChanged();
+      // The user's SessionEnd hooks, after the reply: they decide nothing.
+      void hooks.run({ event: "SessionEnd", names: ["deleted"], fields: { reason: "deleted" }, sessionId: id }).catch((err: Error) => request.log.warn({ err: err.message }, "SessionEnd hooks failed"));
       return { id, trash };
     },
   });
