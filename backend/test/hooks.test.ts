@@ -119,6 +119,9 @@ describe.skipIf(!sandboxExpected().available)("hooks", () => {
     await expect(readFile(join(root!, "workspace/by-terminal"))).rejects.toThrow();
     await expect(readFile(join(root!, "workspace/by-python"))).rejects.toThrow();
     expect(toolResults(wb!.model.requests[1].body)[0]).toContain("no pushes to main");
+    // The export says so too.
+    const markdown = await (await fetch(`${wb!.url}/api/sessions/${sessionIdOf(events)}/export?format=md`)).text();
+    expect(markdown).toContain("*Hook PreToolUse (`\"$CLAUDE_PROJECT_DIR\"/hooks/exit2.sh`): deny");
   });
 
   it("PreToolUse allow runs a call the rules would ask about; ask puts even read_file before the user", async () => {

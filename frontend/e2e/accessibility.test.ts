@@ -35,7 +35,7 @@ describe.skipIf(!chromiumAvailable)("accessibility", () => {
     await page.locator(".monaco-editor").first().waitFor();
     expect(await page.locator(".monaco-editor").first().getAttribute("class")).toContain(scheme === "dark" ? "vs-dark" : "vs");
     const found: Record<string, string[]> = {};
-    for (const nav of ["chat", "memory", "skills", "knowledge", "agents", "approvals", "mcp"]) {
+    for (const nav of ["chat", "memory", "skills", "knowledge", "agents", "approvals", "mcp", "hooks"]) {
       await page.getByTestId(`nav-${nav}`).click();
       await page.waitForTimeout(300);
       found[nav] = await violations(page);

@@ -30,6 +30,24 @@ export interface HookProcessOptions {
 /** The environment mark every process a hook starts carries, to find the ones that left its group. */
 const MARK = "MINI_OPENCLAW_HOOK_RUN";
 
+/**
+ * The marks of runs that ended and were not swept yet: one look through every process's environment
+ * serves all the runs that ended within a quarter second (a hook on every call of a busy turn would
+ * otherwise read /proc whole for each).
+ */
+const unswept = new Set<string>();
+let sweep: NodeJS.Timeout | null = null;
+function sweepSoon(mark: string): void {
+  unswept.add(mark);
+  sweep ??= setTimeout(() => {
+    const marks = [...unswept];
+    unswept.clear();
+    sweep = null;
+    void killTreeAndMarked(null, MARK, marks).catch(() => {});
+  }, 250);
+  sweep.unref();
+}
+
 export function runHookCommand(command: string, options: HookProcessOptions): Promise<HookProcessResult> {
   const started = performance.now();
   const mark = randomUUID();
@@ -91,7 +109,7 @@ export function runHookCommand(command: string, options: HookProcessOptions): Pr
     child.on("exit", (code) => {
       exitCode = code;
       killGroup();
-      void killTreeAndMarked(null, MARK, mark).catch(() => {});
+      sweepSoon(mark);
       setTimeout(finish, 500).unref();
     });
     child.on("close", finish);

@@ -5,6 +5,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { readdirSync, readFileSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
 
 interface ProcessInfo {
   pid: number;
@@ -115,37 +116,43 @@ export async function killStrays(root: number, options: { wrapped: boolean }): P
 /**
  * Processes whose environment holds `KEY=value`: what a program started keeps the mark even after it
  * left the program's process group and tree (`setsid`, a daemon's double fork), unless it cleared its
- * environment. Only processes of our own user (or every one, as root) can be read.
+ * environment. Only processes of our own user (or every one, as root) can be read. Read off the event
+ * loop (a sweep after every hook's run reads every process's environment: hundreds of files).
  */
-export function processesMarked(key: string, value: string): number[] {
-  const mark = Buffer.from(`${key}=${value}\0`);
-  const out: number[] = [];
+export async function processesMarked(key: string, values: readonly string[]): Promise<number[]> {
+  const marks = values.map((value) => Buffer.from(`${key}=${value}\0`));
+  const inners = marks.map((mark) => Buffer.concat([Buffer.from([0]), mark]));
   let names: string[];
   try {
-    names = readdirSync("/proc");
+    names = await readdir("/proc");
   } catch {
-    return out;
+    return [];
   }
-  for (const name of names) {
-    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
-    try {
-      const environ = readFileSync(`/proc/${name}/environ`);
-      if (environ.indexOf(mark) === 0 || environ.indexOf(Buffer.concat([Buffer.from([0]), mark])) !== -1) out.push(Number(name));
-    } catch {
-      // gone, or not ours to read
-    }
+  const pids = names.filter((name) => name.charCodeAt(0) >= 48 && name.charCodeAt(0) <= 57);
+  const out: number[] = [];
+  for (let i = 0; i < pids.length; i += 64) {
+    await Promise.all(
+      pids.slice(i, i + 64).map(async (name) => {
+        try {
+          const environ = await readFile(`/proc/${name}/environ`);
+          if (marks.some((mark, m) => environ.indexOf(mark) === 0 || environ.indexOf(inners[m]) !== -1)) out.push(Number(name));
+        } catch {
+          // gone, or not ours to read
+        }
+      }),
+    );
   }
   return out;
 }
 
 /**
- * Stops with SIGKILL every process below `root` and every process marked `key=value`, looking again
- * while new ones appear (a process forking in a loop), and waits until they are gone.
+ * Stops with SIGKILL every process below `root` and every process marked `key=value` (any of `values`),
+ * looking again while new ones appear (a process forking in a loop), and waits until they are gone.
  */
-export async function killTreeAndMarked(root: number | null, key: string, value: string): Promise<number> {
+export async function killTreeAndMarked(root: number | null, key: string, values: string | readonly string[]): Promise<number> {
   const killed = new Set<number>();
   for (let round = 0; round < 5; round++) {
-    const targets = [...(root === null ? [] : processTree(root).filter((p) => !p.zombie).map((p) => p.pid)), ...processesMarked(key, value)].filter((pid) => pid !== process.pid);
+    const targets = [...(root === null ? [] : processTree(root).filter((p) => !p.zombie).map((p) => p.pid)), ...(await processesMarked(key, typeof values === "string" ? [values] : values))].filter((pid) => pid !== process.pid);
     const fresh = targets.filter((pid) => !killed.has(pid));
     if (fresh.length === 0) break;
     for (const pid of fresh) {

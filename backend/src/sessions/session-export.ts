@@ -98,6 +98,11 @@ function eventMarkdown(event: StoredEvent): string | null {
     }
     case "skill":
       return `*Skill loaded: ${event.name}*`;
+    case "hook": {
+      const outcome = event.decision ?? event.status;
+      const said = [event.error, event.reason, event.additional_context ? `Context: ${event.additional_context}` : undefined].filter(Boolean).join("\n\n");
+      return `*Hook ${event.event} (\`${event.command.replace(/`/g, "'")}\`): ${outcome}, ${event.duration_ms} ms*${said ? `\n\n${fence(said)}` : ""}`;
+    }
     case "final":
       return `### Assistant\n\n${event.content}`;
     case "error":

@@ -149,6 +149,8 @@ describe.skipIf(!sandboxExpected().available)("the agent against the hooks", () 
         Stop: [{ hooks: [cmd("forever.sh", 1)] }],
       },
     };
+    // A turn first, without hooks: the server's first turn costs what it costs (modules, the first sandbox), hooks or not.
+    expect((await turn(attacked, "warm up")).events.at(-1)).toMatchObject({ type: "final" });
     await writeFile(join(root, "HOOKS.json"), JSON.stringify(good));
     await expect.poll(async () => (await hooksReply(attacked!)).hooks.length, { timeout: 10_000 }).toBe(8);
 

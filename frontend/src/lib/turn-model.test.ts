@@ -123,3 +123,41 @@ describe("turnsFromEntries", () => {
     expect(replayed).toEqual({ ...live, key: replayed.key });
   });
 });
+
+describe("hook runs", () => {
+  const run = (over: Partial<Extract<StoredEvent, { type: "hook" }>>): StoredEvent => ({
+    type: "hook",
+    id: `h${Math.random()}`,
+    event: "PreToolUse",
+    command: "guard.sh",
+    source: "HOOKS.json",
+    started_at: 1,
+    duration_ms: 4,
+    exit_code: 0,
+    status: "ok",
+    output: "",
+    ...over,
+  });
+  it("stand under the call they acted on (a sub-agent's under its own call), or as a line of the turn; a replay is the same", () => {
+    const events: StoredEvent[] = [
+      run({ event: "UserPromptSubmit", additional_context: "branch main" }),
+      { type: "tool_call", id: "call_t", name: "terminal", input: { command: "ls" }, step: 1, started_at: 2 },
+      run({ call_id: "call_t", decision: "allow", reason: "ls reads" }),
+      run({ event: "PostToolUse", call_id: "call_t" }),
+      { type: "tool_result", id: "call_t", name: "terminal", output: "a", ok: true, duration_ms: 3 },
+      { type: "tool_call", id: "call_d", name: "delegate", input: { agent: "researcher", task: "t" }, step: 2, started_at: 3 },
+      sub({ type: "tool_call", id: "call_s", name: "read_file", input: { path: "x" }, step: 1, started_at: 4 }),
+      sub(run({ call_id: "call_s", decision: "deny", status: "blocked", reason: "no" })),
+      run({ event: "Stop", decision: "block", reason: "one more" }),
+    ];
+    const live = events.reduce(applyEvent, newTurn("go", "t0"));
+    expect(live.blocks[0]).toMatchObject({ kind: "hook", run: { event: "UserPromptSubmit" } });
+    const tool = live.blocks.find((b) => b.kind === "tool" && b.id === "call_t");
+    expect(tool).toMatchObject({ hooks: [{ event: "PreToolUse", decision: "allow" }, { event: "PostToolUse" }] });
+    const delegate = live.blocks.find((b) => b.kind === "tool" && b.id === "call_d");
+    expect(delegate?.kind === "tool" && delegate.sub?.turn.blocks[0]).toMatchObject({ kind: "tool", id: "call_s", hooks: [{ decision: "deny" }] });
+    expect(live.blocks.at(-1)).toMatchObject({ kind: "hook", run: { event: "Stop", decision: "block" } });
+    const [replayed] = turnsFromEntries([{ type: "user", ts, content: "go" }, ...stored(events)], true);
+    expect(replayed.blocks).toEqual(live.blocks);
+  });
+});
