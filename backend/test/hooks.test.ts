@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ApprovalRequestEvent, ChatEvent, HookRunEvent, HooksReply } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import { type ChatRequestBody, lastMessage, messageText, type ModelScript } from "../test-support/scripted-model-server.js";
+import { callsThenAnswer, toolMessages } from "../test-support/mcp-harness.js";
+import { lastMessage, messageText, type ModelScript } from "../test-support/scripted-model-server.js";
 import { sandboxExpected } from "../test-support/tool-harness.js";
 import { chat, fetchSession, jsonOf, postJson, sessionIdOf, sseEvents, startWorkbench, storedEvents, type Workbench } from "../test-support/workbench-harness.js";
 
@@ -22,12 +23,6 @@ afterEach(async () => {
   root = undefined;
 });
 
-const toolResults = (body: ChatRequestBody) => body.messages.filter((m) => m.role === "tool").map((m) => messageText(m.content));
-/** A model that makes `calls` one per step, then answers with what the tools said. */
-const callsThenAnswer = (calls: Array<{ name: string; args: Record<string, unknown> }>): ModelScript => (body) => {
-  const done = toolResults(body);
-  return done.length < calls.length ? { toolCalls: [calls[done.length]] } : { content: `Done: ${done.join(" | ")}` };
-};
 const hooksOf = (events: ChatEvent[]) => events.filter((e): e is HookRunEvent => e.type === "hook");
 
 /** A data root with HOOKS.json and executable scripts under hooks/, made before the workbench starts. */
@@ -118,7 +113,7 @@ describe.skipIf(!sandboxExpected().available)("hooks", () => {
     ]);
     await expect(readFile(join(root!, "workspace/by-terminal"))).rejects.toThrow();
     await expect(readFile(join(root!, "workspace/by-python"))).rejects.toThrow();
-    expect(toolResults(wb!.model.requests[1].body)[0]).toContain("no pushes to main");
+    expect(toolMessages(wb!.model.requests[1].body)[0]).toContain("no pushes to main");
     // The export says so too.
     const markdown = await (await fetch(`${wb!.url}/api/sessions/${sessionIdOf(events)}/export?format=md`)).text();
     expect(markdown).toContain("*Hook PreToolUse (`\"$CLAUDE_PROJECT_DIR\"/hooks/exit2.sh`): deny");
@@ -172,11 +167,11 @@ describe.skipIf(!sandboxExpected().available)("hooks", () => {
     const [terminal, python] = events.filter((e) => e.type === "tool_result");
     expect(terminal).toMatchObject({ ok: true, output: expect.stringContaining("[Hook context: lint passed on 3 files]") });
     expect(python).toMatchObject({ ok: false, output: expect.stringContaining("a failure: the output shows a failing test") });
-    expect(toolResults(wb!.model.requests[1].body)[0]).toContain("[Hook context: lint passed on 3 files]");
-    expect(toolResults(wb!.model.requests[2].body)[1]).toContain("the output shows a failing test");
+    expect(toolMessages(wb!.model.requests[1].body)[0]).toContain("[Hook context: lint passed on 3 files]");
+    expect(toolMessages(wb!.model.requests[2].body)[1]).toContain("the output shows a failing test");
     // The next turn's history, derived from the session file, reads the same.
     await chat(wb!, "again", sessionIdOf(events));
-    const history = toolResults(wb!.model.requests.at(-1)!.body);
+    const history = toolMessages(wb!.model.requests.at(-1)!.body);
     expect(history[0]).toContain("[Hook context: lint passed on 3 files]");
   });
 
@@ -223,7 +218,7 @@ describe.skipIf(!sandboxExpected().available)("hooks", () => {
       if (system.includes('"researcher" sub-agent')) return { content: "the note is in memory" };
       if (!body.tools?.length) return { content: "A summary of the conversation." };
       const asked = messageText(lastMessage(body).content);
-      const results = toolResults(body);
+      const results = toolMessages(body);
       if (asked.startsWith("delegate")) return { toolCalls: [{ name: "delegate", args: { agent: "researcher", task: "find the note" } }] };
       if (asked.startsWith("remember")) return { toolCalls: [{ name: "terminal", args: { command: "echo '- likes tea' >> memory/MEMORY.md" } }] };
       return { content: results.length ? "done" : "ok" };

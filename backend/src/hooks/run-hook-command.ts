@@ -76,10 +76,11 @@ export function runHookCommand(command: string, options: HookProcessOptions): Pr
     timer.unref();
     const read = (stream: "stdout" | "stderr") => (chunk: Buffer) => {
       const room = options.maxBytes - out.bytes[stream];
+      // A byte past the cap ends it, whether or not the chunks before filled the cap exactly.
+      if (chunk.length > room) end(`it printed more than ${options.maxBytes} bytes to ${stream} and was killed`);
       if (room <= 0) return;
       out[stream].push(chunk.length > room ? chunk.subarray(0, room) : chunk);
       out.bytes[stream] += Math.min(chunk.length, room);
-      if (chunk.length > room) end(`it printed more than ${options.maxBytes} bytes to ${stream} and was killed`);
     };
     child.stdout!.on("data", read("stdout"));
     child.stderr!.on("data", read("stderr"));

@@ -11,8 +11,8 @@ import { access, chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises"
 import { join } from "node:path";
 import type { ChatEvent, HookRunEvent, HooksReply } from "@mini-openclaw/protocol";
 import { afterEach, describe, expect, it } from "vitest";
+import { callsThenAnswer } from "../../test-support/mcp-harness.js";
 import { startAttackedServer, type AttackedServer } from "../../test-support/adversary.js";
-import { type ChatRequestBody, messageText, type ModelScript } from "../../test-support/scripted-model-server.js";
 import { sandboxExpected } from "../../test-support/tool-harness.js";
 import { sseEvents } from "../../test-support/workbench-harness.js";
 
@@ -23,11 +23,6 @@ afterEach(async () => {
 });
 
 const exists = (path: string) => access(path).then(() => true, () => false);
-const toolResults = (body: ChatRequestBody) => body.messages.filter((m) => m.role === "tool").map((m) => messageText(m.content));
-const callsThenAnswer = (calls: Array<{ name: string; args: Record<string, unknown> }>): ModelScript => (body) => {
-  const done = toolResults(body);
-  return done.length < calls.length ? { toolCalls: [calls[done.length]] } : { content: "done" };
-};
 const hooksReply = async (a: AttackedServer) => JSON.parse((await a.request("/api/hooks")).text) as HooksReply;
 /** A turn over real HTTP, to its end, with the slowest /api/health answer while it ran. */
 async function turn(a: AttackedServer, message: string) {
