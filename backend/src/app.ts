@@ -20,6 +20,8 @@ import { knowledgeRoutes } from "./http/routes/knowledge-routes.js";
 import { healthRoutes } from "./http/routes/health-routes.js";
 import { hookRoutes } from "./http/routes/hook-routes.js";
 import { Hooks } from "./hooks/hooks.js";
+import { webRoutes } from "./http/routes/web-routes.js";
+import { WebSearch } from "./web/web-search.js";
 import { sessionRoutes } from "./http/routes/session-routes.js";
 import { approvalRoutes } from "./http/routes/approval-routes.js";
 import { skillRoutes } from "./http/routes/skill-routes.js";
@@ -59,7 +61,7 @@ import { SessionStore } from "./sessions/session-store.js";
 import { seedDataRoot } from "./workspace/seed-data-root.js";
 import { registerReplyScrubber } from "./http/reply-scrubber.js";
 import { type LogOptions, scrubbedLogger } from "./secrets/scrubbed-log.js";
-import { workbenchSecrets } from "./secrets/workbench-secrets.js";
+import { urlSecrets, workbenchSecrets } from "./secrets/workbench-secrets.js";
 import { mcpCredentials } from "./mcp/mcp-credentials.js";
 
 /** How often uploads no message sent, and the attachments of sessions gone, are looked for while running. */
@@ -127,7 +129,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   knowledge.start();
   const delegations = new DelegationRegistry(() => ui.publish({ type: "refresh", target: "agents" }));
   const memory = new MemoryIndex(config.dataRoot);
-  const runtime = { config, sandbox, python, fetchAgent, knowledge, memory, secrets };
+  // The web search provider (WEB.json): read now and watched; web_search is offered while one can run.
+  const web = new WebSearch({ dataRoot: config.dataRoot, keys: config.searchKeys, timeoutMs: config.webSearchTimeoutMs, log: app.log, onChange: () => ui.publish({ type: "refresh", target: "health" }) });
+  await web.start();
+  secrets.addSource(() => urlSecrets(web.endpoint));
+  const runtime = { config, sandbox, python, fetchAgent, knowledge, memory, secrets, web };
   // The model profiles (MODELS.json): read now and watched; a change is news for every open page.
   const models = new ModelProfiles({ config, log: app.log, onChange: () => ui.publish({ type: "refresh", target: "health" }) });
   await models.start();
@@ -184,6 +190,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clearInterval(attachmentSweeper);
     tasksFile.close();
     hooks.close();
+    web.close();
     // Before the rest: its running runs are stopped and recorded as aborted.
     await scheduler.close();
     reviewer.close();
@@ -220,6 +227,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(skillRoutes, { config });
   await app.register(approvalRoutes, { config, gate: approvals });
   await app.register(hookRoutes, { config, hooks, sessions });
+  await app.register(webRoutes, { config, web });
   await app.register(agentRoutes, { config, delegations, reviewer, ui });
   await app.register(modelSettingsRoutes, { config, ui, knowledge, models });
   await app.register(modelProfilesRoutes, { config, models, sessions, ui });

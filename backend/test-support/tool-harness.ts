@@ -16,6 +16,7 @@ import { grantDataDirsToSandbox } from "../src/sandbox/sandbox-ownership.js";
 import { findPython, PythonSessions } from "../src/sandbox/python-session.js";
 import type { ToolName } from "../src/tool-names/core-tool-names.js";
 import type { AgentIdentity, CoreTool, ToolCall, ToolResult, ToolRuntime } from "../src/tools/core-tool.js";
+import { WebSearch } from "../src/web/web-search.js";
 import { coreTools } from "../src/tools/core-tools.js";
 import { seedDataRoot } from "../src/workspace/seed-data-root.js";
 
@@ -52,7 +53,9 @@ export async function startToolHarness(options: { env?: Record<string, string>; 
   const fetchAgent = createGuardedAgent({ allowlist: config.fetchAllowlist, connectTimeoutMs: 5000, lookup: options.lookup });
   const knowledge = new KnowledgeBase(dataRoot, offlineEmbedder);
   const memory = new MemoryIndex(dataRoot);
-  const runtime: ToolRuntime = { config, sandbox, python, fetchAgent, knowledge, memory, secrets: workbenchSecrets(config) };
+  const web = new WebSearch({ dataRoot, keys: config.searchKeys, timeoutMs: config.webSearchTimeoutMs, log: { warn: () => {} }, onChange: () => {}, watch: false });
+  await web.start();
+  const runtime: ToolRuntime = { config, sandbox, python, fetchAgent, knowledge, memory, secrets: workbenchSecrets(config), web };
   const tools = coreTools(runtime, TEST_AGENT);
   return {
     project,

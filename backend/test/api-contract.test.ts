@@ -4,6 +4,8 @@
  * and error, validate against the schema the document gives for their status.
  */
 import { mkdir, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -29,6 +31,11 @@ interface OpenApi {
 let wb: Workbench;
 let dataRoot: string;
 let doc: OpenApi;
+/** A SearXNG for the web routes: its JSON format, one result. */
+const searxng = createServer((_req, res) => {
+  res.writeHead(200, { "content-type": "application/json" });
+  res.end(JSON.stringify({ query: "q", results: [{ url: "https://example.org/", title: "Example", content: "An example." }] }));
+});
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 /** Operations seen, as `METHOD /path/{template} status`. */
 const seen = new Set<string>();
@@ -83,6 +90,8 @@ beforeAll(async () => {
   await mkdir(join(dataRoot, "skills", "shipping-hooks", "hooks"), { recursive: true });
   await writeFile(join(dataRoot, "skills", "shipping-hooks", "SKILL.md"), "---\nname: shipping-hooks\ndescription: A skill that ships a hook.\n---\nBody.\n");
   await writeFile(join(dataRoot, "skills", "shipping-hooks", "hooks", "hooks.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "true" }] }] } }));
+  await new Promise<void>((r) => searxng.listen(0, "127.0.0.1", r));
+  await writeFile(join(dataRoot, "WEB.json"), JSON.stringify({ search: { provider: "searxng", url: `http://127.0.0.1:${(searxng.address() as AddressInfo).port}` } }));
   await writeFile(join(dataRoot, "HOOKS.json"), JSON.stringify({ hooks: { PostToolUse: [{ matcher: "terminal", hooks: [{ type: "command", command: "cat > /dev/null" }] }] } }));
   wb = await startWorkbench({
     dataRoot,
@@ -105,6 +114,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await wb?.close();
+  searxng.closeAllConnections();
+  await new Promise((r) => searxng.close(r));
   await rm(dataRoot, { recursive: true, force: true });
 });
 
@@ -115,7 +126,7 @@ describe("the API contract", () => {
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
-    expect(operations.length).toBe(67);
+    expect(operations.length).toBe(69);
     for (const { path, method, op } of operations) {
       const statuses = Object.keys(op.responses);
       expect(statuses.some((s) => s.startsWith("2")), `${method} ${path}`).toBe(true);
@@ -240,6 +251,11 @@ describe("the API contract", () => {
     expect((await call("POST", "/api/changes/revert", { body: { change, path: "workspace/made.md" } })).status).toBe(200);
     expect((await call("POST", `/api/sessions/${sessionId}/rewind`, { body: { turn: 1, files: true, conversation: true, on_conflict: "skip" } })).status).toBe(200);
     expect((await call("POST", `/api/sessions/${sessionId}/rewind`, { body: { turn: 1 } })).status).toBe(400);
+
+    // Web search: the provider, a test search from the page, a query too long.
+    expect((await call("GET", "/api/web/status")).status).toBe(200);
+    expect((await call("POST", "/api/web/test", { body: { query: "example" } })).status).toBe(200);
+    expect((await call("POST", "/api/web/test", { body: { query: "x".repeat(401) } })).status).toBe(400);
 
     // Hooks: listed, one tested against the turn's call, an unknown one, the wrong event; trust for no such skill.
     const hooks = await call("GET", "/api/hooks");

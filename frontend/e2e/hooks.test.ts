@@ -60,6 +60,7 @@ describe.skipIf(!chromiumAvailable || !sandboxExpected().available)("hooks in th
     const hookCard = page.getByTestId("hook-card");
     await hookCard.waitFor();
     expect(await hookCard.getByTestId("hook-matcher").innerText()).toBe("Bash");
+    expect(await hookCard.getByTestId("hook-last-run").innerText()).toContain("Last run: allowed");
     const turnsBefore = wb.model.requests.length;
     await hookCard.getByTestId("hook-test").click();
     const result = hookCard.getByTestId("hook-test-result").getByTestId("hook-line");

@@ -33,6 +33,7 @@ export const FAIL_CLOSED: ApprovalPolicy = {
     fetch_url: asks(DEFAULT_POLICY.tools.fetch_url),
     delegate: asks(DEFAULT_POLICY.tools.delegate),
     schedule: asks(DEFAULT_POLICY.tools.schedule),
+    web_search: asks(DEFAULT_POLICY.tools.web_search),
   },
   mcp: asks(DEFAULT_POLICY.mcp),
 };

@@ -40,6 +40,8 @@ export const policySchema = z.object({
     delegate: toolPolicy,
     // Added after the file's first version: a file without it asks, as the default does.
     schedule: toolPolicy.default({ mode: "ask", allow: [], deny: [] }),
+    // Added later still: a file without it lets searches run, as the default does.
+    web_search: toolPolicy.default({ mode: "off", allow: [], deny: [] }),
   }),
   mcp: toolPolicy.default(DEFAULT_MCP),
 });
@@ -71,11 +73,13 @@ export const DEFAULT_POLICY: ApprovalPolicy = {
     delegate: { mode: "off", allow: [], deny: [] },
     // A task runs later with nobody watching: the user sees each one the agent sets.
     schedule: { mode: "ask", allow: [], deny: [] },
+    // A query goes to the provider the user chose, and reads nothing of theirs.
+    web_search: { mode: "off", allow: [], deny: [] },
   },
   mcp: DEFAULT_MCP,
 };
 
-/** What a rule is matched against: the command, the code, the URL, or `role: task`. */
+/** What a rule is matched against: the command, the code, the URL, `role: task`, the schedule, or the query. */
 export function subjectOf(tool: GatedTool, input: Record<string, unknown>): string {
   switch (tool) {
     case "terminal":
@@ -88,6 +92,8 @@ export function subjectOf(tool: GatedTool, input: Record<string, unknown>): stri
       return `${String(input.agent ?? "")}: ${String(input.task ?? "")}`;
     case "schedule":
       return describeRequest(input as ScheduleRequest);
+    case "web_search":
+      return String(input.query ?? "");
   }
 }
 
@@ -190,6 +196,9 @@ export function proposeRule(tool: GatedTool, input: Record<string, unknown>): st
     case "python_repl":
       // The code itself; a `*` or `?` in it stands for itself as one any-character (never a newline).
       return subject.trim().replace(/[*?]/g, "?");
+    case "web_search":
+      // Every search: a query names nothing of the user's (deny rules still refuse words).
+      return "*";
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ModelSettingName } from "@mini-openclaw/protocol";
+import type { ModelSettingName, SearchKeySetting } from "@mini-openclaw/protocol";
 import { resolve } from "node:path";
 import { pathUnder } from "../lib/path-under.js";
 import { readKeyFile } from "./key-file.js";
@@ -90,6 +90,10 @@ export interface Config {
    * environment (which wins), by setting name. Never logged, served or passed to a tool.
    */
   profileKeys: Readonly<Record<string, string>>;
+  /** The web search providers' keys (KEY.md or the environment), read at start. */
+  searchKeys: Readonly<Record<SearchKeySetting, string | null>>;
+  /** How long a web search waits for its provider (`WEB_SEARCH_TIMEOUT_MS`, default 10 s). */
+  webSearchTimeoutMs: number;
   /** Which of `profileKeys` the environment sets (saving another value there is refused). */
   profileKeysFromEnvironment: string[];
   embedding: Readonly<EmbeddingSettings>;
@@ -210,6 +214,8 @@ export function loadConfig(
       maxRetries: intFrom(get("MODEL_MAX_RETRIES"), 2, "MODEL_MAX_RETRIES"),
     }),
     profileKeys: Object.freeze(profileKeysOf(fromFile, env)),
+    searchKeys: Object.freeze({ BRAVE_API_KEY: orNull(get("BRAVE_API_KEY")), TAVILY_API_KEY: orNull(get("TAVILY_API_KEY")), SERPER_API_KEY: orNull(get("SERPER_API_KEY")) }),
+    webSearchTimeoutMs: intFrom(get("WEB_SEARCH_TIMEOUT_MS"), 10_000, "WEB_SEARCH_TIMEOUT_MS"),
     profileKeysFromEnvironment: Object.keys(env).filter((name) => PROFILE_KEY.test(name) && (env[name] ?? "") !== ""),
     embedding: Object.freeze({
       model: orNull(get("EMBEDDING_MODEL")),

@@ -19,13 +19,14 @@ export function urlSecrets(value: string | null | undefined): string[] {
   }
 }
 
-/** The scrubber over the settings the configuration holds: every model key, the embedding key, OTLP headers, the database password. */
+/** The scrubber over the settings the configuration holds: every model key, the embedding key, the search keys, OTLP headers, the database password. */
 export function workbenchSecrets(config: Config): SecretScrubber {
   const scrubber = new SecretScrubber();
   scrubber.addSource(() => [
     config.model.apiKey,
     ...Object.values(config.profileKeys),
     config.embedding.apiKey,
+    ...Object.values(config.searchKeys),
     ...Object.values(config.telemetry?.headers ?? {}),
     ...urlSecrets(config.knowledgeStore?.url),
   ]);

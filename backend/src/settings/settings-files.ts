@@ -17,6 +17,9 @@ export const TASKS_FILE = SETTINGS_FILE_NAMES.tasks;
 /** The user's hooks (hooks/hooks.ts): commands run at points of a turn, as the user. */
 export const HOOKS_FILE = SETTINGS_FILE_NAMES.hooks;
 
+/** The web search provider (web/web-search.ts); its keys are in KEY.md. */
+export const WEB_FILE = SETTINGS_FILE_NAMES.web;
+
 /** A JSON path pattern: `*` matches any one key. */
 export type JsonPathPattern = readonly string[];
 
@@ -31,6 +34,8 @@ export const SETTINGS_FILES: readonly SettingsFile[] = [
   { path: MODELS_FILE, secrets: [] },
   { path: TASKS_FILE, secrets: [] },
   { path: HOOKS_FILE, secrets: [] },
+  // A SearXNG URL may carry a password or a token in its query.
+  { path: WEB_FILE, secrets: [["search", "url"]] },
   {
     path: MCP_FILE,
     // Claude Code / Cursor (`mcpServers`) and VS Code (`servers`): a server's environment, its HTTP

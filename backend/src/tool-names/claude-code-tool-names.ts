@@ -10,6 +10,7 @@ export const CLAUDE_CODE_NAMES: Readonly<Record<BuiltinToolName, readonly string
   terminal: ["Bash"],
   python_repl: [],
   fetch_url: ["WebFetch"],
+  web_search: ["WebSearch"],
   read_file: ["Read"],
   search_knowledge_base: [],
   memory_search: [],

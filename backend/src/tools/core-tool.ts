@@ -8,6 +8,7 @@ import type { PythonSessions } from "../sandbox/python-session.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
 import type { ToolName } from "../tool-names/core-tool-names.js";
 import type { ActiveSkill } from "../skills/active-skill.js";
+import type { WebSearch } from "../web/web-search.js";
 
 /** What the server runs tools with: built once at start-up, shared by every turn. */
 import type { SecretScrubber } from "../secrets/secret-scrubber.js";
@@ -23,6 +24,8 @@ export interface ToolRuntime {
   memory: MemoryIndex;
   /** Removes the workbench's secrets from what tools bring back, before any model reads it. */
   secrets: SecretScrubber;
+  /** The web search provider (WEB.json): `web_search` is offered while one can run. */
+  web: WebSearch;
 }
 
 /** Who calls: the main agent of a session (depth 0, no roles) or a sub-agent, by the roles that led to it. */

@@ -5,10 +5,14 @@ import { readFileTool } from "./read-file.js";
 import { searchKnowledgeBaseTool } from "./search-knowledge-base.js";
 import { terminalTool } from "./terminal.js";
 import { memorySearchTool } from "./memory-search.js";
+import { webSearchTool } from "./web-search.js";
 
-/** The core tools (PRODUCT.md section 6, and memory_search), made for one agent: each gets only what it needs. */
+/**
+ * The core tools (PRODUCT.md section 6, memory_search, and web_search when a search provider is set
+ * up), made for one agent: each gets only what it needs.
+ */
 export function coreTools(runtime: ToolRuntime, agent: AgentIdentity): CoreTool[] {
-  const { config, sandbox, python, fetchAgent, knowledge, memory } = runtime;
+  const { config, sandbox, python, fetchAgent, knowledge, memory, web } = runtime;
   return [
     readFileTool(config),
     terminalTool({ sandbox, limits: config.sandbox, agent }),
@@ -16,5 +20,6 @@ export function coreTools(runtime: ToolRuntime, agent: AgentIdentity): CoreTool[
     fetchUrlTool({ fetchAgent }),
     searchKnowledgeBaseTool({ knowledge }),
     memorySearchTool({ memory, embedder: knowledge.searchEmbedder }),
+    ...(web.available ? [webSearchTool({ web })] : []),
   ];
 }

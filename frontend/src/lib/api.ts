@@ -17,7 +17,7 @@ import { callApi, urlOf } from "./api-client";
 
 export { ApiError } from "./api-client";
 
-const { sessions, chat, changes, skills, knowledge, files, agents, approvals, mcp, model, models, prompt, health, tasks, hooks } = contract;
+const { sessions, chat, changes, skills, knowledge, files, agents, approvals, mcp, model, models, prompt, health, tasks, hooks, web } = contract;
 
 export const api = {
   health: () => callApi(health.health),
@@ -82,6 +82,8 @@ export const api = {
   testProfile: (profile: ProfileUpdate & { name?: string }) => callApi(models.test, { body: profile }),
   setDefaultProfile: (name: string) => callApi(models.settings, { body: { default: name } }),
   hooks: () => callApi(hooks.list),
+  webStatus: () => callApi(web.status),
+  testWebSearch: (query: string) => callApi(web.test, { body: { query } }),
   testHook: (request: HookTestRequest) => callApi(hooks.test, { body: request }),
   trustSkillHooks: (skill: string, digest: string, trusted: boolean) => callApi(hooks.trust, { body: { skill, digest, trusted } }),
   prompt: (sessionId: string | null) => callApi(prompt.read, { query: { session_id: sessionId ?? undefined } }),

@@ -31,6 +31,7 @@ export const keys = {
   knowledgeDocuments: ["knowledge", "documents"] as const,
   tasks: ["tasks"] as const,
   hooks: ["hooks"] as const,
+  webStatus: ["web"] as const,
   /** A session's file changes, each file marked when it is back to its state before the call. */
   changes: (sessionId: string) => ["changes", sessionId] as const,
   allChanges: ["changes"] as const,
@@ -49,6 +50,7 @@ export const useKnowledgeStatus = () => useQuery({ queryKey: keys.knowledgeStatu
 export const useKnowledgeDocuments = () => useQuery({ queryKey: keys.knowledgeDocuments, queryFn: api.knowledgeDocuments });
 export const useTasks = () => useQuery({ queryKey: keys.tasks, queryFn: api.tasks });
 export const useHooks = () => useQuery({ queryKey: keys.hooks, queryFn: api.hooks });
+export const useWebStatus = () => useQuery({ queryKey: keys.webStatus, queryFn: api.webStatus });
 
 /** The keys an event from the server makes stale. */
 export function staleKeys(event: UiEvent): ReadonlyArray<readonly unknown[]> {
@@ -70,8 +72,8 @@ export function staleKeys(event: UiEvent): ReadonlyArray<readonly unknown[]> {
         case "knowledge":
           return [keys.knowledge];
         case "health":
-          // Model settings and profiles change with the health they show.
-          return [keys.health, keys.models];
+          // Model settings, profiles and the web search provider change with the health they show.
+          return [keys.health, keys.models, keys.webStatus];
         case "tasks":
           return [keys.tasks, ["task-runs"]];
         case "hooks":

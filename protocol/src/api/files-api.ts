@@ -50,7 +50,7 @@ export const filesApi = {
 };
 
 /** The workbench's settings files, at the top of the data root (named here once, for the server and the UI). */
-export const SETTINGS_FILE_NAMES = { approvals: "APPROVALS.json", mcp: "MCP.json", models: "MODELS.json", tasks: "TASKS.json", hooks: "HOOKS.json" } as const;
+export const SETTINGS_FILE_NAMES = { approvals: "APPROVALS.json", mcp: "MCP.json", models: "MODELS.json", tasks: "TASKS.json", hooks: "HOOKS.json", web: "WEB.json" } as const;
 export type SettingsFileName = (typeof SETTINGS_FILE_NAMES)[keyof typeof SETTINGS_FILE_NAMES];
 /** The settings files `GET /api/files/schema` describes (the Inspector's editor asks for these only): every one. */
 export const SCHEMA_FILES: readonly SettingsFileName[] = Object.values(SETTINGS_FILE_NAMES);

@@ -16,6 +16,7 @@ import { sessionsApi } from "./sessions-api.js";
 import { skillsApi } from "./skills-api.js";
 import { tasksApi } from "./tasks-api.js";
 import { uiEventsApi } from "./ui-events-api.js";
+import { webApi } from "./web-api.js";
 
 export * from "./agents-api.js";
 export * from "./attachments-api.js";
@@ -36,6 +37,7 @@ export * from "./sessions-api.js";
 export * from "./skills-api.js";
 export * from "./tasks-api.js";
 export * from "./ui-events-api.js";
+export * from "./web-api.js";
 export { openApiDocument } from "./openapi-document.js";
 
 /** The whole API by route group: what the routes implement, the OpenAPI document describes, and the client calls. */
@@ -55,6 +57,7 @@ export const api = {
   mcp: mcpApi,
   tasks: tasksApi,
   hooks: hooksApi,
+  web: webApi,
   health: healthApi,
   uiEvents: uiEventsApi,
 } satisfies Record<string, Record<string, Operation>>;

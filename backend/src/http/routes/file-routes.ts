@@ -8,7 +8,8 @@ import { UserError } from "../../lib/user-error.js";
 import { normalizeUserPath, writeConfinedAtomic } from "../../paths/confined-path.js";
 import { readConfinedText, readConfinedTextIfPresent } from "../../paths/read-confined-file.js";
 import { maskSecrets, restoreSecrets } from "../../settings/secret-mask.js";
-import { APPROVALS_FILE, HOOKS_FILE, MCP_FILE, MODELS_FILE, settingsFile, TASKS_FILE } from "../../settings/settings-files.js";
+import { APPROVALS_FILE, HOOKS_FILE, MCP_FILE, MODELS_FILE, settingsFile, TASKS_FILE, WEB_FILE } from "../../settings/settings-files.js";
+import { webFileSchema } from "../../web/web-search.js";
 import { hooksFileSchema } from "../../hooks/hooks-file.js";
 import { listWorkspaceFiles } from "../../workspace/list-workspace-files.js";
 import { RUNTIME_DIRS, SNAPSHOT_FILE } from "../../config/data-root-layout.js";
@@ -48,7 +49,7 @@ export async function fileRoutes(
   const schemas = new Map<string, Record<string, unknown>>();
   const jsonSchemaOf = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
   // Every settings file has one: a file added to the list and not here does not build.
-  const SCHEMAS: Record<SettingsFileName, z.ZodType> = { [APPROVALS_FILE]: policySchema, [MCP_FILE]: mcpFileSchema, [MODELS_FILE]: modelsFileSchema, [TASKS_FILE]: tasksFileSchema, [HOOKS_FILE]: hooksFileSchema };
+  const SCHEMAS: Record<SettingsFileName, z.ZodType> = { [APPROVALS_FILE]: policySchema, [MCP_FILE]: mcpFileSchema, [MODELS_FILE]: modelsFileSchema, [TASKS_FILE]: tasksFileSchema, [HOOKS_FILE]: hooksFileSchema, [WEB_FILE]: webFileSchema };
   const settingsSchema = (path: string): z.ZodType | null => (Object.hasOwn(SCHEMAS, path) ? SCHEMAS[path as SettingsFileName] : null);
   typed(app).route({
     ...routeOf(api.files.schema),

@@ -8,6 +8,7 @@ import { api } from "@/lib/api";
 import { EMBEDDING_MODEL_EXAMPLE, LOCAL_URL_EXAMPLE, MODEL_PRESETS } from "./model-presets";
 import { capabilitiesFound, field, KeyField, KeyHostConfirm, keyMovesTo, TestChecks } from "./model-fields";
 import { ProfilesSection } from "./profiles-section";
+import { WebSearchSection } from "./web-search-section";
 import { useTranslation } from "react-i18next";
 
 /**
@@ -183,6 +184,7 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
         </div>
       </form>
       <ProfilesSection />
+      <WebSearchSection />
     </dialog>
   );
 }

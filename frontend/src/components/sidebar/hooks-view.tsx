@@ -7,6 +7,7 @@ import { Trans, useTranslation } from "react-i18next";
 import { HookLine } from "@/components/stage/hook-line";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { formatTime } from "@/i18n/format";
 import { api } from "@/lib/api";
 import { keys, useHooks } from "@/lib/server-state";
 import { WarningLine } from "./problem-card";
@@ -59,7 +60,7 @@ export function HooksView({ sessionId, onOpenFile }: { sessionId: string | null;
         <section key={event} className="space-y-1.5">
           <h4 className="px-1 text-xs font-semibold text-zinc-700">{event}</h4>
           {hooks.map((hook) => (
-            <HookCard key={hook.id} hook={hook} sessionId={sessionId} />
+            <HookCard key={hook.id} hook={hook} sessionId={sessionId} lastRun={reply.runs.find((run) => !run.test && run.event === hook.event && run.source === hook.source && run.command === hook.command)} />
           ))}
         </section>
       ))}
@@ -79,7 +80,8 @@ export function HooksView({ sessionId, onOpenFile }: { sessionId: string | null;
   );
 }
 
-function HookCard({ hook, sessionId }: { hook: ConfiguredHook; sessionId: string | null }) {
+/** A configured hook: what it matches and runs, where from, why it does not run; its last run; Test. */
+function HookCard({ hook, sessionId, lastRun }: { hook: ConfiguredHook; sessionId: string | null; lastRun: HookRunRecord | undefined }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [testing, setTesting] = useState(false);
@@ -102,7 +104,7 @@ function HookCard({ hook, sessionId }: { hook: ConfiguredHook; sessionId: string
     <div data-testid="hook-card" data-hook-id={hook.id} className="rounded-lg border border-zinc-200 bg-white px-2.5 py-2 text-xs">
       <div className="flex items-center gap-1.5">
         {hook.matcher !== undefined && <Badge variant="muted" data-testid="hook-matcher">{hook.matcher || "*"}</Badge>}
-        <span className="min-w-0 flex-1 truncate font-mono text-[12px] text-zinc-800" title={hook.command}>{hook.command}</span>
+        <span className="min-w-0 flex-1 truncate font-mono text-[12px] text-zinc-800" data-tip={hook.command}>{hook.command}</span>
         <Button size="sm" variant="outline" disabled={testing || hook.refused !== undefined} onClick={() => void test()} data-testid="hook-test" data-tip={t("hooks.testTip")}>
           {testing ? <Loader2 className="animate-spin" /> : <FlaskConical />} {t("hooks.test")}
         </Button>
@@ -111,6 +113,12 @@ function HookCard({ hook, sessionId }: { hook: ConfiguredHook; sessionId: string
         {hook.source} · {t("hooks.timeout", { count: hook.timeout_seconds })}
       </div>
       {hook.refused && <WarningLine text={hook.refused} testId="hook-refused" />}
+      {lastRun && !result && (
+        <div className="mt-1 text-[11px] text-zinc-500" data-testid="hook-last-run">
+          {t("hooks.lastRun", { outcome: lastRun.decision ? t(`hooks.decision.${lastRun.decision}`) : t(`hooks.status.${lastRun.status}`), when: formatTime(lastRun.started_at) })}
+          {lastRun.error ? ` · ${lastRun.error}` : ""}
+        </div>
+      )}
       {error && <div className="mt-1 text-red-700" data-testid="hook-test-error">{error}</div>}
       {result && (
         <div className="-mx-2.5 mt-1.5 border-t border-zinc-100 pt-1.5" data-testid="hook-test-result">

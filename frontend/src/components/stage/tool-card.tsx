@@ -122,7 +122,7 @@ export function ToolCard({ block, children }: { block: ToolBlock; children?: Rea
               {block.output !== undefined && (
                 <>
                   <span className="text-[11px] font-semibold uppercase tracking-wide text-zinc-500">{t("tool.output")}</span>
-                  <Output text={block.output} />
+                  {(view.Output && <view.Output block={block} />) || <Output text={block.output} />}
                 </>
               )}
             </>

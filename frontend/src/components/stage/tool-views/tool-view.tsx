@@ -14,6 +14,8 @@ export interface ToolView {
   summary(input: Record<string, unknown>): string;
   /** The input as this tool's users read it; absent: the JSON. */
   Input?: (props: { input: Record<string, unknown> }) => ReactNode;
+  /** What came back, as this tool's users read it (from the call's details), or null for the output as text. */
+  Output?: (props: { block: ToolBlock }) => ReactNode;
   /** Whether the finished card opens by itself; absent: when its output is short. */
   openWhenDone?(block: ToolBlock): boolean;
 }

@@ -6,12 +6,14 @@ import { readFileView } from "./read-file";
 import { searchKnowledgeBaseView } from "./search-knowledge-base";
 import { terminalView } from "./terminal";
 import type { ToolView } from "./tool-view";
+import { webSearchView } from "./web-search";
 
 const VIEWS: Record<string, ToolView> = {
   read_file: readFileView,
   terminal: terminalView,
   python_repl: pythonReplView,
   fetch_url: fetchUrlView,
+  web_search: webSearchView,
   search_knowledge_base: searchKnowledgeBaseView,
   delegate: delegateView,
 };
