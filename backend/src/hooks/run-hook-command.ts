@@ -6,6 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { setPriority } from "node:os";
 import { killTreeAndMarked } from "../lib/process-tree.js";
 
 export interface HookProcessResult {
@@ -26,6 +27,9 @@ export interface HookProcessOptions {
   /** Bytes of stdout and of stderr read, each; past it the hook is killed. */
   maxBytes: number;
 }
+
+/** How much lower than the server's a hook's CPU priority is (nice). */
+const HOOK_NICENESS = 10;
 
 /** The environment mark every process a hook starts carries, to find the ones that left its group. */
 const MARK = "MINI_OPENCLAW_HOOK_RUN";
@@ -60,6 +64,12 @@ export function runHookCommand(command: string, options: HookProcessOptions): Pr
     } catch (err) {
       resolve({ exitCode: null, stdout: "", stderr: "", durationMs: performance.now() - started, failure: `it could not be started (${(err as Error).message})` });
       return;
+    }
+    // Below the server's priority: a hook that burns CPU never slows the workbench's answers (its children inherit it).
+    try {
+      if (child.pid) setPriority(child.pid, HOOK_NICENESS);
+    } catch {
+      // gone already, or not allowed: it runs at the server's priority
     }
     const killGroup = () => {
       try {
