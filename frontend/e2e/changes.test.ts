@@ -59,6 +59,16 @@ describe.skipIf(!chromiumAvailable || !sandboxExpected().available)("file change
     await expect.poll(reverted).toEqual(["memory/MEMORY.md"]);
     await expect.poll(() => listed.evaluateAll((els) => els.filter((e) => e.getAttribute("data-reverted") === "true").map((e) => e.getAttribute("data-path")))).toEqual(["memory/MEMORY.md"]);
     expect(await page.locator('[data-testid="changed-file"][data-path="memory/MEMORY.md"]').innerText()).toContain("reverted");
+
+    // Another session shows its own changes: none, and not the last session's diff under "none" (issue 56, item 3).
+    await page.getByTestId("new-session").click();
+    await page.getByTestId("composer").fill("run: true");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator('[data-testid="turn"][data-status="done"]').count()).toBe(1);
+    await page.getByTestId("tab-changes").click();
+    await page.getByTestId("changes-empty").waitFor();
+    expect(await page.getByTestId("revert-file").count()).toBe(0);
+    expect(await page.locator(".monaco-diff-editor").count()).toBe(0);
   });
 
   it("Rewind lists the files it will put back, then puts them back and the conversation goes on from before the turn", async () => {

@@ -456,6 +456,10 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     expect(lastRequest).toContain("Their reason: not in this folder");
     const decisions = await page.getByTestId("approval-decision").allInnerTexts();
     expect(decisions).toEqual(["Approved by you, once", "Approved by you; always allowed from now on: “expr”", "Denied by you: not in this folder"]);
+    // The first call waited for a person (a reload long): its card says so apart from how long it ran (issue 56, item 7).
+    const waitedCard = page.getByTestId("tool-card").first();
+    expect(Number(await waitedCard.getByTestId("tool-duration").getAttribute("data-waited-ms"))).toBeGreaterThan(1000);
+    expect(await waitedCard.getByTestId("tool-waited").innerText()).toMatch(/waited .+ for approval/);
 
     await page.getByTestId("nav-approvals").click();
     const terminal = page.locator('[data-testid="approval-policy"][data-tool="terminal"]');

@@ -25,8 +25,11 @@ export type Block =
       /** An MCP tool: its server and its own name there. */
       mcp?: { server: string; tool: string };
       input: unknown;
+      /** Epoch milliseconds when the call started (sessions from before have none). */
+      startedAt?: number;
       output?: string;
       ok?: boolean;
+      /** From its start to its result: any wait for approval included. */
       durationMs?: number;
       details?: Record<string, unknown>;
       running: boolean;
@@ -154,7 +157,7 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
       return {
         ...turn,
         // The call is made: its card stands where the model wrote it.
-        blocks: [...turn.blocks.filter((b) => b.kind !== "tool_input"), { kind: "tool", id: event.id, name: event.name, ...(event.mcp ? { mcp: event.mcp } : {}), input: event.input, running: true }],
+        blocks: [...turn.blocks.filter((b) => b.kind !== "tool_input"), { kind: "tool", id: event.id, name: event.name, ...(event.mcp ? { mcp: event.mcp } : {}), input: event.input, startedAt: event.started_at, running: true }],
       };
     case "tool_result":
       return {

@@ -1,6 +1,6 @@
 "use client";
 import type { SessionSearchHit, SessionSummary } from "@mini-openclaw/protocol";
-import { Braces, Download, FileUp, Pencil, Pin, PinOff, Plus, Trash2 } from "lucide-react";
+import { Braces, Download, FileUp, Pencil, Pin, PinOff, Plus, ShieldAlert, Trash2 } from "lucide-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ActionIcons, MoreMenu, type MoreMenuItem } from "@/components/ui/more-menu";
@@ -23,6 +23,8 @@ export interface SessionActions {
 interface SessionsViewProps extends SessionActions {
   sessions: SessionSummary[];
   current: string | null;
+  /** Sessions with a call waiting for the user's approval. */
+  waiting: ReadonlySet<string>;
 }
 
 /** The query's words marked in a snippet (the search matches them case-insensitively). */
@@ -34,7 +36,7 @@ function marked(text: string, query: string): ReactNode[] {
 }
 
 /** Sessions: search across them, pinned first, and per session rename, pin, export and delete. */
-export function SessionsView({ sessions, current, ...actions }: SessionsViewProps) {
+export function SessionsView({ sessions, current, waiting, ...actions }: SessionsViewProps) {
   const { t } = useTranslation();
   const [query, setQuery] = useState("");
   const [hits, setHits] = useState<{ query: string; results: SessionSearchHit[]; searched: number } | null>(null);
@@ -94,7 +96,7 @@ export function SessionsView({ sessions, current, ...actions }: SessionsViewProp
         <>
           {sessions.length === 0 && <div className="px-2 py-4 text-center text-xs text-zinc-500">{t("sessions.none")}</div>}
           {sessions.map((s) => (
-            <SessionRow key={s.id} session={s} active={s.id === current} {...actions} />
+            <SessionRow key={s.id} session={s} active={s.id === current} waiting={waiting.has(s.id)} {...actions} />
           ))}
         </>
       )}
@@ -133,7 +135,8 @@ function SearchResults({ hits, error, onOpen }: { hits: { query: string; results
   );
 }
 
-function SessionRow({ session: s, active, onOpen, onRename, onPin, onDelete }: { session: SessionSummary; active: boolean } & SessionActions) {
+/** `waiting`: a call of this session waits for the user's approval. */
+function SessionRow({ session: s, active, waiting, onOpen, onRename, onPin, onDelete }: { session: SessionSummary; active: boolean; waiting: boolean } & SessionActions) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(s.title);
@@ -176,6 +179,7 @@ function SessionRow({ session: s, active, onOpen, onRename, onPin, onDelete }: {
         <button type="button" data-testid="session-open" onClick={() => onOpen(s.id)} className="block w-full px-2.5 py-2 text-left">
           <div className={cn("flex items-center gap-1 truncate text-[13px]", active ? "font-semibold text-klein" : "text-zinc-800")}>
             {s.pinned && <Pin className="size-3 shrink-0 text-klein" aria-label={t("sessions.pinned")} />}
+            {waiting && <ShieldAlert className="size-3.5 shrink-0 text-amber-600" aria-label={t("sessions.waiting")} data-testid="session-waiting" />}
             <span className="truncate" data-testid="session-title">{s.title}</span>
           </div>
           {/* Room for the row's controls when they show, so they never cover the date. */}

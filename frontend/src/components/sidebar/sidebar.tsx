@@ -38,6 +38,8 @@ interface SidebarProps {
   onCollapse: () => void;
   /** Scheduled runs that notified since the Tasks view was last open. */
   unseenRuns: number;
+  /** Sessions with a call waiting for the user's approval (the Approvals button counts the calls). */
+  waiting: { calls: number; sessions: ReadonlySet<string> };
 }
 
 const NAV: Array<{ id: SidebarView; icon: typeof Brain }> = [
@@ -72,6 +74,11 @@ export function Sidebar(props: SidebarProps) {
           >
             <Icon className="size-4" />
             {t(`view.${id}`)}
+            {id === "approvals" && props.waiting.calls > 0 && (
+              <span data-testid="approvals-badge" aria-label={t("approvals.waitingCount", { count: props.waiting.calls })} className="absolute right-2 top-1 min-w-4 rounded-full bg-amber-500 px-1 text-[10px] leading-4 text-white">
+                {props.waiting.calls}
+              </span>
+            )}
             {id === "tasks" && props.unseenRuns > 0 && (
               <span data-testid="tasks-badge" aria-label={t("tasks.unseen", { count: props.unseenRuns })} className="absolute right-2 top-1 min-w-4 rounded-full bg-klein px-1 text-[10px] leading-4 text-white">
                 {props.unseenRuns}
@@ -85,7 +92,7 @@ export function Sidebar(props: SidebarProps) {
         </div>
       </nav>
       <div className="min-h-0 flex-1 overflow-y-auto p-2">
-        {view === "chat" && <SessionsView sessions={props.sessions} current={props.currentSession} {...props.sessionActions} />}
+        {view === "chat" && <SessionsView sessions={props.sessions} current={props.currentSession} waiting={props.waiting.sessions} {...props.sessionActions} />}
         {view === "tasks" && <TasksView sessions={props.sessions} onOpenSession={(id) => props.sessionActions.onOpen(id)} onOpenFile={props.onOpenFile} />}
         {view === "memory" && <MemoryList {...props} />}
         {view === "skills" && (

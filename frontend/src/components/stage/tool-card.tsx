@@ -43,6 +43,23 @@ function Output({ text }: { text: string }) {
 }
 
 /**
+ * How long the call took, and apart from it how long it waited for a person (an approval's decision
+ * came at `at`): "58 s" for a call that ran in 1 s after 57 s of waiting would say neither.
+ */
+function Duration({ block }: { block: ToolBlock }) {
+  const { t } = useTranslation();
+  const decided = block.approval?.request ? block.approval.decision : undefined;
+  const waited = decided && block.startedAt !== undefined ? Math.max(0, decided.at - block.startedAt) : 0;
+  const ran = Math.max(0, (block.durationMs ?? 0) - waited);
+  return (
+    <span className="text-xs tabular-nums text-zinc-500" data-testid="tool-duration" data-waited-ms={waited > 0 ? Math.round(waited) : undefined}>
+      {formatDuration(ran)}
+      {waited >= 1000 && <span data-testid="tool-waited">{` · ${t("tool.waited", { duration: formatDuration(waited) })}`}</span>}
+    </span>
+  );
+}
+
+/**
  * A tool call: name, input, output, duration and state; long output folded, the raw payload one
  * click away. What differs per tool (icon, summary line, how the input reads) is its view.
  */
@@ -86,7 +103,7 @@ export function ToolCard({ block, children }: { block: ToolBlock; children?: Rea
         ) : (
           <Badge variant="success"><Check />{t("tool.ok")}</Badge>
         )}
-        {block.durationMs !== undefined && <span className="text-xs tabular-nums text-zinc-500" data-testid="tool-duration">{formatDuration(block.durationMs)}</span>}
+        {block.durationMs !== undefined && <Duration block={block} />}
       </CollapsibleTrigger>
       {block.hooks?.map((run) => <HookLine key={run.id} run={run} />)}
       {block.approval?.decision ? (

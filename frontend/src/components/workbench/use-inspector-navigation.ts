@@ -7,9 +7,10 @@ import type { InspectorTab } from "../inspector/inspector";
 /**
  * What the Inspector shows and how the rest of the page opens something in it: a file, a line of a
  * file (a cited passage), one call's change to a file, a message's attachment. Each opening bumps
- * `wanted`, so a collapsed Inspector expands to show it.
+ * `wanted`, so a collapsed Inspector expands to show it. A change belongs to the session it was opened
+ * in: another session shows its own list, never the last one's diff.
  */
-export function useInspectorNavigation() {
+export function useInspectorNavigation(sessionId: string | null) {
   const [tab, setTab] = useState<InspectorTab>("files");
   const [wanted, setWanted] = useState(0);
   const [openPath, setOpenPath] = useState<string | null>("memory/MEMORY.md");
@@ -19,7 +20,8 @@ export function useInspectorNavigation() {
   const [openAttachment, setOpenAttachment] = useState<Attachment | null>(null);
   /** A line of a file, scrolled to and marked. */
   const [reveal, setReveal] = useState<{ path: string; line: number; nonce: number } | null>(null);
-  const [openChange, setOpenChange] = useState<OpenChange | null>(null);
+  const [openedChange, setOpenChange] = useState<(OpenChange & { sessionId: string | null }) | null>(null);
+  const openChange: OpenChange | null = openedChange && openedChange.sessionId === sessionId ? { change: openedChange.change, path: openedChange.path } : null;
 
   const show = useCallback((next: InspectorTab) => {
     setTab(next);
@@ -38,9 +40,9 @@ export function useInspectorNavigation() {
     show("files");
   }, [show]);
   const showChange = useCallback((change: string, path: string) => {
-    setOpenChange({ change, path });
+    setOpenChange({ change, path, sessionId });
     show("changes");
-  }, [show]);
+  }, [show, sessionId]);
   const showAttachment = useCallback((attachment: Attachment) => {
     setOpenAttachment(attachment);
     show("files");

@@ -4,7 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { api } from "@/lib/api";
 import { skillPath } from "@/lib/skill-path";
-import { keys, useFiles, useHealth, useModels, useSessions, useSkills } from "@/lib/server-state";
+import { keys, useApprovals, useFiles, useHealth, useModels, useSessions, useSkills } from "@/lib/server-state";
 import { useChat } from "@/lib/use-chat";
 import { HealthBanner } from "./health-banner";
 import { Inspector } from "../inspector/inspector";
@@ -42,11 +42,17 @@ export function Workbench() {
   const unreachable = healthQuery.isError;
   const [modelDialog, setModelDialog] = useState(false);
   const sessions = useSessions().data ?? [];
+  // Calls waiting for the user anywhere: counted on the Approvals button, marked on their sessions, in the tab's title.
+  const pending = useApprovals().data?.pending;
+  const waiting = useMemo(() => ({ calls: pending?.length ?? 0, sessions: new Set((pending ?? []).map((p) => p.session_id)) }), [pending]);
+  const pageTitle = useRef<string | null>(null);
+  useEffect(() => {
+    pageTitle.current ??= document.title;
+    document.title = waiting.calls > 0 ? `(${waiting.calls}) ${pageTitle.current}` : pageTitle.current;
+  }, [waiting.calls]);
   const skills = useSkills().data ?? null;
   const files = useFiles().data ?? [];
   const [view, setView] = useState<SidebarView>("chat");
-  const inspector = useInspectorNavigation();
-  const { openFile, openAt, showChange, showAttachment } = inspector;
   /** Bumped per path when the backend reports the file changed on disk. */
   const [diskChanges, setDiskChanges] = useState<Record<string, number>>({});
 
@@ -60,6 +66,8 @@ export function Workbench() {
     void queryClient.invalidateQueries({ queryKey: ["prompt"] });
   }, [refreshLists, queryClient]);
   const chat = useChat(onTurnEnd);
+  const inspector = useInspectorNavigation(chat.sessionId);
+  const { openFile, openAt, showChange, showAttachment } = inspector;
   /** The session a review just landed in; it is reloaded once no turn streams. */
   const [reviewed, setReviewed] = useState<{ sessionId: string; at: number } | null>(null);
   // `open` and `compact` keep their identity for the page's life.
@@ -217,6 +225,7 @@ export function Workbench() {
             onToast={showToast}
             onCollapse={panes.collapse}
             unseenRuns={unseenRuns}
+            waiting={waiting}
           />
         )}
         stage={
