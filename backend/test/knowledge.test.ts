@@ -318,6 +318,8 @@ describe("persistence", () => {
     // The background indexing may have finished before the failure was switched on: force a re-embed.
     await postJson(`${wb.url}/api/knowledge/rebuild`, {});
     await expect.poll(async () => (await status()).indexing.running === false && (await status()).embedder.error !== null, { timeout: 5000 }).toBe(true);
+    // The rebuild answers 202 and runs after: "not running" can be seen before it started, with the index empty meanwhile.
+    await expect.poll(async () => (await search("cabbage fermented")).results[0]?.source, { timeout: 10_000 }).toBe("knowledge/ferments.md");
     const reply = await search("cabbage fermented");
     expect(reply.mode).toBe("bm25");
     expect(reply.note).toMatch(/vector search unavailable \(the embedding endpoint answered 500.*\); results are from BM25 alone/);
