@@ -23,8 +23,11 @@ function beforeTool(runs: HookRunEvent[]): BeforeToolDecision {
   if (denied.length > 0) return { decision: "deny", reason: reasons(denied) || "no reason given", ...withContext };
   const rewrite = runs.find((run) => run.updated_input !== undefined)?.updated_input as Record<string, unknown> | undefined;
   const base = { ...withContext, ...(rewrite ? { input: rewrite } : {}) };
-  if (decided("ask").length > 0) return { decision: "ask", ...(reasons(decided("ask")) ? { reason: reasons(decided("ask")) } : {}), ...base };
-  if (decided("allow").length > 0) return { decision: "allow", ...(reasons(decided("allow")) ? { reason: reasons(decided("allow")) } : {}), ...base };
+  for (const decision of ["ask", "allow"] as const) {
+    const these = decided(decision);
+    const reason = reasons(these);
+    if (these.length > 0) return { decision, ...(reason ? { reason } : {}), ...base };
+  }
   return base;
 }
 

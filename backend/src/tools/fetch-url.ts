@@ -2,6 +2,7 @@ import type { Agent } from "undici";
 import { fetch } from "undici";
 import { z } from "zod";
 import { BlockedAddressError } from "../net/guarded-agent.js";
+import { readCapped } from "../net/read-capped.js";
 import { type CoreTool, defineTool, type ToolResult } from "./core-tool.js";
 
 export const FETCH_LIMITS = {
@@ -42,34 +43,6 @@ function charsetOf(contentType: string): string {
   } catch {
     return "utf-8";
   }
-}
-
-async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<{ bytes: Uint8Array; cut: boolean }> {
-  if (!body) return { bytes: new Uint8Array(), cut: false };
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let cut = false;
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (size + value.length > maxBytes) {
-      chunks.push(value.subarray(0, maxBytes - size));
-      size = maxBytes;
-      cut = true;
-      await reader.cancel();
-      break;
-    }
-    chunks.push(value);
-    size += value.length;
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return { bytes, cut };
 }
 
 function refuse(message: string, details: Record<string, unknown> = {}): ToolResult {

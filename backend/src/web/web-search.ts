@@ -9,6 +9,7 @@ import type { SearchKeySetting, SearchProvider, WebSearchResult, WebStatusReply 
 import { SEARCH_KEY_SETTINGS, searchProviderSchema } from "@mini-openclaw/protocol";
 import { z } from "zod";
 import { UserError } from "../lib/user-error.js";
+import { readCapped } from "../net/read-capped.js";
 import { maskValue } from "../settings/secret-mask.js";
 import { WEB_FILE } from "../settings/settings-files.js";
 import { type Parsed, parseJsonFile, WatchedJsonFile } from "../settings/watched-json-file.js";
@@ -149,15 +150,16 @@ export class WebSearch {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       throw new UserError("upstream_failed", `${name} is unreachable at ${new URL(request.url).origin} (${cause?.code ?? cause?.message ?? (err as Error).message}).`);
     }
-    const body = await readCapped(response, SEARCH_LIMITS.maxReplyBytes, timeout).catch((err: Error) => {
+    // The request's signal covers the body too: a provider that stops mid-answer times out here.
+    const body = await readCapped(response.body, SEARCH_LIMITS.maxReplyBytes).catch((err: Error) => {
       if (timeout.aborted) throw new UserError("timed_out", `${name} did not finish its answer within ${seconds} s.`);
       throw err;
     });
     if (!response.ok) throw new UserError(response.status === 429 ? "limit_reached" : "upstream_failed", failureSentence(name, provider, response.status));
-    if (body === null) throw new UserError("upstream_failed", `${name} answered more than ${SEARCH_LIMITS.maxReplyBytes / 1024 / 1024} MB; no results were read.`);
+    if (body.cut) throw new UserError("upstream_failed", `${name} answered more than ${SEARCH_LIMITS.maxReplyBytes / 1024 / 1024} MB; no results were read.`);
     let json: unknown;
     try {
-      json = JSON.parse(body);
+      json = JSON.parse(new TextDecoder().decode(body.bytes));
     } catch {
       throw new UserError("upstream_failed", `${name} answered with something that is not JSON${provider === "searxng" ? " (is the JSON format switched on in its settings.yml, under search.formats?)" : ""}.`);
     }
@@ -176,30 +178,4 @@ function failureSentence(name: string, provider: SearchProvider, status: number)
   if (status === 429 || status === 432 || status === 433) return `${name} is rate limiting or the plan's limit is reached (HTTP ${status}); try again later.`;
   if (status >= 500) return `${name} failed (HTTP ${status}); it may be down.`;
   return `${name} refused the request (HTTP ${status}).`;
-}
-
-/** The body as text, or null past `maxBytes` (what came is dropped). */
-async function readCapped(response: Response, maxBytes: number, signal: AbortSignal): Promise<string | null> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const onAbort = () => void reader.cancel().catch(() => {});
-  signal.addEventListener("abort", onAbort, { once: true });
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => {});
-        return null;
-      }
-      chunks.push(value);
-    }
-  } finally {
-    signal.removeEventListener("abort", onAbort);
-  }
-  if (signal.aborted) throw new Error("timed out");
-  return Buffer.concat(chunks).toString("utf8");
 }
