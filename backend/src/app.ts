@@ -22,6 +22,8 @@ import { hookRoutes } from "./http/routes/hook-routes.js";
 import { Hooks } from "./hooks/hooks.js";
 import { webRoutes } from "./http/routes/web-routes.js";
 import { WebSearch } from "./web/web-search.js";
+import { Browsers } from "./browser/browsers.js";
+import { SessionHosts } from "./approvals/session-hosts.js";
 import { sessionRoutes } from "./http/routes/session-routes.js";
 import { approvalRoutes } from "./http/routes/approval-routes.js";
 import { skillRoutes } from "./http/routes/skill-routes.js";
@@ -133,7 +135,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const web = new WebSearch({ dataRoot: config.dataRoot, keys: config.searchKeys, timeoutMs: config.webSearchTimeoutMs, log: app.log, onChange: () => ui.publish({ type: "refresh", target: "health" }) });
   await web.start();
   secrets.addSource(() => urlSecrets(web.endpoint));
-  const runtime = { config, sandbox, python, fetchAgent, knowledge, memory, secrets, web };
+  // The sessions' browsers, each started on its session's first browser call, behind the fetch guard's proxy.
+  const browsers = new Browsers({
+    dataRoot: config.dataRoot,
+    executablePath: config.browser.executablePath,
+    memoryMb: config.browser.memoryMb,
+    loadTimeoutMs: config.browser.loadTimeoutMs,
+    runAs: runningAsRoot ? config.sandbox.uid : null,
+    allowlist: config.fetchAllowlist,
+    log: app.log,
+    onChange: () => ui.publish({ type: "refresh", target: "health" }),
+  });
+  const browserHosts = new SessionHosts();
+  const runtime = { config, sandbox, python, fetchAgent, knowledge, memory, secrets, web, browsers };
   // The model profiles (MODELS.json): read now and watched; a change is news for every open page.
   const models = new ModelProfiles({ config, log: app.log, onChange: () => ui.publish({ type: "refresh", target: "health" }) });
   await models.start();
@@ -181,7 +195,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log: app.log,
     hooks,
   });
-  const chatDeps: ChatDeps = { config, sessions, prompts, turns, runtime, log: app.log, ui, delegations, reviewer, approvals, mcp, changes, tracing, models, attachments, tasks: scheduler, hooks };
+  const chatDeps: ChatDeps = { config, sessions, prompts, turns, runtime, log: app.log, ui, delegations, reviewer, approvals, mcp, changes, tracing, models, attachments, tasks: scheduler, hooks, browserHosts };
   const chat = new ChatTurns(chatDeps);
   await tasksFile.start();
   await scheduler.start();
@@ -191,6 +205,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     tasksFile.close();
     hooks.close();
     web.close();
+    await browsers.closeAll();
     // Before the rest: its running runs are stopped and recorded as aborted.
     await scheduler.close();
     reviewer.close();
@@ -222,12 +237,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       if (path === HEARTBEAT_FILE) await scheduler.userSavedChecklist(content);
     },
   });
-  await app.register(sessionRoutes, { sessions, turns, config, changes, ui, models, attachments, hooks });
+  await app.register(sessionRoutes, { sessions, turns, config, changes, ui, models, attachments, hooks, browsers, browserHosts });
   await app.register(workspaceRoutes, { config, prompts });
   await app.register(skillRoutes, { config });
   await app.register(approvalRoutes, { config, gate: approvals });
   await app.register(hookRoutes, { config, hooks, sessions });
-  await app.register(webRoutes, { config, web });
+  await app.register(webRoutes, { config, web, browsers });
   await app.register(agentRoutes, { config, delegations, reviewer, ui });
   await app.register(modelSettingsRoutes, { config, ui, knowledge, models });
   await app.register(modelProfilesRoutes, { config, models, sessions, ui });

@@ -2,6 +2,7 @@
  * Runs the real core tools against a fresh project folder: `<project>/KEY.md` beside the data root
  * `<project>/backend`, seeded with the defaults, with the real sandbox, Python sessions and fetch guard.
  */
+import { runningAsRoot } from "../src/lib/running-as-root.js";
 import { workbenchSecrets } from "../src/secrets/workbench-secrets.js";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -17,6 +18,7 @@ import { findPython, PythonSessions } from "../src/sandbox/python-session.js";
 import type { ToolName } from "../src/tool-names/core-tool-names.js";
 import type { AgentIdentity, CoreTool, ToolCall, ToolResult, ToolRuntime } from "../src/tools/core-tool.js";
 import { WebSearch } from "../src/web/web-search.js";
+import { Browsers } from "../src/browser/browsers.js";
 import { coreTools } from "../src/tools/core-tools.js";
 import { seedDataRoot } from "../src/workspace/seed-data-root.js";
 
@@ -55,7 +57,8 @@ export async function startToolHarness(options: { env?: Record<string, string>; 
   const memory = new MemoryIndex(dataRoot);
   const web = new WebSearch({ dataRoot, keys: config.searchKeys, timeoutMs: config.webSearchTimeoutMs, log: { warn: () => {} }, onChange: () => {}, watch: false });
   await web.start();
-  const runtime: ToolRuntime = { config, sandbox, python, fetchAgent, knowledge, memory, secrets: workbenchSecrets(config), web };
+  const browsers = new Browsers({ dataRoot, executablePath: config.browser.executablePath, memoryMb: config.browser.memoryMb, loadTimeoutMs: config.browser.loadTimeoutMs, runAs: runningAsRoot ? config.sandbox.uid : null, allowlist: config.fetchAllowlist, lookup: options.lookup, log: { warn: () => {} } });
+  const runtime: ToolRuntime = { config, sandbox, python, fetchAgent, knowledge, memory, secrets: workbenchSecrets(config), web, browsers };
   const tools = coreTools(runtime, TEST_AGENT);
   return {
     project,
@@ -73,6 +76,7 @@ export async function startToolHarness(options: { env?: Record<string, string>; 
       python.closeAll();
       sandbox.close();
       await fetchAgent.close();
+      await browsers.closeAll();
       await memory.close();
       await knowledge.close();
       await rm(project, { recursive: true, force: true });

@@ -12,6 +12,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { strToU8, zipSync } from "fflate";
 import type { ChatEvent } from "@mini-openclaw/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findBrowser } from "../src/browser/find-browser.js";
 import { rootWith, scriptedMcpServer, waitForMcp } from "../test-support/mcp-harness.js";
 import { messageText, systemPromptOf } from "../test-support/scripted-model-server.js";
 import { sseEvents, startWorkbench, type Workbench } from "../test-support/workbench-harness.js";
@@ -32,13 +33,17 @@ let wb: Workbench;
 let dataRoot: string;
 let doc: OpenApi;
 /** A SearXNG for the web routes: its JSON format, one result. */
-const searxng = createServer((_req, res) => {
+const searxng = createServer((req, res) => {
+  // The same local server is the page the browser opens.
+  if (req.url === "/page.html") return void res.writeHead(200, { "content-type": "text/html" }).end("<title>Contract page</title><p>A page.</p>");
   res.writeHead(200, { "content-type": "application/json" });
   res.end(JSON.stringify({ query: "q", results: [{ url: "https://example.org/", title: "Example", content: "An example." }] }));
 });
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 /** Operations seen, as `METHOD /path/{template} status`. */
 const seen = new Set<string>();
+/** Without a Chromium the browser's routes answer no success here (the browser tests say they were skipped). */
+const chromium = findBrowser(null);
 const failures: string[] = [];
 
 /** The document's path template a concrete path matches. */
@@ -95,7 +100,7 @@ beforeAll(async () => {
   await writeFile(join(dataRoot, "HOOKS.json"), JSON.stringify({ hooks: { PostToolUse: [{ matcher: "terminal", hooks: [{ type: "command", command: "cat > /dev/null" }] }] } }));
   wb = await startWorkbench({
     dataRoot,
-    env: { APPROVALS: "on" },
+    env: { APPROVALS: "on", FETCH_ALLOWLIST: `127.0.0.1:${(searxng.address() as AddressInfo).port}` },
     script: (body) => {
       const system = systemPromptOf(body);
       if (system.includes('"analyst" sub-agent')) return { content: "42" };
@@ -104,11 +109,12 @@ beforeAll(async () => {
       const asked = last?.role === "user" ? messageText(last.content) : "";
       // A new message (the last one is the user's) that asks for a call gets it; a call's result gets an answer.
       if (asked.startsWith("delegate")) return { toolCalls: [{ name: "delegate", args: { agent: "analyst", task: "six times seven" } }] };
+      if (asked.startsWith("browse")) return { toolCalls: [{ name: "browser", args: { action: "navigate", url: `http://127.0.0.1:${(searxng.address() as AddressInfo).port}/page.html` } }] };
       if (asked.startsWith("write")) return { toolCalls: [{ name: "terminal", args: { command: "echo changed > workspace/made.md" } }] };
       return { content: "done" };
     },
   });
-  await writeFile(join(dataRoot, "APPROVALS.json"), JSON.stringify({ version: 1, timeout_seconds: 600, tools: { terminal: { mode: "off" }, python_repl: { mode: "off" }, fetch_url: { mode: "off" }, delegate: { mode: "ask", allow: [], deny: [] } } }));
+  await writeFile(join(dataRoot, "APPROVALS.json"), JSON.stringify({ version: 1, timeout_seconds: 600, tools: { terminal: { mode: "off" }, python_repl: { mode: "off" }, fetch_url: { mode: "off" }, delegate: { mode: "ask", allow: [], deny: [] }, browser: { mode: "off" } } }));
   doc = (await (await fetch(`${wb.url}/api/openapi.json`)).json()) as OpenApi;
 }, 60_000);
 
@@ -126,7 +132,7 @@ describe("the API contract", () => {
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
-    expect(operations.length).toBe(69);
+    expect(operations.length).toBe(71);
     for (const { path, method, op } of operations) {
       const statuses = Object.keys(op.responses);
       expect(statuses.some((s) => s.startsWith("2")), `${method} ${path}`).toBe(true);
@@ -256,6 +262,19 @@ describe("the API contract", () => {
     expect((await call("GET", "/api/web/status")).status).toBe(200);
     expect((await call("POST", "/api/web/test", { body: { query: "example" } })).status).toBe(200);
     expect((await call("POST", "/api/web/test", { body: { query: "x".repeat(401) } })).status).toBe(400);
+    // The browser: a step's screenshot by id, its page saved to knowledge; an unknown id, a session with no browser.
+    if (chromium) {
+      const browsed = await call("POST", "/api/chat", { body: { message: "browse the page" } });
+      let step: { session?: string; shot?: string; url?: string } = {};
+      for await (const event of sseEvents(browsed.response) as AsyncGenerator<ChatEvent>) {
+        if (event.type === "session") step = { ...step, session: event.session_id };
+        if (event.type === "tool_result") step = { ...step, shot: (event.details as { screenshot: { id: string } }).screenshot.id, url: (event.details as { url: string }).url };
+      }
+      expect((await call("GET", `/api/web/screenshots/${step.shot}`)).status).toBe(200);
+      expect((await call("POST", "/api/web/save", { body: { session_id: step.session, url: step.url } })).status).toBe(200);
+    }
+    expect((await call("GET", `/api/web/screenshots/${"a".repeat(32)}`)).status).toBe(404);
+    expect((await call("POST", "/api/web/save", { body: { session_id: "none", url: "http://example.org/" } })).status).toBe(409);
 
     // Hooks: listed, one tested against the turn's call, an unknown one, the wrong event; trust for no such skill.
     const hooks = await call("GET", "/api/hooks");
@@ -322,6 +341,7 @@ describe("the API contract", () => {
     // Every operation was called, and each with a 2xx reply.
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
     const succeeded = new Set([...seen].filter((s) => / 2\d\d$/.test(s)).map((s) => s.replace(/ \d+$/, "")));
-    expect(operations.filter((op) => !succeeded.has(op) && op !== "GET /api/events")).toEqual([]);
+    const browserOnly = chromium ? [] : ["GET /api/web/screenshots/{id}", "POST /api/web/save"];
+    expect(operations.filter((op) => !succeeded.has(op) && op !== "GET /api/events" && !browserOnly.includes(op))).toEqual([]);
   }, 120_000);
 });

@@ -2,6 +2,7 @@
  * MCP servers that misbehave, scripted (test-support/scripted-mcp-server.mjs on the official SDK's
  * low-level Server): the workbench stays up, every turn ends, and what went wrong is shown in words.
  */
+import { MAX_SESSION_TOOLS } from "../src/mcp/mcp-catalog.js";
 import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
@@ -57,15 +58,15 @@ describe("MCP servers that misbehave", () => {
     expect(names.filter((n) => n.startsWith("mcp__"))).toEqual(["mcp__odd__good"]);
   });
 
-  it("500 tools: at most 120 offered (model APIs take 128), the rest left out with the reason, and the agent told", async () => {
+  it("500 tools: at most 128 less the built-in tools offered (model APIs take 128), the rest left out with the reason, and the agent told", async () => {
     wb = await startWorkbench({ dataRoot: await rootWith({ mcpServers: { big: server("many") } }), script: () => ({ content: "ok" }) });
     const state = await waitForMcp(wb, connected("big"));
     expect(state.servers[0].tools).toHaveLength(503);
     await chat(wb, "hi");
     const request = wb.model.requests[0].body as ChatRequestBody;
     expect(request.tools!.length).toBeLessThanOrEqual(128);
-    expect(request.tools!.filter((t) => t.function.name.startsWith("mcp__big__"))).toHaveLength(120);
-    expect(JSON.stringify(request.messages[0])).toContain("383 tools of big are not offered");
+    expect(request.tools!.filter((t) => t.function.name.startsWith("mcp__big__"))).toHaveLength(MAX_SESSION_TOOLS);
+    expect(JSON.stringify(request.messages[0])).toContain(`${503 - MAX_SESSION_TOOLS} tools of big are not offered`);
   });
 
   it("a server that exits at start is failed with its stderr, and is not restarted in a loop", async () => {

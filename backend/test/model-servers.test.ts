@@ -3,6 +3,7 @@
  * the real workbench: Ollama, LM Studio, vLLM, llama.cpp's server, DeepSeek, OpenRouter, OpenAI.
  * The scripted server plays each behaviour; the README's compatibility table lists what is covered.
  */
+import { findBrowser } from "../src/browser/find-browser.js";
 import type { ChatEvent } from "@mini-openclaw/protocol";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -273,6 +274,6 @@ describe("tool schemas", () => {
     const tools = JSON.stringify(wb.model.requests[0].body.tools);
     expect(tools).not.toContain("$schema");
     expect(tools).not.toContain(String(Number.MAX_SAFE_INTEGER));
-    expect(wb.model.requests[0].body.tools?.map((t) => t.function.name)).toEqual(["read_file", "terminal", "python_repl", "fetch_url", "search_knowledge_base", "memory_search", "delegate", "schedule"]);
+    expect(wb.model.requests[0].body.tools?.map((t) => t.function.name)).toEqual(["read_file", "terminal", "python_repl", "fetch_url", "search_knowledge_base", "memory_search", ...(findBrowser(null) ? ["browser"] : []), "delegate", "schedule"]);
   });
 });

@@ -9,6 +9,7 @@ export const builtinTools = {
   python_repl: { gated: true, writes: true },
   fetch_url: { gated: true, writes: false },
   web_search: { gated: true, writes: false },
+  browser: { gated: true, writes: false },
   read_file: { gated: false, writes: false },
   search_knowledge_base: { gated: false, writes: false },
   memory_search: { gated: false, writes: false },

@@ -34,6 +34,7 @@ export const FAIL_CLOSED: ApprovalPolicy = {
     delegate: asks(DEFAULT_POLICY.tools.delegate),
     schedule: asks(DEFAULT_POLICY.tools.schedule),
     web_search: asks(DEFAULT_POLICY.tools.web_search),
+    browser: asks(DEFAULT_POLICY.tools.browser),
   },
   mcp: asks(DEFAULT_POLICY.mcp),
 };

@@ -42,6 +42,8 @@ export const policySchema = z.object({
     schedule: toolPolicy.default({ mode: "ask", allow: [], deny: [] }),
     // Added later still: a file without it lets searches run, as the default does.
     web_search: toolPolicy.default({ mode: "off", allow: [], deny: [] }),
+    // And the browser: a file without it asks before each first visit to a host in a session, as the default does.
+    browser: toolPolicy.default({ mode: "ask-unlisted", allow: [], deny: [] }),
   }),
   mcp: toolPolicy.default(DEFAULT_MCP),
 });
@@ -75,6 +77,8 @@ export const DEFAULT_POLICY: ApprovalPolicy = {
     schedule: { mode: "ask", allow: [], deny: [] },
     // A query goes to the provider the user chose, and reads nothing of theirs.
     web_search: { mode: "off", allow: [], deny: [] },
+    // A page can be anything: the user sees each host the browser first goes to in a session (host rules as fetch_url's).
+    browser: { mode: "ask-unlisted", allow: [], deny: [] },
   },
   mcp: DEFAULT_MCP,
 };
@@ -94,6 +98,8 @@ export function subjectOf(tool: GatedTool, input: Record<string, unknown>): stri
       return describeRequest(input as ScheduleRequest);
     case "web_search":
       return String(input.query ?? "");
+    case "browser":
+      return String(input.url ?? "");
   }
 }
 
@@ -120,8 +126,11 @@ function hostMatches(host: string, pattern: string): boolean {
   return p.startsWith("*.") ? host.endsWith(p.slice(1)) : host === p;
 }
 
+/** Tools whose rules are hosts (`example.com`, `*.example.com`), matched against the URL's. */
+const byHost = (tool: GatedTool) => tool === "fetch_url" || tool === "browser";
+
 function allowed(tool: GatedTool, subject: string, rule: string): boolean {
-  if (tool === "fetch_url") {
+  if (byHost(tool)) {
     const host = hostOf(subject);
     return host !== null && hostMatches(host, rule);
   }
@@ -132,7 +141,7 @@ function allowed(tool: GatedTool, subject: string, rule: string): boolean {
 
 /** A deny rule matches anywhere in the subject (`sudo rm -rf /` holds `rm -rf`); hosts as for allow. */
 function denied(tool: GatedTool, subject: string, rule: string): boolean {
-  if (tool === "fetch_url") {
+  if (byHost(tool)) {
     const host = hostOf(subject);
     return host !== null && hostMatches(host, rule);
   }
@@ -188,6 +197,7 @@ export function proposeRule(tool: GatedTool, input: Record<string, unknown>): st
       return words.slice(0, keep).join(" ");
     }
     case "fetch_url":
+    case "browser":
       return hostOf(subject) ?? subject;
     case "delegate":
       return `${String(input.agent ?? "")}:*`;

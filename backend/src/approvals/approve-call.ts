@@ -8,6 +8,7 @@ import type { ApprovalTool, ChatEvent } from "@mini-openclaw/protocol";
 import { APPROVALS_FILE } from "../settings/settings-files.js";
 import { addAllowRule, loadPolicy } from "./approval-file.js";
 import type { ApprovalGate } from "./approval-gate.js";
+import type { SessionHosts } from "./session-hosts.js";
 import { decide, decideMcp, hostOf, isGatedTool, proposeRule, subjectOf } from "./approval-policy.js";
 
 export interface ApprovalRequest {
@@ -42,6 +43,8 @@ export interface ApproverDeps {
   log: { warn(obj: object, msg: string): void };
   /** Nobody watches the turn (a scheduled run): deny at once, or wait this long instead of the policy's timeout. */
   unattended?: Unattended;
+  /** The hosts a person let the browser visit, per session: a second visit does not ask again. */
+  browserHosts?: SessionHosts;
 }
 
 /** A run nobody watches (a scheduled task's): how it treats what needs a person. */
@@ -57,6 +60,7 @@ export interface Unattended {
 function whereItRuns(tool: ApprovalTool, sandbox: string, mcp?: ApprovalRequest["mcp"]): string {
   if (mcp) return `the MCP server "${mcp.server}" (tool ${mcp.tool}), outside the sandbox, with the server's own access`;
   if (tool === "fetch_url") return "the workbench's guarded fetch (public addresses only)";
+  if (tool === "browser") return "the session's headless Chromium, behind the workbench's guard (public addresses only, no local files)";
   if (tool === "delegate") return "a sub-agent, whose own commands ask again";
   if (tool === "schedule") return "the workbench's scheduler: each run is a turn with nobody watching (the Tasks view lists it)";
   if (!isGatedTool(tool)) return "the workbench itself (it reads and searches the data root, confined)";
@@ -75,11 +79,15 @@ export function createApprover(deps: ApproverDeps, sessionId: string): Approver 
     // A run nobody watches never sets tasks by itself, whatever the rules: a task that schedules tasks
     // would multiply unasked. A person decides each one (or, set to deny, nobody does and it is refused).
     // Nor does it send data to a host its task has not used before (a planted checklist's way out).
-    const host = name === "fetch_url" ? (hostOf(String((input as { url?: unknown } | null)?.url ?? "")) ?? "") : "";
-    const newHost = name === "fetch_url" && deps.unattended !== undefined && !deps.unattended.hosts?.known(host);
+    // The browser asks only where it goes somewhere (navigate, a new tab with a URL); clicks act on a page already let in.
+    const action = (input as { action?: unknown; url?: unknown } | null) ?? {};
+    const visits = name === "browser" && (action.action === "navigate" || (action.action === "tabs" && typeof action.url === "string"));
+    const reaches = name === "fetch_url" || visits;
+    const host = reaches ? (hostOf(String(action.url ?? "")) ?? "") : "";
+    const newHost = reaches && deps.unattended !== undefined && !deps.unattended.hosts?.known(host);
     const personNeeded = (name === "schedule" || newHost) && deps.unattended !== undefined;
     const hookAsks = hook?.decision === "ask";
-    const governed = gated || (mcp !== undefined && name !== "mcp_read_resource");
+    const governed = (gated && (name !== "browser" || visits)) || (mcp !== undefined && name !== "mcp_read_resource");
     if (!hookAsks && ((deps.off && !personNeeded) || !governed)) return { run: true };
     const tool = name as ApprovalTool;
     const args = (input ?? {}) as Record<string, unknown>;
@@ -87,8 +95,11 @@ export function createApprover(deps: ApproverDeps, sessionId: string): Approver 
     if (problem) deps.log.warn({ problem }, "approval policy not used as written");
     const decided: ReturnType<typeof decide> = !governed || deps.off ? { action: "run" } : gated ? decide(policy, name, args) : decideMcp(policy, { name, server: mcp!.server, readOnly: mcp!.readOnly });
     // A host the user named in an allow rule is theirs; fetch_url's mode "off" is not a person's yes.
-    const byUserRule = name === "fetch_url" && decided.action === "run" && decided.rule !== undefined;
-    const ruled: typeof decided = personNeeded && decided.action === "run" && !byUserRule ? { action: "ask" } : decided;
+    const byUserRule = reaches && decided.action === "run" && decided.rule !== undefined;
+    const asked: typeof decided = personNeeded && decided.action === "run" && !byUserRule ? { action: "ask" } : decided;
+    // A host the user already let this session's browser visit is not asked about again.
+    const visited = visits && asked.action === "ask" && !personNeeded && deps.browserHosts?.known(sessionId, host);
+    const ruled: typeof decided = visited ? { action: "run", rule: `${host}: visited this session` } : asked;
     // The user's hooks come after the deny rules: a hook may ask about a call the rules let run, or let run one they would ask about.
     const hookRule = `PreToolUse hook${hook?.reason ? `: ${hook.reason}` : ""}`;
     const verdict: typeof decided =
@@ -126,6 +137,7 @@ export function createApprover(deps: ApproverDeps, sessionId: string): Approver 
     emit(request);
     const outcome = await deps.gate.wait({ ...request, session_id: sessionId }, signal);
     if ((outcome.decision === "approve" || outcome.decision === "always") && newHost) deps.unattended?.hosts?.remember(host);
+    if ((outcome.decision === "approve" || outcome.decision === "always") && visits) deps.browserHosts?.remember(sessionId, host);
     switch (outcome.decision) {
       case "approve":
         record("approved", "user", request.id);

@@ -6,6 +6,7 @@ import type { ChangeTracker } from "../checkpoints/change-tracker.js";
 import type { Config } from "../config/config.js";
 import type { DelegationRegistry } from "../delegation/delegation-runtime.js";
 import type { Hooks } from "../hooks/hooks.js";
+import type { SessionHosts } from "../approvals/session-hosts.js";
 import type { McpHub } from "../mcp/mcp-hub.js";
 import type { ModelProfiles } from "../models/model-profiles.js";
 import type { PromptLog } from "../prompt/prompt-log.js";
@@ -46,6 +47,8 @@ export interface ChatDeps {
   tasks: TaskCreator;
   /** The user's hooks (HOOKS.json, trusted skills' hooks), run at each point of a turn. */
   hooks: Hooks;
+  /** The hosts a person let each session's browser visit (asked once per host and session). */
+  browserHosts: SessionHosts;
 }
 
 export function modelNotConfiguredMessage(config: Config, profile = "default"): string {

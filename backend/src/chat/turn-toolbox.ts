@@ -22,7 +22,7 @@ export function turnToolbox(deps: ChatDeps, turn: PreparedTurn, context: TurnCon
   const mcp = turn.tools ? mcpTools(deps.mcp, context.mcp) : [];
   const agent = { sessionId: turn.sessionId, depth: 0, roles: [] };
   const approve = createApprover(
-    { dataRoot: config.dataRoot, gate: deps.approvals, off: config.approvalsOff, sandbox: deps.runtime.sandbox.status.detail, log, ...(turn.unattended ? { unattended: turn.unattended } : {}) },
+    { dataRoot: config.dataRoot, gate: deps.approvals, off: config.approvalsOff, sandbox: deps.runtime.sandbox.status.detail, log, browserHosts: deps.browserHosts, ...(turn.unattended ? { unattended: turn.unattended } : {}) },
     turn.sessionId,
   );
   // A sub-agent's hooks run like the main agent's, their runs shown in its trace.

@@ -22,6 +22,8 @@ export const REVIEWER_FILE = "workspace/REVIEWER.md";
 export const SESSIONS_DIR = "sessions";
 /** Indexes and the trash: the workbench's own, out of every tool's reach. */
 export const STORAGE_DIR = "storage";
+/** The browser tool's screenshots, one JPEG per picture (named by its hash), served by id. */
+export const SCREENSHOTS_DIR = "storage/browser/screenshots";
 export const SNAPSHOT_FILE = "SKILLS_SNAPSHOT.md";
 /** The change store (earlier contents of the files tool calls changed), at the top of the data root: outside every folder the sandbox mounts. */
 export const CHECKPOINTS_DIR = ".checkpoints";

@@ -76,6 +76,20 @@ export function treeWrittenBytes(root: number): number {
   return total;
 }
 
+/** Resident memory of the tree under `root`, in bytes (VmRSS of each process; shared pages count in each). */
+export function treeResidentBytes(root: number): number {
+  let total = 0;
+  for (const p of processTree(root)) {
+    try {
+      const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${p.pid}/status`, "utf8"));
+      if (match) total += Number(match[1]) * 1024;
+    } catch {
+      // gone
+    }
+  }
+  return total;
+}
+
 /**
  * Stops everything under a long-lived program but the program itself (the Python REPL, whose calls
  * must not leave children behind). `wrapped`: `root` is the outer bwrap, its child the namespace's

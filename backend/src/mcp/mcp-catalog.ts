@@ -1,14 +1,17 @@
+import { builtinToolNames } from "@mini-openclaw/protocol";
 import type { McpCatalog, McpToolRecord } from "@mini-openclaw/protocol";
 import { CORE_TOOL_NAMES, DELEGATE_TOOL } from "../tool-names/core-tool-names.js";
 import type { McpConnection } from "./mcp-connection.js";
 import { mcpToolName } from "../tool-names/mcp-tool-names.js";
 import { plainParameters } from "./schema-check.js";
 
+/** The most tools a request may carry: OpenAI's API refuses a request with more. */
+const MAX_REQUEST_TOOLS = 128;
 /**
- * MCP tools one session may have in all: OpenAI's API refuses a request with more than 128 tools, and
- * the core tools, `delegate` and `mcp_read_resource` need their places among them.
+ * MCP tools one session may have in all: the built-in tools (the core tools, `delegate`, `schedule`)
+ * and `mcp_read_resource` need their places among the request's 128.
  */
-export const MAX_SESSION_TOOLS = 120;
+export const MAX_SESSION_TOOLS = MAX_REQUEST_TOOLS - builtinToolNames.length - 1;
 /** A description longer than this is cut (the model reads every one in every request). */
 const MAX_DESCRIPTION = 2_000;
 

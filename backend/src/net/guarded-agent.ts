@@ -30,38 +30,47 @@ function refusal(host: string, address: string, range: string): BlockedAddressEr
 }
 
 /**
- * An undici Agent whose every connection is checked where it is made: literal IPs and every
- * address a name resolves to must be public, unless the host is allowlisted. It then connects
- * to the address it checked, so a second DNS answer (rebinding) cannot slip in between.
- * Redirects open new connections and pass through here again.
+ * The one check every outgoing connection passes (fetch_url's agent, the browser's proxy): a literal
+ * IP, or every address a name resolves to, must be public unless the host is allowlisted. Answers
+ * the address to connect to — the one checked, so a second DNS answer (rebinding) cannot slip in.
+ */
+export function checkedAddress(host: string, port: number, options: Pick<GuardOptions, "allowlist" | "lookup">): Promise<string> {
+  const bare = host.replace(/^\[|\]$/g, "");
+  const allowlisted = isAllowlisted(bare, port, options.allowlist);
+  if (isIP(bare)) {
+    const verdict = classifyAddress(bare);
+    return !verdict.allowed && !allowlisted ? Promise.reject(refusal(bare, bare, verdict.range)) : Promise.resolve(bare);
+  }
+  const lookup = options.lookup ?? systemLookup;
+  return new Promise((resolve, reject) =>
+    lookup(bare, (err, addresses) => {
+      if (err) return reject(new BlockedAddressError(`Cannot resolve ${bare}: ${err.message}`));
+      if (addresses.length === 0) return reject(new BlockedAddressError(`${bare} has no addresses`));
+      if (!allowlisted) {
+        for (const { address } of addresses) {
+          const verdict = classifyAddress(address);
+          if (!verdict.allowed) return reject(refusal(bare, address, verdict.range));
+        }
+      }
+      resolve(addresses[0].address);
+    }),
+  );
+}
+
+/**
+ * An undici Agent whose every connection is checked where it is made (`checkedAddress`), then made
+ * to the address checked. Redirects open new connections and pass through here again.
  */
 export function createGuardedAgent(options: GuardOptions): Agent {
   const connectDirect = buildConnector({ timeout: options.connectTimeoutMs });
-  const lookup = options.lookup ?? systemLookup;
   return new Agent({
     connect(opts, callback) {
       const host = (opts.hostname ?? "").replace(/^\[|\]$/g, "");
       const port = Number(opts.port) || (opts.protocol === "https:" ? 443 : 80);
-      const allowlisted = isAllowlisted(host, port, options.allowlist);
-      const connectTo = (address: string) =>
-        connectDirect({ ...opts, hostname: address, servername: opts.servername ?? (isIP(host) ? undefined : host) } as never, callback);
-
-      if (isIP(host)) {
-        const verdict = classifyAddress(host);
-        if (!verdict.allowed && !allowlisted) return callback(refusal(host, host, verdict.range), null);
-        return connectTo(host);
-      }
-      lookup(host, (err, addresses) => {
-        if (err) return callback(new BlockedAddressError(`Cannot resolve ${host}: ${err.message}`), null);
-        if (addresses.length === 0) return callback(new BlockedAddressError(`${host} has no addresses`), null);
-        if (!allowlisted) {
-          for (const { address } of addresses) {
-            const verdict = classifyAddress(address);
-            if (!verdict.allowed) return callback(refusal(host, address, verdict.range), null);
-          }
-        }
-        connectTo(addresses[0].address);
-      });
+      checkedAddress(host, port, options).then(
+        (address) => connectDirect({ ...opts, hostname: address, servername: opts.servername ?? (isIP(host) ? undefined : host) } as never, callback),
+        (err: Error) => callback(err, null),
+      );
     },
   });
 }

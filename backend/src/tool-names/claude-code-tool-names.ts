@@ -16,6 +16,7 @@ export const CLAUDE_CODE_NAMES: Readonly<Record<BuiltinToolName, readonly string
   memory_search: [],
   delegate: ["Task", "Agent"],
   schedule: [],
+  browser: [],
 };
 
 /** What a call that changed files also goes by, for `PostToolUse` matchers. */

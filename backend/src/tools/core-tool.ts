@@ -9,6 +9,7 @@ import type { Sandbox } from "../sandbox/sandbox.js";
 import type { ToolName } from "../tool-names/core-tool-names.js";
 import type { ActiveSkill } from "../skills/active-skill.js";
 import type { WebSearch } from "../web/web-search.js";
+import type { Browsers } from "../browser/browsers.js";
 
 /** What the server runs tools with: built once at start-up, shared by every turn. */
 import type { SecretScrubber } from "../secrets/secret-scrubber.js";
@@ -26,6 +27,8 @@ export interface ToolRuntime {
   secrets: SecretScrubber;
   /** The web search provider (WEB.json): `web_search` is offered while one can run. */
   web: WebSearch;
+  /** The sessions' browsers: `browser` is offered while a Chromium is installed. */
+  browsers: Browsers;
 }
 
 /** Who calls: the main agent of a session (depth 0, no roles) or a sub-agent, by the roles that led to it. */

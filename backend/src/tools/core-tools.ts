@@ -6,13 +6,14 @@ import { searchKnowledgeBaseTool } from "./search-knowledge-base.js";
 import { terminalTool } from "./terminal.js";
 import { memorySearchTool } from "./memory-search.js";
 import { webSearchTool } from "./web-search.js";
+import { browserTool } from "./browser.js";
 
 /**
- * The core tools (PRODUCT.md section 6, memory_search, and web_search when a search provider is set
- * up), made for one agent: each gets only what it needs.
+ * The core tools (PRODUCT.md section 6, memory_search, web_search when a search provider is set up,
+ * and browser when a Chromium is installed), made for one agent: each gets only what it needs.
  */
 export function coreTools(runtime: ToolRuntime, agent: AgentIdentity): CoreTool[] {
-  const { config, sandbox, python, fetchAgent, knowledge, memory, web } = runtime;
+  const { config, sandbox, python, fetchAgent, knowledge, memory, web, browsers } = runtime;
   return [
     readFileTool(config),
     terminalTool({ sandbox, limits: config.sandbox, agent }),
@@ -21,5 +22,6 @@ export function coreTools(runtime: ToolRuntime, agent: AgentIdentity): CoreTool[
     searchKnowledgeBaseTool({ knowledge }),
     memorySearchTool({ memory, embedder: knowledge.searchEmbedder }),
     ...(web.available ? [webSearchTool({ web })] : []),
+    ...(browsers.available ? [browserTool({ browsers, sessionId: agent.sessionId })] : []),
   ];
 }

@@ -100,7 +100,7 @@ export class WebSearch {
     return settings !== null && this.unusable(settings) === null;
   }
 
-  status(): WebStatusReply {
+  status(): Pick<WebStatusReply, "search"> {
     const settings = this.settings();
     return {
       search: {

@@ -1,3 +1,5 @@
+import type { SessionHosts } from "../../approvals/session-hosts.js";
+import type { Browsers } from "../../browser/browsers.js";
 import { api, MAX_IMPORT_BYTES } from "@mini-openclaw/protocol";
 import type { FastifyInstance } from "fastify";
 import { UserError } from "../../lib/user-error.js";
@@ -43,7 +45,20 @@ export async function sessionRoutes(
     models,
     attachments,
     hooks,
-  }: { sessions: SessionStore; turns: TurnRegistry; config: Config; changes: ChangeTracker; ui: UiEventBus; models: ModelProfiles; attachments: AttachmentStore; hooks: Pick<Hooks, "run"> },
+    browsers,
+    browserHosts,
+  }: {
+    sessions: SessionStore;
+    turns: TurnRegistry;
+    config: Config;
+    changes: ChangeTracker;
+    ui: UiEventBus;
+    models: ModelProfiles;
+    attachments: AttachmentStore;
+    hooks: Pick<Hooks, "run">;
+    browsers: Pick<Browsers, "close">;
+    browserHosts: Pick<SessionHosts, "forget">;
+  },
 ) {
   /** Every open page's session list reads again (a rename, a pin, a new or deleted session). */
   const listChanged = () => ui.publish({ type: "refresh", target: "sessions" });
@@ -146,6 +161,9 @@ export async function sessionRoutes(
       await changes.forgetSession(id);
       // Its attachments leave the tools' sight; their bytes stay while it can be restored.
       await attachments.dropCopies(id);
+      // Its browser closes, and the hosts it was let visit are forgotten (a restore asks again).
+      await browsers.close(id);
+      browserHosts.forget(id);
       listChanged();
       // The user's SessionEnd hooks, after the reply: they decide nothing.
       void hooks.run({ event: "SessionEnd", names: ["deleted"], fields: { reason: "deleted" }, sessionId: id }).catch((err: Error) => request.log.warn({ err: err.message }, "SessionEnd hooks failed"));

@@ -7,6 +7,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { cn } from "@/lib/utils";
 import { FileEditor } from "./file-editor";
 import { AttachmentView } from "./attachment-view";
+import { PictureView } from "./picture-view";
 import { EXTRACTED_SOURCE, ExtractedSource } from "./extracted-source";
 import { PromptView } from "./prompt-view";
 import { ChangeDiff, type OpenChange } from "./change-diff";
@@ -25,6 +26,8 @@ interface InspectorProps {
   openCount: number;
   /** A message's attachment, open instead of a file. */
   openAttachment: Attachment | null;
+  /** A picture the Stage opened (a browser step's screenshot), instead of a file. */
+  openPicture: { src: string; title: string } | null;
   onOpenFile: (path: string) => void;
   onSaved: (path: string) => void;
   sessionId: string | null;
@@ -40,7 +43,7 @@ interface InspectorProps {
 }
 
 
-export function Inspector({ tab, onTab, files, openPath, openCount, openAttachment, onOpenFile, onSaved, sessionId, diskChanges, reveal, openChange, onOpenChange, onReverted, onCollapse }: InspectorProps) {
+export function Inspector({ tab, onTab, files, openPath, openCount, openAttachment, openPicture, onOpenFile, onSaved, sessionId, diskChanges, reveal, openChange, onOpenChange, onReverted, onCollapse }: InspectorProps) {
   const { t } = useTranslation();
   const drafts = useRef(new Map<string, { saved: string; text: string }>()).current;
   const groups = new Map<WorkspaceFile["group"], WorkspaceFile[]>();
@@ -81,7 +84,7 @@ export function Inspector({ tab, onTab, files, openPath, openCount, openAttachme
                     onClick={() => onOpenFile(f.path)}
                     className={cn(
                       "block w-full truncate rounded px-1.5 py-0.5 text-left font-mono text-[12px]",
-                      openPath === f.path && !openAttachment ? "bg-klein-50 text-klein" : "text-zinc-700 hover:bg-zinc-50",
+                      openPath === f.path && !openAttachment && !openPicture ? "bg-klein-50 text-klein" : "text-zinc-700 hover:bg-zinc-50",
                     )}
                   >
                     {/* Settings files sit at the top of the data root: their whole name (APPROVALS.json). */}
@@ -92,7 +95,9 @@ export function Inspector({ tab, onTab, files, openPath, openCount, openAttachme
             ))}
           </div>
           <div className="min-h-0 flex-1">
-            {openAttachment ? (
+            {openPicture ? (
+              <PictureView key={openPicture.src} src={openPicture.src} title={openPicture.title} />
+            ) : openAttachment ? (
               <AttachmentView key={openAttachment.id} attachment={openAttachment} />
             ) : openPath && EXTRACTED_SOURCE.test(openPath) ? (
               <ExtractedSource key={openPath} path={openPath} reveal={reveal?.path === openPath ? reveal : null} />

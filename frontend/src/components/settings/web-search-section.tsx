@@ -50,6 +50,13 @@ export function WebSearchSection() {
         </p>
       )}
       {search?.problem && <p className="text-xs text-amber-700" data-testid="web-problem">{search.problem}</p>}
+      {data?.browser && (
+        <p className="text-xs text-zinc-600" data-testid="web-browser">
+          {data.browser.available
+            ? t("web.browser", { path: data.browser.executable ?? "", count: data.browser.sessions.length, mb: data.browser.memory_limit_mb })
+            : t("web.browserMissing")}
+        </p>
+      )}
       {search?.provider && (
         <form
           className="flex gap-1.5"

@@ -6,7 +6,7 @@ import type { InspectorTab } from "../inspector/inspector";
 
 /**
  * What the Inspector shows and how the rest of the page opens something in it: a file, a line of a
- * file (a cited passage), one call's change to a file, a message's attachment. Each opening bumps
+ * file (a cited passage), one call's change to a file, a message's attachment, a browser step's screenshot. Each opening bumps
  * `wanted`, so a collapsed Inspector expands to show it. A change belongs to the session it was opened
  * in: another session shows its own list, never the last one's diff.
  */
@@ -18,6 +18,8 @@ export function useInspectorNavigation(sessionId: string | null) {
   const [openCount, setOpenCount] = useState(0);
   /** A message's attachment, open in place of a file. */
   const [openAttachment, setOpenAttachment] = useState<Attachment | null>(null);
+  /** A picture the Stage opened (a browser step's screenshot), in place of a file. */
+  const [openPicture, setOpenPicture] = useState<{ src: string; title: string } | null>(null);
   /** A line of a file, scrolled to and marked. */
   const [reveal, setReveal] = useState<{ path: string; line: number; nonce: number } | null>(null);
   const [openedChange, setOpenChange] = useState<(OpenChange & { sessionId: string | null }) | null>(null);
@@ -29,12 +31,14 @@ export function useInspectorNavigation(sessionId: string | null) {
   }, []);
   const openFile = useCallback((path: string) => {
     setOpenAttachment(null);
+    setOpenPicture(null);
     setOpenPath(path);
     setOpenCount((n) => n + 1);
     show("files");
   }, [show]);
   const openAt = useCallback((path: string, line: number) => {
     setOpenAttachment(null);
+    setOpenPicture(null);
     setOpenPath(path);
     setReveal({ path, line, nonce: Date.now() });
     show("files");
@@ -45,8 +49,14 @@ export function useInspectorNavigation(sessionId: string | null) {
   }, [show, sessionId]);
   const showAttachment = useCallback((attachment: Attachment) => {
     setOpenAttachment(attachment);
+    setOpenPicture(null);
+    show("files");
+  }, [show]);
+  const showPicture = useCallback((src: string, title: string) => {
+    setOpenAttachment(null);
+    setOpenPicture({ src, title });
     show("files");
   }, [show]);
 
-  return { tab, setTab, wanted, openPath, openCount, openAttachment, reveal, openChange, openFile, openAt, showChange, showAttachment };
+  return { tab, setTab, wanted, openPath, openCount, openAttachment, openPicture, reveal, openChange, openFile, openAt, showChange, showAttachment, showPicture };
 }

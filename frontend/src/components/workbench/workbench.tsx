@@ -17,6 +17,7 @@ import { Toaster, useToasts } from "../ui/toaster";
 import { CitationContext } from "../stage/markdown";
 import { ChangeContext } from "../stage/changed-files";
 import { AttachmentContext } from "../stage/attachment-chips";
+import { type BrowserCardActions, BrowserCardContext } from "../stage/tool-views/browser";
 import { RewindDialog } from "../stage/rewind-dialog";
 import { CommandPalette, type PaletteItem, ShortcutsDialog } from "./command-palette";
 import { type PaneToggles, WorkbenchPanes } from "./workbench-panes";
@@ -67,7 +68,7 @@ export function Workbench() {
   }, [refreshLists, queryClient]);
   const chat = useChat(onTurnEnd);
   const inspector = useInspectorNavigation(chat.sessionId);
-  const { openFile, openAt, showChange, showAttachment } = inspector;
+  const { openFile, openAt, showChange, showAttachment, showPicture } = inspector;
   /** The session a review just landed in; it is reloaded once no turn streams. */
   const [reviewed, setReviewed] = useState<{ sessionId: string; at: number } | null>(null);
   // `open` and `compact` keep their identity for the page's life.
@@ -129,6 +130,18 @@ export function Workbench() {
   };
 
   const { sessionActions, latestSessionActions, turnActions, highlight, rewindTurn, setRewindTurn, failed } = useSessionActions(chat, refreshLists, showToast);
+
+  // A browser card's screenshot opens in the Inspector; its page is saved by the session's own browser.
+  const browserSession = chat.sessionId;
+  const browserCard = useMemo<BrowserCardActions>(() => ({
+    openScreenshot: showPicture,
+    saveToKnowledge: async (url) => {
+      if (!browserSession) throw new Error("no session");
+      const { path } = await api.savePage(browserSession, url);
+      refreshLists();
+      return path;
+    },
+  }), [showPicture, browserSession, refreshLists]);
 
   // The turns a rewind undoes: the chosen one and those after it on the branch shown.
   const shownTurns = chat.turns;
@@ -233,7 +246,9 @@ export function Workbench() {
           <CitationContext.Provider value={openAt}>
           <ChangeContext.Provider value={showChange}>
           <AttachmentContext.Provider value={showAttachment}>
+          <BrowserCardContext.Provider value={browserCard}>
           <Stage turnActions={turnActions} highlight={highlight} sessionKey={chat.sessionId ?? "new"} title={title} turns={chat.turns} streaming={chat.streaming} loadError={chat.loadError} skills={skills?.skills ?? []} onSend={(text, attachments) => void chat.send(text, undefined, attachments)} onStop={chat.stop} onSteer={(text) => void chat.queueMessage(text, "steer").catch(failed)} queue={chat.queue} onRemoveQueued={(id) => void chat.removeQueued(id)} restored={chat.restored} onCompact={chat.sessionId ? compact : undefined} toolsOff={chat.toolsOff} onChatWithoutTools={chat.chatWithoutTools} usage={chat.usage} composerToolbar={<ModelPicker session={chat.model} once={chat.onceModel} onChoose={(name, once) => void chat.chooseModel(name, once).catch(failed)} />} commands={slashCommands} />
+          </BrowserCardContext.Provider>
           </AttachmentContext.Provider>
           </ChangeContext.Provider>
           </CitationContext.Provider>
@@ -268,6 +283,7 @@ export function Workbench() {
             openPath={inspector.openPath}
             openCount={inspector.openCount}
             openAttachment={inspector.openAttachment}
+            openPicture={inspector.openPicture}
             onOpenFile={openFile}
             onSaved={() => {
               void queryClient.invalidateQueries({ queryKey: ["prompt"] });

@@ -1,3 +1,4 @@
+import { browserView } from "./browser";
 import { delegateView } from "./delegate";
 import { fetchUrlView } from "./fetch-url";
 import { genericView } from "./generic";
@@ -14,6 +15,7 @@ const VIEWS: Record<string, ToolView> = {
   python_repl: pythonReplView,
   fetch_url: fetchUrlView,
   web_search: webSearchView,
+  browser: browserView,
   search_knowledge_base: searchKnowledgeBaseView,
   delegate: delegateView,
 };
