@@ -31,9 +31,9 @@ const FORM = `<!doctype html><title>Book a flight</title><h1>Book a flight</h1><
 <fieldset><legend>Passengers</legend>${["Adults", "Children", "Infants"].map((p) => `<label>${p} <input type="number" name="${p}"></label>`).join("")}</fieldset>
 <label><input type="checkbox" name="flex"> Flexible dates</label><label>Notes <textarea name="notes"></textarea></label>
 <button type="submit">Search flights</button></form>`;
-const TABLE = `<!doctype html><title>Fares</title><h1>Fares</h1><table><thead><tr><th>Flight</th><th>From</th><th>To</th><th>Departs</th><th>Price</th></tr></thead><tbody>
+const TABLE = `<!doctype html><title>Fares</title><h1>Fares</h1><a href="/table">Reload</a><table><thead><tr><th>Flight</th><th>From</th><th>To</th><th>Departs</th><th>Price</th></tr></thead><tbody>
 ${Array.from({ length: 500 }, (_, i) => `<tr><td>MO${1000 + i}</td><td>Paris</td><td>Lyon</td><td>${String(6 + (i % 16)).padStart(2, "0")}:${String((i * 7) % 60).padStart(2, "0")}</td><td>€${40 + ((i * 37) % 300)}</td></tr>`).join("\n")}
-</tbody></table><a href="/table">Reload</a>`;
+</tbody></table>`;
 const PAGES: Record<string, { html: string; click: RegExp }> = {
   "news article": { html: ARTICLE, click: /link "Related story 3"/ },
   form: { html: FORM, click: /checkbox "Flexible dates"/ },
@@ -64,6 +64,7 @@ for (const [i, [name, page]] of Object.entries(PAGES).entries()) {
   const times = { navigate: [] as number[], snapshot: [] as number[], click: [] as number[] };
   let outline = "";
   let screenshotBytes = 0;
+  let cut = "";
   for (let round = 0; round < ROUNDS; round++) {
     t = performance.now();
     const nav = await h.run("browser", { action: "navigate", url: `http://127.0.0.1:${port}${paths[i]}?r=${round}` });
@@ -72,19 +73,20 @@ for (const [i, [name, page]] of Object.entries(PAGES).entries()) {
     const snap = await h.run("browser", { action: "snapshot" });
     times.snapshot.push(performance.now() - t);
     outline = snap.output.slice(snap.output.search(/^Outline\b/m));
+    cut = snap.details?.outline_cut === true ? ` (cut from ${Number(snap.details.outline_chars).toLocaleString("en")})` : "";
     screenshotBytes = (snap.details?.screenshot as { bytes: number } | null)?.bytes ?? 0;
-    const ref = /\[ref=([a-z0-9]+)\]/.exec(nav.output.split("\n").find((l) => page.click.test(l)) ?? "")?.[1];
-    if (!ref) throw new Error(`no element to click on ${name}`);
+    const ref = /\[ref=([a-z0-9]+)\]/.exec(snap.output.split("\n").find((l) => page.click.test(l)) ?? "")?.[1];
+    if (!ref) throw new Error(`no element to click on ${name}: ${snap.output.slice(0, 600)}`);
     t = performance.now();
     await h.run("browser", { action: "click", ref });
     times.click.push(performance.now() - t);
   }
   const fig = (xs: number[]) => `${ms(quantile(xs, 0.5))} / ${ms(quantile(xs, 0.95))}`;
-  rows.push(`| ${name} | ${fig(times.navigate)} | ${fig(times.snapshot)} | ${fig(times.click)} | ${outline.length.toLocaleString("en")} chars, ${encoder.encode(outline).length.toLocaleString("en")} tokens | ${(screenshotBytes / 1024).toFixed(0)} KB |`);
+  rows.push(`| ${name} | ${fig(times.navigate)} | ${fig(times.snapshot)} | ${fig(times.click)} | ${outline.length.toLocaleString("en")} chars${cut}, ${encoder.encode(outline).length.toLocaleString("en")} tokens | ${(screenshotBytes / 1024).toFixed(0)} KB |`);
 }
 console.log("\n| page | navigate p50 / p95 | snapshot p50 / p95 | click p50 / p95 | outline | screenshot |\n|---|---|---|---|---|---|");
 for (const row of rows) console.log(row);
 const status = await h.runtime.browsers.status();
-console.log(`\nbrowser memory after the run: ${status.sessions[0]?.memory_mb ?? 0} MB resident (Chromium's processes, summed)`);
+console.log(`\nbrowser memory after the run: ${status.sessions[0]?.memory_mb ?? 0} MB resident (Chromium's processes, proportional shares summed)`);
 await h.close();
 site.close();

@@ -8,7 +8,7 @@ import { chown, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { treeResidentBytes } from "../lib/process-tree.js";
+import { treeMemoryBytes } from "../lib/process-tree.js";
 import { type BrowserHost, startBrowserHost } from "./browser-host-process.js";
 import { BrowserProxy, type BrowserProxyOptions } from "./browser-proxy.js";
 
@@ -17,8 +17,8 @@ export const BROWSER_LIMITS = {
   /** What one action (a click, an outline, a screenshot) may take before it is given up. */
   actionTimeoutMs: 10_000,
   viewport: { width: 1280, height: 800 },
-  /** Bytes one response may bring in through the proxy. */
-  maxResponseBytes: 10 * 1024 * 1024,
+  /** Bytes one response may bring in through the proxy (fetch_url's limit too). */
+  maxResponseBytes: 5 * 1024 * 1024,
 };
 
 export interface BrowserSessionOptions {
@@ -124,10 +124,10 @@ export class BrowserSession {
     return this.options.loadTimeoutMs;
   }
 
-  /** Resident memory of Chromium's processes, in bytes. */
-  residentBytes(): number {
+  /** Memory of Chromium's processes (their proportional shares, summed), in bytes. */
+  memoryBytes(): Promise<number> {
     const pid = this.host.browserPid;
-    return pid === null ? 0 : treeResidentBytes(pid);
+    return pid === null ? Promise.resolve(0) : treeMemoryBytes(pid);
   }
 
   /**

@@ -120,7 +120,7 @@ export class Browsers {
     for (const [id, entry] of this.entries) {
       const session = await entry.session.catch(() => null);
       if (!session || session.isClosed) continue;
-      sessions.push({ session_id: id, tabs: session.tabs().length, memory_mb: Math.round(session.residentBytes() / (1024 * 1024)), started_at: session.startedAt, idle_ms: Date.now() - entry.lastUsed });
+      sessions.push({ session_id: id, tabs: session.tabs().length, memory_mb: Math.round((await session.memoryBytes()) / (1024 * 1024)), started_at: session.startedAt, idle_ms: Date.now() - entry.lastUsed });
     }
     return { available: this.available, executable: this.executable, memory_limit_mb: this.options.memoryMb, sessions };
   }
@@ -141,12 +141,25 @@ export class Browsers {
     this.entries.delete(sessionId);
   }
 
+  private checking = false;
+
   private async checkMemory() {
+    // One look at a time: a slow one is not stacked on by the next tick.
+    if (this.checking) return;
+    this.checking = true;
+    try {
+      await this.checkEach();
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  private async checkEach() {
     const limit = this.options.memoryMb * 1024 * 1024;
     for (const [id, entry] of this.entries) {
       const session = await entry.session.catch(() => null);
       if (!session || session.isClosed) continue;
-      const used = session.residentBytes();
+      const used = await session.memoryBytes();
       if (used <= limit) continue;
       const mb = Math.round(used / (1024 * 1024));
       this.options.log.warn({ session: id, mb }, "browser over its memory bound: closed");

@@ -218,7 +218,7 @@ export function loadConfig(
     profileKeys: Object.freeze(profileKeysOf(fromFile, env)),
     searchKeys: Object.freeze({ BRAVE_API_KEY: orNull(get("BRAVE_API_KEY")), TAVILY_API_KEY: orNull(get("TAVILY_API_KEY")), SERPER_API_KEY: orNull(get("SERPER_API_KEY")) }),
     webSearchTimeoutMs: intFrom(get("WEB_SEARCH_TIMEOUT_MS"), 10_000, "WEB_SEARCH_TIMEOUT_MS"),
-    browser: { executablePath: orNull(get("BROWSER_PATH")), memoryMb: intFrom(get("BROWSER_MEMORY_MB"), 1024, "BROWSER_MEMORY_MB"), loadTimeoutMs: intFrom(get("BROWSER_LOAD_TIMEOUT_MS"), 30_000, "BROWSER_LOAD_TIMEOUT_MS") },
+    browser: { executablePath: orNull(get("BROWSER_PATH")), memoryMb: intFrom(get("BROWSER_MEMORY_MB"), 1536, "BROWSER_MEMORY_MB"), loadTimeoutMs: intFrom(get("BROWSER_LOAD_TIMEOUT_MS"), 30_000, "BROWSER_LOAD_TIMEOUT_MS") },
     profileKeysFromEnvironment: Object.keys(env).filter((name) => PROFILE_KEY.test(name) && (env[name] ?? "") !== ""),
     embedding: Object.freeze({
       model: orNull(get("EMBEDDING_MODEL")),

@@ -76,18 +76,24 @@ export function treeWrittenBytes(root: number): number {
   return total;
 }
 
-/** Resident memory of the tree under `root`, in bytes (VmRSS of each process; shared pages count in each). */
-export function treeResidentBytes(root: number): number {
-  let total = 0;
-  for (const p of processTree(root)) {
-    try {
-      const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${p.pid}/status`, "utf8"));
-      if (match) total += Number(match[1]) * 1024;
-    } catch {
-      // gone
-    }
-  }
-  return total;
+/**
+ * Memory of the tree under `root`, in bytes: each process's proportional share (Pss, from
+ * smaps_rollup), so pages its processes share (a browser's code, its shared memory) count once in all.
+ * Read off the event loop: the kernel walks each process's page tables to answer (milliseconds for
+ * a browser's gigabyte).
+ */
+export async function treeMemoryBytes(root: number): Promise<number> {
+  const shares = await Promise.all(
+    processTree(root).map(async (p) => {
+      try {
+        const match = /^Pss:\s+(\d+) kB$/m.exec(await readFile(`/proc/${p.pid}/smaps_rollup`, "utf8"));
+        return match ? Number(match[1]) * 1024 : 0;
+      } catch {
+        return 0; // gone
+      }
+    }),
+  );
+  return shares.reduce((a, b) => a + b, 0);
 }
 
 /**

@@ -14,7 +14,7 @@ import { OUTLINE_MAX_CHARS } from "../../src/browser/browser-actions.js";
 import { findBrowser } from "../../src/browser/find-browser.js";
 import { html, refOf, type Site, startSite } from "../../test-support/browser-site.js";
 import { toolMessages } from "../../test-support/mcp-harness.js";
-import { type ScriptedModelServer, startScriptedModelServer } from "../../test-support/scripted-model-server.js";
+import { messageText, type ScriptedModelServer, startScriptedModelServer } from "../../test-support/scripted-model-server.js";
 import { type ServerProcess, startServerProcess } from "../../test-support/server-process.js";
 import { startHealthPoller } from "../../test-support/health-poller.js";
 import { jsonOf, postJson, sseEvents } from "../../test-support/workbench-harness.js";
@@ -79,6 +79,8 @@ describe.skipIf(!chromium)("hostile pages", () => {
       { action: "navigate", url: `${site.url}/inject.html` },
     ];
     model = await startScriptedModelServer((body) => {
+      // The first turn only warms the workbench up (a user's first turn loads the model client, the prompt, the session).
+      if (body.messages.some((m) => m.role === "user" && messageText(m.content) === "warm up")) return { content: "warm" };
       const done = toolMessages(body);
       if (done.length >= steps.length) return { content: "survived" };
       const step = steps[done.length];
@@ -98,8 +100,9 @@ describe.skipIf(!chromium)("hostile pages", () => {
       BROWSER_LOAD_TIMEOUT_MS: "3000",
     });
     const wb = { url: server.url, model };
-    // Measured once the workbench has settled (its first index of the seeded files done), as a user meets it.
+    // Measured once the workbench has settled (its first index of the seeded files done, a first turn taken), as a user meets it.
     await expect.poll(async () => (await jsonOf<{ indexing: { running: boolean } }>(fetch(`${wb.url}/api/knowledge/status`))).indexing?.running ?? false, { timeout: 10_000 }).toBe(false);
+    for await (const event of sseEvents(await postJson(`${wb.url}/api/chat`, { message: "warm up", stream: true }))) expect(event.type).not.toBe("error");
     const poller = startHealthPoller(wb.url);
     const events: ChatEvent[] = [];
     for await (const event of sseEvents(await postJson(`${wb.url}/api/chat`, { message: "visit them", stream: true }))) events.push(event);
@@ -111,7 +114,7 @@ describe.skipIf(!chromium)("hostile pages", () => {
     expect(said[1]).toMatch(/the page stopped answering for 3 s \(stuck in a script, or too heavy\), so the browser was closed; the next call opens it again/);
     expect(said[2]).toContain("All is well");
     expect(said[4]).toMatch(/closed: at most 5 tabs|A new tab opened/);
-    expect(said[5]).toMatch(/cut off after 10 MB|too many for an outline|over its \d+ MB bound, and was closed/);
+    expect(said[5]).toMatch(/cut off after 5 MB|too many for an outline|over its \d+ MB bound, and was closed/);
     expect(said[5].length).toBeLessThan(OUTLINE_MAX_CHARS + 2000);
     expect(said[6]).toMatch(/alert dialog saying "Hello from the page"; it was dismissed/);
     expect(said[6]).toMatch(/confirm dialog saying "Sure\?"; it was dismissed/);
