@@ -1,4 +1,4 @@
-/** A local site for the browser tests: a handler per path (with the request), every request recorded; and reading an outline's references. */
+/** A local site for the web tests: a handler per path (with the request), every request recorded; a body written until the client stops reading; an outline's references read. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -13,6 +13,21 @@ export interface Site {
 }
 
 export const html = (res: ServerResponse, body: string) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body);
+
+/** Writes `chunk` again and again, `total` bytes in all, as fast as the client reads; stops when it goes away. */
+export function writeUntil(res: ServerResponse, total: number, chunk: string | Buffer): void {
+  let sent = 0;
+  const pump = () => {
+    while (sent < total) {
+      sent += chunk.length;
+      if (!res.write(chunk)) return void res.once("drain", pump);
+    }
+    res.end();
+  };
+  res.on("error", () => {});
+  res.on("close", () => (sent = Number.POSITIVE_INFINITY));
+  pump();
+}
 
 export async function startSite(routes: Record<string, Handler>): Promise<Site> {
   const hits: string[] = [];

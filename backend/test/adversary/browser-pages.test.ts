@@ -12,7 +12,7 @@ import type { ChatEvent, WebStatusReply } from "@mini-openclaw/protocol";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { OUTLINE_MAX_CHARS } from "../../src/browser/browser-actions.js";
 import { findBrowser } from "../../src/browser/find-browser.js";
-import { html, refOf, type Site, startSite } from "../../test-support/browser-site.js";
+import { html, refOf, type Site, startSite, writeUntil } from "../../test-support/browser-site.js";
 import { toolMessages } from "../../test-support/mcp-harness.js";
 import { messageText, type ScriptedModelServer, startScriptedModelServer } from "../../test-support/scripted-model-server.js";
 import { type ServerProcess, startServerProcess } from "../../test-support/server-process.js";
@@ -34,17 +34,7 @@ describe.skipIf(!chromium)("hostile pages", () => {
       "/popups.html": (_q, res) => html(res, `<title>Popups</title><button onclick="for (let i = 0; i < 1000; i++) window.open('/popups.html?' + i)">Open</button>`),
       "/huge.html": (_q, res) => {
         res.writeHead(200, { "content-type": "text/html" });
-        const chunk = `<p>${"filler ".repeat(1400)}</p>\n`.repeat(100);
-        let sent = 0;
-        const pump = () => {
-          while (sent < 100 * 1024 * 1024) {
-            sent += chunk.length;
-            if (!res.write(chunk)) return void res.once("drain", pump);
-          }
-          res.end();
-        };
-        res.on("error", () => {});
-        pump();
+        writeUntil(res, 100 * 1024 * 1024, `<p>${"filler ".repeat(1400)}</p>\n`.repeat(100));
       },
       "/dialog.html": (_q, res) => html(res, `<title>Dialogs</title><script>alert("Hello from the page"); confirm("Sure?");</script><p>After the dialogs</p>`),
       "/download": (_q, res) => {
