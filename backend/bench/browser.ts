@@ -67,7 +67,7 @@ for (const [i, [name, page]] of Object.entries(PAGES).entries()) {
   let cut = "";
   for (let round = 0; round < ROUNDS; round++) {
     t = performance.now();
-    const nav = await h.run("browser", { action: "navigate", url: `http://127.0.0.1:${port}${paths[i]}?r=${round}` });
+    await h.run("browser", { action: "navigate", url: `http://127.0.0.1:${port}${paths[i]}?r=${round}` });
     times.navigate.push(performance.now() - t);
     t = performance.now();
     const snap = await h.run("browser", { action: "snapshot" });
