@@ -5,7 +5,7 @@
  * with the test allowance off for every address kind and scheme. Hostile pages: adversary/browser-pages.test.ts.
  */
 import { lookup } from "node:dns";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ApprovalRequestEvent, ChatEvent, ToolResultEvent, WebStatusReply } from "@mini-openclaw/protocol";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -105,6 +105,15 @@ describe.skipIf(!chromium)("a browser turn through the workbench", () => {
     expect(text).toContain(`Source: <${resultUrl}>`);
     expect(text).toContain("Sunny, 21 degrees F");
     expect((await postJson(`${wb.url}/api/web/save`, { session_id: "no-such-session", url: resultUrl }, { headers: { origin: wb.url } })).status).toBe(409);
+
+    // An export carries the screenshots; an import stores them again, each checked against its id.
+    const exported = await jsonOf<{ screenshots: Array<{ id: string; data: string }> }>(fetch(`${wb.url}/api/sessions/${sessionId}/export?format=json`));
+    expect(exported.screenshots.map((s) => s.id).sort()).toEqual([...new Set(results.map((r) => (r.details as { screenshot: { id: string } }).screenshot.id))].sort());
+    await rm(join(wb.dataRoot, "storage/browser/screenshots"), { recursive: true });
+    const tampered = { ...exported, screenshots: [{ ...exported.screenshots[0], data: Buffer.from("not a jpeg").toString("base64") }] };
+    expect((await postJson(`${wb.url}/api/sessions/import`, tampered, { headers: { origin: wb.url } })).status).toBe(400);
+    expect((await postJson(`${wb.url}/api/sessions/import`, exported, { headers: { origin: wb.url } })).status).toBe(201);
+    expect((await fetch(`${wb.url}/api/web/screenshots/${exported.screenshots[0].id}`)).status).toBe(200);
 
     // Deleting the session closes its browser.
     expect((await fetch(`${wb.url}/api/sessions/${sessionId}`, { method: "DELETE", headers: { origin: wb.url } })).status).toBe(200);

@@ -17,6 +17,12 @@ export class ScreenshotStore {
     return id;
   }
 
+  /** A screenshot from an export, stored again: refused unless it is a JPEG whose bytes are what its id names. */
+  async imported(id: string, jpeg: Buffer): Promise<void> {
+    if (jpeg.length > MAX_BYTES || jpeg[0] !== 0xff || jpeg[1] !== 0xd8) throw new Error(`screenshot ${id} is not a JPEG of at most ${MAX_BYTES / (1024 * 1024)} MB`);
+    if ((await this.save(jpeg)) !== id) throw new Error(`screenshot ${id}'s bytes are not the ones its id names`);
+  }
+
   /** The JPEG's bytes; null for an id that is not one or a picture that is gone. */
   async read(id: string): Promise<Buffer | null> {
     if (!ID.test(id)) return null;

@@ -52,7 +52,18 @@ function sweepSoon(mark: string): void {
   sweep.unref();
 }
 
-export function runHookCommand(command: string, options: HookProcessOptions): Promise<HookProcessResult> {
+/**
+ * Spawns wait their turn, one per turn of the event loop: the hooks of one event all start at once,
+ * and forking them in one tick would hold the loop (and every request) for all their forks together.
+ */
+let spawnTurn: Promise<void> = Promise.resolve();
+function nextSpawnTurn(): Promise<void> {
+  spawnTurn = spawnTurn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  return spawnTurn;
+}
+
+export async function runHookCommand(command: string, options: HookProcessOptions): Promise<HookProcessResult> {
+  await nextSpawnTurn();
   const started = performance.now();
   const mark = randomUUID();
   return new Promise((resolve) => {

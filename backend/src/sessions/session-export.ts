@@ -2,14 +2,14 @@
  * A session out of the workbench and back: JSON (the entries as stored, for an import) and Markdown
  * (for reading or sharing). An import is hostile input like any file: every entry is validated.
  */
-import { type Attachment, type ExportedAttachment, exportedAttachmentSchema, type SessionDetail, type SessionEntry, sessionEntrySchema, type SessionExport, type StoredEvent } from "@mini-openclaw/protocol";
+import { type Attachment, type ExportedAttachment, exportedAttachmentSchema, type ExportedScreenshot, exportedScreenshotSchema, type SessionDetail, type SessionEntry, sessionEntrySchema, type SessionExport, type StoredEvent } from "@mini-openclaw/protocol";
 import { UserError } from "../lib/user-error.js";
 
 const MAX_IMPORT_ENTRIES = 200_000;
 const MAX_IMPORT_ATTACHMENTS = 1000;
 const TOOL_OUTPUT_CHARS = 2000;
 
-export function exportJson(session: SessionDetail, attachments: ExportedAttachment[] = []): SessionExport {
+export function exportJson(session: SessionDetail, attachments: ExportedAttachment[] = [], screenshots: ExportedScreenshot[] = []): SessionExport {
   return {
     format: "mini-openclaw-session",
     version: 2,
@@ -18,7 +18,19 @@ export function exportJson(session: SessionDetail, attachments: ExportedAttachme
     exported_at: new Date().toISOString(),
     entries: session.entries,
     ...(attachments.length ? { attachments } : {}),
+    ...(screenshots.length ? { screenshots } : {}),
   };
+}
+
+/** The screenshots the session's browser steps carry (their cards' `details.screenshot.id`), each once. */
+export function screenshotIdsOf(entries: SessionEntry[]): string[] {
+  const ids = new Set<string>();
+  for (const entry of entries) {
+    if (entry.type !== "event" || entry.event.type !== "tool_result") continue;
+    const id = (entry.event.details as { screenshot?: { id?: unknown } | null } | undefined)?.screenshot?.id;
+    if (typeof id === "string") ids.add(id);
+  }
+  return [...ids];
 }
 
 /** Every attachment the session's messages name, each once. */
@@ -39,7 +51,7 @@ export function withAttachments(entries: SessionEntry[], stored: Map<string, Att
 }
 
 /** Entries of an export, validated line by line; the reason names the first entry that is not one. */
-export function importedEntries(body: unknown, messageChars: number): { title: string; entries: SessionEntry[]; attachments: ExportedAttachment[] } {
+export function importedEntries(body: unknown, messageChars: number): { title: string; entries: SessionEntry[]; attachments: ExportedAttachment[]; screenshots: ExportedScreenshot[] } {
   const value = body as Partial<SessionExport> | null;
   if (typeof value !== "object" || value === null || value.format !== "mini-openclaw-session") {
     throw new UserError("invalid_request", 'Not a session export: expected a JSON object with "format": "mini-openclaw-session".');
@@ -64,7 +76,14 @@ export function importedEntries(body: unknown, messageChars: number): { title: s
     if (!parsed.success) throw new UserError("invalid_request", `Attachment ${i + 1} is not a valid exported attachment: ${parsed.error.issues[0]?.message ?? "invalid"}.`);
     return parsed.data;
   });
-  return { title: typeof value.title === "string" ? value.title.slice(0, 200) : "", entries: renumbered(entries), attachments: carried };
+  const pictures = value.screenshots ?? [];
+  if (!Array.isArray(pictures) || pictures.length > MAX_IMPORT_ATTACHMENTS) throw new UserError("invalid_request", `"screenshots" must be an array of at most ${MAX_IMPORT_ATTACHMENTS} screenshots with their bytes.`);
+  const screenshots = pictures.map((raw, i) => {
+    const parsed = exportedScreenshotSchema.safeParse(raw);
+    if (!parsed.success) throw new UserError("invalid_request", `Screenshot ${i + 1} is not a valid exported screenshot: ${parsed.error.issues[0]?.message ?? "invalid"}.`);
+    return parsed.data;
+  });
+  return { title: typeof value.title === "string" ? value.title.slice(0, 200) : "", entries: renumbered(entries), attachments: carried, screenshots };
 }
 
 /**

@@ -62,6 +62,10 @@ export const sessionSearchReplySchema = z
   .meta({ id: "SessionSearchReply" });
 export type SessionSearchReply = z.infer<typeof sessionSearchReplySchema>;
 
+/** A browser step's screenshot in an export: its id (the hash of its bytes) and the JPEG. */
+export const exportedScreenshotSchema = z.object({ id: z.string().regex(/^[0-9a-f]{32}$/), data: z.base64() }).meta({ id: "ExportedScreenshot" });
+export type ExportedScreenshot = z.infer<typeof exportedScreenshotSchema>;
+
 /** `GET /api/sessions/:id/export?format=json`, and what `POST /api/sessions/import` takes. */
 export const sessionExportSchema = z
   .object({
@@ -73,6 +77,8 @@ export const sessionExportSchema = z
     entries: z.array(sessionEntrySchema),
     /** The bytes of the attachments its messages name (base64), stored again and checked like uploads on import. */
     attachments: z.array(exportedAttachmentSchema).optional(),
+    /** The browser steps' screenshots (JPEG, base64) by the id their cards carry, stored again on import. */
+    screenshots: z.array(exportedScreenshotSchema).optional(),
   })
   .meta({ id: "SessionExport" });
 export type SessionExport = z.infer<typeof sessionExportSchema>;

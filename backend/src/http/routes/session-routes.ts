@@ -4,7 +4,7 @@ import { api, MAX_IMPORT_BYTES } from "@mini-openclaw/protocol";
 import type { FastifyInstance } from "fastify";
 import { UserError } from "../../lib/user-error.js";
 import { searchSessions, snippetFor } from "../../sessions/search-sessions.js";
-import { attachmentsOf, exportJson, exportMarkdown, importedEntries, withAttachments } from "../../sessions/session-export.js";
+import { attachmentsOf, exportJson, exportMarkdown, importedEntries, screenshotIdsOf, withAttachments } from "../../sessions/session-export.js";
 import type { AttachmentStore } from "../../attachments/attachment-store.js";
 import { assertSessionId, newSessionId } from "../../sessions/session-id.js";
 import type { ChangeTracker } from "../../checkpoints/change-tracker.js";
@@ -56,7 +56,7 @@ export async function sessionRoutes(
     models: ModelProfiles;
     attachments: AttachmentStore;
     hooks: Pick<Hooks, "run">;
-    browsers: Pick<Browsers, "close">;
+    browsers: Pick<Browsers, "close" | "screenshots">;
     browserHosts: Pick<SessionHosts, "forget">;
   },
 ) {
@@ -193,13 +193,22 @@ export async function sessionRoutes(
       // Text, not JSON: Fastify sends a string of another type as it is (the contract's raw reply).
       if (markdown) return reply.type("text/markdown; charset=utf-8").send(exportMarkdown(session) as never);
       const entries = await sessions.entries(id);
-      return exportJson({ ...session, entries }, await attachments.exported(attachmentsOf(entries), { originalImages: request.query.images === "original" }));
+      const screenshots = (await Promise.all(screenshotIdsOf(entries).map(async (id) => ({ id, jpeg: await browsers.screenshots.read(id) })))).flatMap(({ id, jpeg }) => (jpeg ? [{ id, data: jpeg.toString("base64") }] : []));
+      return exportJson({ ...session, entries }, await attachments.exported(attachmentsOf(entries), { originalImages: request.query.images === "original" }), screenshots);
     },
   });
 
   // The body is checked entry by entry by the importer (a bad line is named, not the whole file refused).
   app.post("/api/sessions/import", { bodyLimit: MAX_IMPORT_BYTES, schema: { response: { 201: api.sessions.import.responses[201] } } }, async (request, reply) => {
-    const { entries, attachments: carried } = importedEntries(request.body, config.limits.messageChars);
+    const { entries, attachments: carried, screenshots } = importedEntries(request.body, config.limits.messageChars);
+    // Screenshots first, each checked against its id: a bad one refuses the import before any session exists.
+    for (const { id, data } of screenshots) {
+      try {
+        await browsers.screenshots.imported(id, Buffer.from(data, "base64"));
+      } catch (err) {
+        throw new UserError("invalid_request", `Not imported: ${(err as Error).message}.`);
+      }
+    }
     const id = newSessionId();
     // The attachments first, checked like uploads: a bad one refuses the import before any session exists.
     const stored = await attachments.imported(carried, id);
