@@ -27,6 +27,8 @@ describe.skipIf(!chromiumAvailable || !sandboxExpected().available)("a pending a
     expect(await badge.innerText()).toBe("1");
     expect(await badge.getAttribute("aria-label")).toBe("1 call waits for your approval");
     await expect.poll(() => page.title()).toMatch(/^\(1\) /);
+    // One <title>, the page's: a second one put before it by a late hydration would hide the count.
+    expect(await page.locator("title").count()).toBe(1);
     const row = page.locator('[data-testid="session-item"]').filter({ has: page.getByTestId("session-waiting") });
     await expect.poll(() => row.count()).toBe(1);
     await second.shot("attention-second-tab");

@@ -8,7 +8,7 @@ import type { SessionDetail } from "@mini-openclaw/protocol";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type ChatRequestBody, lastMessage, messageText } from "../../backend/test-support/scripted-model-server";
-import { startWorkbench, type Workbench } from "../../backend/test-support/workbench-harness";
+import { postJson, sseEvents, startWorkbench, type Workbench } from "../../backend/test-support/workbench-harness";
 import { chromiumAvailable, launch, openPage, type WatchedPage } from "./browser";
 import { checkAndClosePage } from "./page-checks";
 
@@ -49,7 +49,7 @@ describe.skipIf(!chromiumAvailable)("turns outlive the page", () => {
     await expect.poll(() => sessionOf(first.page)).not.toBeNull();
     const id = sessionOf(first.page)!;
     // The new session is in the list while its first turn streams.
-    await expect.poll(() => first.page.getByTestId("session-item").count()).toBe(1);
+    await expect.poll(() => first.page.getByTestId("session-item").count(), { timeout: 5_000 }).toBe(1);
     expect(await first.page.locator('[data-testid="turn"]').last().getAttribute("data-status")).toBe("streaming");
 
     const second = await openPage(browser, `${wb.url}/#session=${id}`);
@@ -68,6 +68,33 @@ describe.skipIf(!chromiumAvailable)("turns outlive the page", () => {
     expect(await storedFinal(wb, id)).toBe(WORDS);
   });
 
+  it("a turn another client started before this page's event stream opened is in the list while it streams", async () => {
+    wb = await startWorkbench({ script: slowAnswer });
+    const view = await openPage(browser, wb.url);
+    views.push(view);
+    const { page } = view;
+    // A slow machine: the page has read its lists before its /api/events stream is open.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/events", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.reload();
+    await page.waitForSelector("html[data-ready='true']");
+    await expect.poll(() => page.getByTestId("session-item").count()).toBe(0);
+    // Meanwhile another client starts a turn (~10 s long); its start is announced to no one this page hears.
+    const other = await postJson(`${wb.url}/api/chat`, { message: "Count for me" });
+    const events = sseEvents(other);
+    for (let next = await events.next(); !next.done && next.value.type !== "session"; next = await events.next());
+    release();
+    // The stream, once open, has what the page read before it listened read again.
+    await expect.poll(() => page.getByTestId("session-item").count(), { timeout: 5_000 }).toBe(1);
+    // ...while that turn still streams (its end would have the list read again anyway).
+    expect((await events.next()).done).toBe(false);
+    await events.return(undefined);
+  });
+
   it("a reload mid-answer shows what was written, goes on live within a second, and ends equal to the stored answer", async () => {
     wb = await startWorkbench({ script: slowAnswer });
     const view = await openPage(browser, wb.url);
@@ -77,6 +104,7 @@ describe.skipIf(!chromiumAvailable)("turns outlive the page", () => {
     await page.keyboard.press("Enter");
     await expect.poll(async () => (await page.getByTestId("answer").count()) > 0 && (await answerText(page)).split(" ").length > 10).toBe(true);
     const id = sessionOf(page)!;
+    page.on("request", (r) => r.url().includes("/api/") && console.log("REQ", Date.now(), r.url()));
     await page.reload();
     await page.waitForSelector("html[data-ready='true']");
     const t0 = Date.now();

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import "./globals.css";
 
+// No title here: the Workbench renders the page's title, which counts the calls waiting for approval.
 export const metadata: Metadata = {
-  title: "mini OpenClaw",
   description: "A local, transparent AI agent workbench",
 };
 

@@ -29,6 +29,7 @@ export function useServerEvents(handlers: ServerEventHandlers) {
   });
   useEffect(() => {
     const source = new EventSource("/api/events");
+    let opened = false;
     let missed = false;
     source.onerror = () => {
       missed = true;
@@ -36,6 +37,10 @@ export function useServerEvents(handlers: ServerEventHandlers) {
     source.onopen = () => {
       // Back after a drop: events may have gone by meanwhile, so everything is read again once.
       if (missed) void queryClient.invalidateQueries();
+      // First open: what was read (or asked) before the stream listened may have changed unseen in between
+      // (a turn this page started at once, on a slow machine); that is read again, once.
+      else if (!opened) void queryClient.invalidateQueries({ predicate: (query) => query.state.dataUpdatedAt > 0 || query.state.fetchStatus === "fetching" });
+      opened = true;
       missed = false;
     };
     source.onmessage = (message) => {

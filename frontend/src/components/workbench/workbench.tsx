@@ -32,6 +32,8 @@ import { i18n, type Language, LANGUAGES } from "@/i18n/language";
 import { useLanguage } from "@/i18n/language-provider";
 import { toastText } from "@/i18n/server-messages";
 
+const PAGE_TITLE = "mini OpenClaw";
+
 /** The three-pane IDE: Sidebar (navigation, sessions), Stage (the conversation), Inspector (files, prompt). */
 export function Workbench() {
   const { t } = useTranslation();
@@ -46,11 +48,6 @@ export function Workbench() {
   // Calls waiting for the user anywhere: counted on the Approvals button, marked on their sessions, in the tab's title.
   const pending = useApprovals().data?.pending;
   const waiting = useMemo(() => ({ calls: pending?.length ?? 0, sessions: new Set((pending ?? []).map((p) => p.session_id)) }), [pending]);
-  const pageTitle = useRef<string | null>(null);
-  useEffect(() => {
-    pageTitle.current ??= document.title;
-    document.title = waiting.calls > 0 ? `(${waiting.calls}) ${pageTitle.current}` : pageTitle.current;
-  }, [waiting.calls]);
   const skills = useSkills().data ?? null;
   const files = useFiles().data ?? [];
   const [view, setView] = useState<SidebarView>("chat");
@@ -212,6 +209,8 @@ export function Workbench() {
 
   return (
     <div className="flex h-screen flex-col">
+      {/* The page's one <title> (the layout names none): React keeps it in <head>, so a later hydration cannot put another before it. */}
+      <title>{waiting.calls > 0 ? `(${waiting.calls}) ${PAGE_TITLE}` : PAGE_TITLE}</title>
       <TopBar health={health} onModel={() => setModelDialog(true)} />
       <ModelDialog open={modelDialog} onClose={() => setModelDialog(false)} onSaved={(keyFile) => {
           showToast(t("model.savedTo", { file: keyFile }));
