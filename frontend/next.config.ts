@@ -1,5 +1,9 @@
 import type { NextConfig } from "next";
 
+// The workbench sends nothing anywhere but to the model the user sets up: Next.js's usage telemetry (and its notice in
+// the build's output) is off. Read by `next build` and `next dev` after this file loads.
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+
 const backend = process.env.BACKEND_URL ?? "http://127.0.0.1:8002";
 const dev = process.env.NODE_ENV === "development";
 

@@ -55,6 +55,19 @@ describe("a weather turn through POST /api/chat", () => {
     expect(stored.find((e) => e.type === "tool_result")).toMatchObject({ name: "read_file", ok: true, output: expect.stringContaining("## Output format") });
   });
 
+  it("says how long the model thought: thought_end carries the time from its first piece to its end, stored with the turn", async () => {
+    // Four reasoning pieces 100 ms apart before the answer's first: the thought lasts ~400 ms on the wire.
+    wb = await startWorkbench({ script: () => ({ reasoning: "one two three four", content: "Done.", chunkDelayMs: 100 }) });
+    const events = await chat(wb, "think first");
+    const ends = events.filter((e) => e.type === "thought_end");
+    expect(ends).toHaveLength(1);
+    const ms = ends[0]?.type === "thought_end" ? ends[0].ms : undefined;
+    expect(ms).toBeGreaterThanOrEqual(300);
+    expect(ms).toBeLessThan(10_000);
+    const stored = storedEvents((await fetchSession(wb.url, sessionIdOf(events))).entries).filter((e) => e.type === "thought_end");
+    expect(stored).toEqual(ends);
+  });
+
   it("answers a non-streamed turn with the final content and the events", async () => {
     wb = await startWorkbench({ script: weatherScript });
     const response = await postJson(`${wb.url}/api/chat`, { message: "weather in Paris?", stream: false });

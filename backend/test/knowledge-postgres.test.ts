@@ -147,7 +147,7 @@ describe("the knowledge index on PostgreSQL", () => {
     noPassword(await (await fetch(`${server.url}/api/health`)).text());
     noPassword(server.output.join(""));
     noPassword(other.output.join(""));
-  });
+  }, 60_000);
 
   it("two workbenches on one collection: one indexes, the other searches and sees its progress, then takes over when the first is killed", async () => {
     const first = await workbench(await dataRoot(DOCUMENTS), "shared");

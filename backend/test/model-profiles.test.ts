@@ -123,6 +123,9 @@ describe("model profiles: per session and per message", () => {
     const events = await chatWith({ message: "hi", model: "hosted" });
     expect(events.at(-1)).toMatchObject({ type: "error", code: "model_not_configured" });
     expect((events.at(-1) as { message: string }).message).toContain("MODEL_HOSTED_API_KEY");
+    // The list says so beforehand: the picker shows "not set up" rather than a model chat would not reach.
+    const listed = (await (await fetch(`${wb!.url}/api/models`)).json()) as ModelsReply;
+    expect(Object.fromEntries(listed.profiles.map((p) => [p.name, p.configured]))).toMatchObject({ hosted: false, default: true, b: true });
   });
 
   it("deleting a profile a session uses puts the session back on the default, said once", async () => {

@@ -136,6 +136,11 @@ describe("Test connection", () => {
     const reply = (await (await send("POST", `${wb.url}/api/model/test`, { base_url: wb.model.baseUrl, model: "scripted-model", api_key: "" })).json()) as ModelTestReply;
     expect(reply.models, JSON.stringify(reply.checks)).toEqual(["scripted-model"]);
     expect(Object.fromEntries(reply.checks.map((c) => [c.name, c.ok]))).toEqual({ models: true, chat: true, streaming: true, reasoning: true, usage: true, tools: true, vision: true });
+    expect(reply.checks.find((c) => c.name === "models")).toEqual({ name: "models", ok: true, detail: '1 model listed, "scripted-model" among them' });
+    // A mistyped name that this server answers for anyway (as some do): chat works, and the model list warns.
+    const typo = (await (await send("POST", `${wb.url}/api/model/test`, { base_url: wb.model.baseUrl, model: "scripted-modle", api_key: "" })).json()) as ModelTestReply;
+    expect(typo.checks.find((c) => c.name === "chat")).toMatchObject({ ok: true });
+    expect(typo.checks.find((c) => c.name === "models")).toEqual({ name: "models", ok: true, warning: true, detail: '1 model listed; "scripted-modle" is not among them' });
     // Nothing was saved by testing.
     expect(await (await fetch(`${wb.url}/api/model`)).json()).toMatchObject({ api_key_set: false, base_url: null });
   });

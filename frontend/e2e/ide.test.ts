@@ -69,8 +69,8 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     await expect.poll(() => page.getByTestId("stage").isVisible()).toBe(true);
     await expect.poll(() => page.getByTestId("inspector").isVisible()).toBe(true);
 
-    await page.getByTestId("composer").fill("What's the weather in Paris?");
-    await page.keyboard.press("Enter");
+    // The empty Stage's example is a button that asks it.
+    await page.getByTestId("start-example").click();
     const turn = page.getByTestId("turn").last();
 
     // While the stream is still running: the thought block, open...
@@ -94,8 +94,9 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     await expect.poll(() => answer.locator("strong").innerText()).toBe("Paris");
     expect(await answer.locator("table").count()).toBe(1);
     expect(await answer.locator("code.hljs").count()).toBe(1);
-    // The thoughts collapsed once done.
+    // The thoughts collapsed once done, each saying how long it took.
     expect(await page.getByTestId("thought-block").first().getAttribute("data-state")).toBe("closed");
+    expect(await page.getByTestId("thought-block").first().locator("button").first().innerText()).toMatch(/^Thought for [\d.]+ (ms|s)$/);
     await view.shot("weather-done");
 
     // Reload, open the session from the Sidebar: the same turn.
@@ -103,7 +104,7 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     await page.getByTestId("session-item").first().click();
     await page.locator('[data-testid="turn"][data-status="done"]').waitFor();
     // Rendered text, polled: a turn that just appeared may be skipped by content-visibility for a frame.
-    await expect.poll(() => page.getByTestId("user-message").innerText()).toBe("What's the weather in Paris?");
+    await expect.poll(() => page.getByTestId("user-message").innerText()).toBe("What’s the weather in Paris?");
     expect(await page.getByTestId("thought-block").count()).toBe(1);
     expect(await page.locator('[data-testid="tool-card"][data-tool="read_file"][data-status="ok"]').count()).toBe(1);
     expect(await page.getByTestId("skill-activation").count()).toBe(1);
@@ -491,6 +492,8 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     expect(await broken.innerText()).toContain("broken.pdf");
     expect((await broken.getByTestId("knowledge-reason").innerText()).length).toBeGreaterThan(5);
     expect(await page.locator('[data-testid="knowledge-document"][data-state="indexed"]').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId("knowledge-watch").isVisible()).toBe(false);
+    await page.getByTestId("knowledge-details").locator("summary").click();
     expect(await page.getByTestId("knowledge-watch").innerText()).toMatch(/Follows changes by folder events \(\d+ folders watched\)/);
     await page.getByTestId("knowledge-query").fill("sauerkraut cabbage");
     await page.keyboard.press("Enter");
@@ -657,9 +660,22 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     view = await openPage(browser, wb.url);
     const { page } = view;
     await expect.poll(() => page.getByTestId("model-button").innerText()).toContain("set up a model");
+    // Nothing set up: the picker and the profile list say so, rather than name a model chat would not reach.
+    expect(await page.getByTestId("model-select").locator("option").first().innerText()).toMatch(/^default · not set up/);
     await page.getByTestId("model-button").click();
     await page.getByTestId("model-dialog").waitFor();
-    await page.getByTestId("model-presets").getByText("Ollama").click();
+    expect(await page.locator('[data-testid="profile-row"][data-profile="default"]').getByTestId("profile-summary").innerText()).toBe("not set up");
+    // OpenAI's preset leaves the base URL empty, which means OpenAI's address, so that is what the field shows.
+    const presets = page.getByTestId("model-presets");
+    await presets.getByText("OpenAI", { exact: true }).click();
+    expect(await page.getByTestId("model-base-url").getAttribute("placeholder")).toBe("https://api.openai.com/v1");
+    // A server of one's own: Custom (OpenAI-compatible) empties the fields, marks itself, and the address is typed.
+    await presets.getByTestId("preset-custom").click();
+    expect(await presets.getByTestId("preset-custom").getAttribute("aria-pressed")).toBe("true");
+    expect(await presets.getByText("OpenAI", { exact: true }).getAttribute("aria-pressed")).toBe("false");
+    expect(await page.getByTestId("model-base-url").evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await page.getByTestId("model-base-url").getAttribute("placeholder")).toBe("https://llm.example.com/v1");
+    await presets.getByText("Ollama").click();
     expect(await page.getByTestId("model-base-url").inputValue()).toBe("http://localhost:11434/v1");
     // A preset without a model name (vLLM serves what it was started with); the chosen one is marked.
     await page.getByTestId("model-presets").getByText("vLLM").click();
@@ -667,6 +683,13 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     expect(await page.getByTestId("model-presets").getByText("Ollama").getAttribute("aria-pressed")).toBe("false");
     await page.getByTestId("model-base-url").fill(wb.model.baseUrl);
     await page.getByTestId("model-api-key").fill("sk-e2e-typed-key-41d2");
+    // A mistyped name: the scripted server answers for any name (as some do), so the model list is what warns.
+    await page.getByTestId("model-name").fill("scripted-modle");
+    await page.getByTestId("model-test").click();
+    const listed = page.locator('[data-testid="model-check"][data-check="models"]');
+    await expect.poll(() => listed.getAttribute("data-ok"), { timeout: 15000 }).toBe("warning");
+    expect(await listed.innerText()).toContain('"scripted-modle" is not among them');
+    await page.getByTestId("model-name").fill("");
     // No model named yet (a local server's preset names none): the test lists the server's models to pick from.
     expect(await page.getByTestId("model-name").inputValue()).toBe("");
     await page.getByTestId("model-test").click();

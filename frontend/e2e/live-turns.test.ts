@@ -104,7 +104,6 @@ describe.skipIf(!chromiumAvailable)("turns outlive the page", () => {
     await page.keyboard.press("Enter");
     await expect.poll(async () => (await page.getByTestId("answer").count()) > 0 && (await answerText(page)).split(" ").length > 10).toBe(true);
     const id = sessionOf(page)!;
-    page.on("request", (r) => r.url().includes("/api/") && console.log("REQ", Date.now(), r.url()));
     await page.reload();
     await page.waitForSelector("html[data-ready='true']");
     const t0 = Date.now();

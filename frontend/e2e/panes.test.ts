@@ -103,6 +103,57 @@ describe.skipIf(!chromiumAvailable)("the panes", () => {
     await expect.poll(() => page.getByTestId("answer").count()).toBe(2);
   });
 
+  it("the widths the user dragged to come back when the window grows again, after any sequence of resizes, collapses, the drawer and reloads", async () => {
+    const wb = session.use(await startWorkbench({ script: [] }));
+    const view = await session.open(wb.url, { width: 1440, height: 900 });
+    const { page } = view;
+    await page.getByTestId("inspector").waitFor();
+    const separators = page.locator('[role="separator"]');
+    const drag = async (index: number, by: number) => {
+      const box = (await separators.nth(index).boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width / 2 + by / 2, box.y + box.height / 2, { steps: 4 });
+      await page.mouse.move(box.x + box.width / 2 + by, box.y + box.height / 2, { steps: 4 });
+      await page.mouse.up();
+    };
+    // The Sidebar dragged 60 px wider, the Inspector 80 px wider.
+    const sidebar0 = await width(page, "sidebar");
+    const inspector0 = await width(page, "inspector");
+    await drag(0, 60);
+    await drag(1, -80);
+    await expect.poll(() => width(page, "sidebar")).toBeCloseTo(sidebar0 + 60, -1);
+    await expect.poll(() => width(page, "inspector")).toBeCloseTo(inspector0 + 80, -1);
+    const sidebar = await width(page, "sidebar");
+    const inspector = await width(page, "inspector");
+
+    // 1440 → 900 → 1440: the panes narrow to leave the Stage its 480 px, then come back as wide as they were made.
+    await page.setViewportSize({ width: 900, height: 800 });
+    await expect.poll(() => width(page, "stage")).toBeGreaterThanOrEqual(479);
+    expect(await width(page, "inspector")).toBeLessThan(inspector - 100);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await expect.poll(() => page.getByTestId("inspector-rail").count()).toBe(0);
+    await expect.poll(async () => Math.abs((await width(page, "inspector")) - inspector)).toBeLessThanOrEqual(2);
+    expect(Math.abs((await width(page, "sidebar")) - sidebar)).toBeLessThanOrEqual(2);
+
+    // Both collapsed, the 700 px drawer opened and closed, a reload, back to 1440: collapsed as left; each expands to its width.
+    await page.getByTestId("sidebar").getByRole("button", { name: "Collapse sidebar" }).click();
+    await page.getByRole("button", { name: "Collapse inspector" }).click();
+    await page.setViewportSize({ width: 700, height: 800 });
+    await page.getByRole("button", { name: "Expand sidebar" }).click();
+    await page.getByTestId("sidebar-drawer").getByRole("button", { name: "Collapse sidebar" }).click();
+    await page.reload();
+    await page.waitForSelector("html[data-ready='true']");
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByTestId("inspector-rail").waitFor();
+    await expect.poll(() => page.getByTestId("sidebar-rail").isVisible()).toBe(true);
+    await page.getByRole("button", { name: "Expand sidebar" }).click();
+    await page.getByRole("button", { name: "Expand inspector" }).click();
+    await expect.poll(async () => Math.abs((await width(page, "sidebar")) - sidebar)).toBeLessThanOrEqual(2);
+    await expect.poll(async () => Math.abs((await width(page, "inspector")) - inspector)).toBeLessThanOrEqual(2);
+    await view.shot("panes-widths-back");
+  });
+
   it("under 800 px the Sidebar is a drawer over the Stage, opened by Expand sidebar; the Stage keeps the width", async () => {
     const wb = session.use(await startWorkbench({ script: [] }));
     const view = await session.open(wb.url, { width: 760, height: 700 });

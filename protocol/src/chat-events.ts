@@ -31,7 +31,12 @@ const blockId = z.string().min(1);
 export const thoughtStartEventSchema = z.object({ type: z.literal("thought_start"), block: blockId });
 /** A piece of the model's reasoning (its thought block's delta). */
 export const thoughtEventSchema = z.object({ type: z.literal("thought"), content: z.string(), block: blockId.optional() });
-export const thoughtEndEventSchema = z.object({ type: z.literal("thought_end"), block: blockId });
+export const thoughtEndEventSchema = z.object({
+  type: z.literal("thought_end"),
+  block: blockId,
+  /** How long the model thought: from the block's first piece to its end, in ms (absent in turns recorded before 2026-12-07). */
+  ms: z.number().int().nonnegative().optional(),
+});
 
 /** A block of the model's visible text begins. */
 export const textStartEventSchema = z.object({ type: z.literal("text_start"), block: blockId });

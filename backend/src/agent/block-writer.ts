@@ -13,7 +13,7 @@ type DeltaKind = "token" | "thought" | "tool_input_delta";
 
 export class BlockWriter {
   /** The text or thought block being written (a tool call's arguments are blocks of their own). */
-  private open: { kind: "text" | "thought"; block: string } | null = null;
+  private open: { kind: "text" | "thought"; block: string; since: number } | null = null;
   private readonly toolBlocks = new Map<number, string>();
   private pending: { kind: DeltaKind; block: string; content: string } | null = null;
   private scheduled = false;
@@ -64,16 +64,16 @@ export class BlockWriter {
     if (this.open?.kind === kind) return this.open.block;
     this.closeOpen();
     const block = this.newBlockId();
-    this.open = { kind, block };
+    this.open = { kind, block, since: performance.now() };
     this.event({ type: kind === "text" ? "text_start" : "thought_start", block });
     return block;
   }
 
   private closeOpen(): void {
     if (!this.open) return;
-    const { kind, block } = this.open;
+    const { kind, block, since } = this.open;
     this.open = null;
-    this.event({ type: kind === "text" ? "text_end" : "thought_end", block });
+    this.event(kind === "text" ? { type: "text_end", block } : { type: "thought_end", block, ms: Math.round(performance.now() - since) });
   }
 
   text(content: string): void {

@@ -29,9 +29,16 @@ async function listModels(model: ModelConfig, signal: AbortSignal): Promise<{ ch
     const body = (await response.json()) as { data?: Array<{ id?: unknown }> };
     const models = (body.data ?? []).flatMap((m) => (typeof m.id === "string" ? [m.id] : []));
     const listed = models.includes(model.model);
+    // A name the server does not list is most often mistyped: some servers answer for any name, so say so whatever chat does.
+    const unlisted = models.length > 0 && model.model !== "" && !listed;
     return {
       models,
-      check: { name: "models", ok: true, detail: `${models.length} model${models.length === 1 ? "" : "s"} listed${models.length ? (listed ? `, "${model.model}" among them` : `; "${model.model}" is not among them`) : ""}` },
+      check: {
+        name: "models",
+        ok: true,
+        detail: `${models.length} model${models.length === 1 ? "" : "s"} listed${models.length ? (listed ? `, "${model.model}" among them` : model.model ? `; "${model.model}" is not among them` : "") : ""}`,
+        ...(unlisted ? { warning: true as const } : {}),
+      },
     };
   } catch (err) {
     return { models: null, check: { name: "models", ok: false, detail: `GET /models failed: ${(err as Error).message}` } };

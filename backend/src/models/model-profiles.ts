@@ -17,7 +17,7 @@ import {
   profileKeySetting,
   type ProfileUpdate,
 } from "@mini-openclaw/protocol";
-import type { Config } from "../config/config.js";
+import { type Config, isModelConfigured } from "../config/config.js";
 import type { ResolvedProfile } from "../config/resolved-profile.js";
 import { UserError } from "../lib/user-error.js";
 import { compatInForce } from "./provider-compat.js";
@@ -175,6 +175,7 @@ export class ModelProfiles {
       base_url: profile.model.baseUrl,
       model: profile.model.model,
       api_key_set: profile.model.apiKey !== null,
+      configured: isModelConfigured(profile.model),
       key_setting: profileKeySetting(name),
       fallbacks: profile.fallbacks,
       compat_in_force: profile.compat,

@@ -4,7 +4,8 @@ import { currentLocale, i18n } from "./language";
 export const formatNumber = (value: number, options?: Intl.NumberFormatOptions): string => new Intl.NumberFormat(currentLocale(), options).format(value);
 
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return formatNumber(bytes, { style: "unit", unit: "byte", unitDisplay: "narrow" });
+  // "178 B" in every language (Intl's narrow English is "178B", its short one "178 byte").
+  if (bytes < 1024) return `${formatNumber(bytes)} B`;
   if (bytes < 1024 * 1024) return formatNumber(bytes / 1024, { style: "unit", unit: "kilobyte", maximumFractionDigits: 1, minimumFractionDigits: 1 });
   return formatNumber(bytes / 1024 / 1024, { style: "unit", unit: "megabyte", maximumFractionDigits: 1, minimumFractionDigits: 1 });
 }

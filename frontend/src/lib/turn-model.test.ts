@@ -97,14 +97,15 @@ describe("turnsFromEntries", () => {
       { type: "text_end", block: "b1" },
       { type: "thought_start", block: "b2" },
       { type: "thought", block: "b2", content: " Check the file." },
-      { type: "thought_end", block: "b2" },
+      { type: "thought_end", block: "b2", ms: 1250 },
       { type: "tool_input_start", block: "b3", name: "read_file", call_id: "c1" },
       { type: "tool_input_delta", block: "b3", content: '{"path": "a' },
     ];
     const writing = events.reduce(applyEvent, newTurn("q", "t0"));
     expect(writing.blocks).toEqual([
       { kind: "thought", text: "The user wants a number.", id: "b1" },
-      { kind: "thought", text: " Check the file.", id: "b2" },
+      // How long it thought, from its end: shown as "Thought for 1.3 s" rather than its length.
+      { kind: "thought", text: " Check the file.", id: "b2", ms: 1250 },
       { kind: "tool_input", id: "b3", name: "read_file", text: '{"path": "a' },
     ]);
     const called = [

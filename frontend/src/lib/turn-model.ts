@@ -8,7 +8,7 @@ import { assertNever } from "./utils";
 
 export type Block =
   /** `id`: the block id it streamed under (sessions stored before blocks have none). */
-  | { kind: "thought"; text: string; id?: string }
+  | { kind: "thought"; text: string; id?: string; /** How long it took, once the thought ended (thought_end). */ ms?: number }
   | {
       kind: "text";
       text: string;
@@ -144,9 +144,11 @@ export function applyEvent(turn: Turn, event: ChatEvent): Turn {
     case "text_start":
     case "text_end":
     case "thought_start":
-    case "thought_end":
     case "tool_input_end":
       return turn;
+    case "thought_end":
+      if (event.ms === undefined) return turn;
+      return { ...turn, blocks: turn.blocks.map((b) => (b.kind === "thought" && b.id === event.block ? { ...b, ms: event.ms } : b)) };
     case "tool_input_start":
       return { ...turn, blocks: [...turn.blocks, { kind: "tool_input", id: event.block, name: event.name, text: "" }] };
     case "tool_input_delta":

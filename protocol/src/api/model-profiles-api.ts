@@ -103,6 +103,8 @@ export const modelProfileSchema = profileFileEntrySchema
     base_url: z.string().nullable(),
     model: z.string(),
     api_key_set: z.boolean(),
+    /** It has a key or a base URL: chat with it is on (a profile with neither fails with `model_not_configured`). */
+    configured: z.boolean(),
     /** The KEY.md setting (or environment variable) its key is read from. */
     key_setting: z.string(),
     fallbacks: z.array(profileNameSchema),

@@ -64,6 +64,8 @@ export const modelCheckSchema = z.object({
   name: z.enum(["models", "chat", "streaming", "tools", "reasoning", "usage", "vision", "embeddings"]),
   ok: z.boolean(),
   detail: z.string(),
+  /** It worked, but look: the detail says what (the model named is not among those the server lists). */
+  warning: z.literal(true).optional(),
 });
 export type ModelCheck = z.infer<typeof modelCheckSchema>;
 

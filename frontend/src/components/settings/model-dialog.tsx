@@ -5,8 +5,8 @@ import { Loader2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
-import { EMBEDDING_MODEL_EXAMPLE, LOCAL_URL_EXAMPLE, MODEL_PRESETS } from "./model-presets";
-import { capabilitiesFound, field, KeyField, KeyHostConfirm, keyMovesTo, TestChecks } from "./model-fields";
+import { EMBEDDING_MODEL_EXAMPLE } from "./model-presets";
+import { baseUrlPlaceholder, capabilitiesFound, field, isCustomUrl, KeyField, KeyHostConfirm, keyMovesTo, PresetButtons, TestChecks } from "./model-fields";
 import { ProfilesSection } from "./profiles-section";
 import { WebSearchSection } from "./web-search-section";
 import { useTranslation } from "react-i18next";
@@ -35,6 +35,10 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
   const [error, setError] = useState<string | null>(null);
   /** The user agreed to send the saved key to the host the base URL now names. */
   const [keyToNewHost, setKeyToNewHost] = useState(false);
+  /** "Custom (OpenAI-compatible)" was picked: its field is empty until the user types the server's address. */
+  const [customChosen, setCustomChosen] = useState(false);
+  const custom = isCustomUrl(baseUrl, customChosen);
+  const urlField = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (!open) return dialog.current?.close();
@@ -44,6 +48,7 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
     setApiKey(undefined);
     setEmbeddingKey(undefined);
     setKeyToNewHost(false);
+    setCustomChosen(false);
     api.model().then(
       (settings) => {
         setCurrent(settings);
@@ -103,29 +108,28 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
       >
         <DialogHeader title={t("model.title")} onClose={onClose} />
         <p className="text-xs text-zinc-500">{t("model.defaultProfileIntro")}</p>
-        <div className="flex flex-wrap gap-1.5" data-testid="model-presets">
-          {MODEL_PRESETS.map((preset) => (
-            <Button
-              key={preset.name}
-              type="button"
-              variant="outline"
-              size="sm"
-              aria-pressed={baseUrl === preset.baseUrl}
-              className={baseUrl === preset.baseUrl ? "border-klein bg-klein-50 text-klein" : undefined}
-              onClick={() => {
-                setBaseUrl(preset.baseUrl);
-                // A preset without a model name (a local server: its own models) leaves no other provider's name behind.
-                setModel(preset.model);
-                setTest(null);
-              }}
-            >
-              {preset.name}
-            </Button>
-          ))}
-        </div>
+        <PresetButtons
+          testId="model-presets"
+          baseUrl={baseUrl}
+          custom={custom}
+          onPreset={(preset) => {
+            setCustomChosen(false);
+            setBaseUrl(preset.baseUrl);
+            // A preset without a model name (a local server: its own models) leaves no other provider's name behind.
+            setModel(preset.model);
+            setTest(null);
+          }}
+          onCustom={() => {
+            setCustomChosen(true);
+            setBaseUrl("");
+            setModel("");
+            setTest(null);
+            urlField.current?.focus();
+          }}
+        />
         <label className="block space-y-1 text-xs font-medium text-zinc-600">
           {t("model.baseUrl")} <span className="font-normal text-zinc-500">{t("model.baseUrlHint")}</span>
-          <input data-testid="model-base-url" className={field} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder={LOCAL_URL_EXAMPLE} />
+          <input ref={urlField} data-testid="model-base-url" className={field} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder={baseUrlPlaceholder(custom)} />
         </label>
         <label className="block space-y-1 text-xs font-medium text-zinc-600">
           {t("tasks.form.model")}

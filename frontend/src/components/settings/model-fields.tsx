@@ -1,9 +1,11 @@
 "use client";
 /** The fields the Model dialog and its profiles share: the input style, a key field that never shows a saved key, Test connection's findings. */
 import type { ModelTestReply, ProfileCapabilities } from "@mini-openclaw/protocol";
-import { Check, X } from "lucide-react";
+import { Check, TriangleAlert, X } from "lucide-react";
+import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
 import { useTranslation } from "react-i18next";
+import { CUSTOM_URL_EXAMPLE, MODEL_PRESETS, type ModelPreset, OPENAI_URL } from "./model-presets";
 
 export const field = "h-9 w-full rounded-md border border-zinc-200 bg-white px-2.5 font-mono text-[13px] outline-none focus:border-klein";
 
@@ -61,8 +63,14 @@ export function TestChecks({ test }: { test: ModelTestReply }) {
   return (
     <ul className="space-y-1 rounded-md bg-zinc-50 p-2.5 text-xs" data-testid="model-test-result">
       {test.checks.map((check) => (
-        <li key={check.name} data-testid="model-check" data-check={check.name} data-ok={check.ok ? "true" : "false"} className="flex gap-1.5">
-          {check.ok ? <Check className="size-3.5 shrink-0 text-emerald-600" /> : <X className="size-3.5 shrink-0 text-zinc-500" />}
+        <li key={check.name} data-testid="model-check" data-check={check.name} data-ok={check.warning ? "warning" : check.ok ? "true" : "false"} className="flex gap-1.5">
+          {check.warning ? (
+            <TriangleAlert className="size-3.5 shrink-0 text-amber-600" aria-label={t("model.checkWarning")} />
+          ) : check.ok ? (
+            <Check className="size-3.5 shrink-0 text-emerald-600" />
+          ) : (
+            <X className="size-3.5 shrink-0 text-zinc-500" />
+          )}
           <span className="font-semibold text-zinc-700">{Object.hasOwn(CHECK_KEYS, check.name) ? t(CHECK_KEYS[check.name as keyof typeof CHECK_KEYS]) : check.name}</span>
           <span className="text-zinc-500">{check.detail}</span>
         </li>
@@ -71,3 +79,27 @@ export function TestChecks({ test }: { test: ModelTestReply }) {
   );
 }
 
+
+/** The base URL field's placeholder: what an empty field means (OpenAI), or, for a server of one's own, an example. */
+export const baseUrlPlaceholder = (custom: boolean) => (custom ? CUSTOM_URL_EXAMPLE : OPENAI_URL);
+
+/** A base URL that is none of the presets' (typed by hand): the Custom preset is the one marked. */
+export const isCustomUrl = (baseUrl: string, customChosen: boolean) => customChosen || (baseUrl.trim() !== "" && !MODEL_PRESETS.some((p) => p.baseUrl === baseUrl.trim()));
+
+/** The popular servers, then "Custom (OpenAI-compatible)": the one the base URL matches is marked. */
+export function PresetButtons(props: { baseUrl: string; custom: boolean; onPreset: (preset: ModelPreset) => void; onCustom: () => void; testId: string }) {
+  const { t } = useTranslation();
+  const marked = (on: boolean) => ({ "aria-pressed": on, className: on ? "border-klein bg-klein-50 text-klein" : undefined });
+  return (
+    <div className="flex flex-wrap gap-1.5" data-testid={props.testId}>
+      {MODEL_PRESETS.map((preset) => (
+        <Button key={preset.name} type="button" variant="outline" size="sm" {...marked(!props.custom && props.baseUrl === preset.baseUrl)} onClick={() => props.onPreset(preset)}>
+          {preset.name}
+        </Button>
+      ))}
+      <Button type="button" variant="outline" size="sm" data-testid="preset-custom" {...marked(props.custom)} onClick={props.onCustom}>
+        {t("model.presetCustom")}
+      </Button>
+    </div>
+  );
+}

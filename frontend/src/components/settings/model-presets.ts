@@ -17,8 +17,10 @@ export const MODEL_PRESETS: ModelPreset[] = [
   { name: "OpenRouter", baseUrl: "https://openrouter.ai/api/v1", model: "openai/gpt-4o-mini", needsKey: true },
 ];
 
+/** What an empty base URL means. */
+export const OPENAI_URL = "https://api.openai.com/v1";
 /** Examples in the fields (values, not words to translate). */
-export const LOCAL_URL_EXAMPLE = "http://localhost:11434/v1";
+export const CUSTOM_URL_EXAMPLE = "https://llm.example.com/v1";
 export const EMBEDDING_MODEL_EXAMPLE = "text-embedding-3-small";
 export const PROFILE_NAME_EXAMPLE = "local";
 

@@ -6,8 +6,8 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
 import { keys, useModels } from "@/lib/server-state";
-import { capabilitiesFound, field, KeyField, KeyHostConfirm, keyMovesTo, TestChecks } from "./model-fields";
-import { CAPABILITIES, LOCAL_URL_EXAMPLE, MODEL_PRESETS, PROFILE_NAME_EXAMPLE } from "./model-presets";
+import { baseUrlPlaceholder, capabilitiesFound, field, isCustomUrl, KeyField, KeyHostConfirm, keyMovesTo, PresetButtons, TestChecks } from "./model-fields";
+import { CAPABILITIES, PROFILE_NAME_EXAMPLE } from "./model-presets";
 import { formatCost } from "@/i18n/format";
 import { useTranslation } from "react-i18next";
 
@@ -26,9 +26,11 @@ interface Draft {
   saved: boolean;
   /** The user agreed to send the saved key to the host the base URL now names. */
   keyToNewHost: boolean;
+  /** "Custom (OpenAI-compatible)" was picked. */
+  custom: boolean;
 }
 
-const emptyDraft = (): Draft => ({ name: "", baseUrl: "", model: "", apiKey: undefined, priceIn: "", priceOut: "", fallbacks: "", caps: { tools: false, vision: false, reasoning: false }, saved: false, keyToNewHost: false });
+const emptyDraft = (): Draft => ({ name: "", baseUrl: "", model: "", apiKey: undefined, priceIn: "", priceOut: "", fallbacks: "", caps: { tools: false, vision: false, reasoning: false }, saved: false, keyToNewHost: false, custom: false });
 
 const draftOf = (p: ModelProfile): Draft => ({
   name: p.name,
@@ -41,11 +43,12 @@ const draftOf = (p: ModelProfile): Draft => ({
   caps: { tools: p.capabilities?.tools ?? false, vision: p.capabilities?.vision ?? false, reasoning: p.capabilities?.reasoning ?? false },
   saved: true,
   keyToNewHost: false,
+  custom: false,
 });
 
 /** The draft as the API takes it; what the form does not show (parameters, other capabilities) is kept from the saved profile. */
 function updateOf(draft: Draft, saved: ModelProfile | undefined): ProfileUpdate {
-  const { name: _n, base_url: _b, model: _m, api_key_set: _k, key_setting: _s, fallbacks: _f, prices: _p, compat_in_force: _c, capabilities, ...rest } = saved ?? ({} as Partial<ModelProfile>);
+  const { name: _n, base_url: _b, model: _m, api_key_set: _k, configured: _o, key_setting: _s, fallbacks: _f, prices: _p, compat_in_force: _c, capabilities, ...rest } = saved ?? ({} as Partial<ModelProfile>);
   const priced = draft.priceIn.trim() !== "" && draft.priceOut.trim() !== "";
   return {
     ...rest,
@@ -109,8 +112,8 @@ export function ProfilesSection() {
         {data?.profiles.map((profile) => (
           <li key={profile.name} data-testid="profile-row" data-profile={profile.name} className="flex items-center gap-2 rounded-md border border-zinc-200 px-2 py-1">
             <span className="font-mono font-semibold text-zinc-800">{profile.name}</span>
-            <span className="min-w-0 flex-1 truncate text-zinc-500">
-              {profile.model}
+            <span className="min-w-0 flex-1 truncate text-zinc-500" data-testid="profile-summary">
+              {profile.configured ? profile.model : <span className="text-amber-700">{t("model.notSetUp")}</span>}
               {profile.base_url ? ` ${t("model.at", { url: profile.base_url })}` : ""}
               {profile.api_key_set ? ` · ${t("model.keySet")}` : ""}
               {profile.prices ? ` · ${t("model.prices", { input: formatCost(profile.prices.input), output: formatCost(profile.prices.output) })}` : ""}
@@ -144,20 +147,20 @@ export function ProfilesSection() {
       </ul>
       {draft && (
         <div className="space-y-2 rounded-md border border-zinc-200 p-2.5 text-xs font-medium text-zinc-600" data-testid="profile-form">
-          <div className="flex flex-wrap gap-1" data-testid="profile-presets">
-            {MODEL_PRESETS.map((preset) => (
-              <Button key={preset.name} type="button" variant="outline" size="sm" onClick={() => set({ baseUrl: preset.baseUrl, model: preset.model })}>
-                {preset.name}
-              </Button>
-            ))}
-          </div>
+          <PresetButtons
+            testId="profile-presets"
+            baseUrl={draft.baseUrl}
+            custom={isCustomUrl(draft.baseUrl, draft.custom)}
+            onPreset={(preset) => set({ baseUrl: preset.baseUrl, model: preset.model, custom: false })}
+            onCustom={() => set({ baseUrl: "", model: "", custom: true })}
+          />
           <label className="block space-y-1">
             {t("tasks.form.name")} <span className="font-normal text-zinc-500">{t("model.nameHint")}</span>
             <input data-testid="profile-name" className={field} value={draft.name} disabled={draft.saved} onChange={(e) => set({ name: e.target.value })} placeholder={PROFILE_NAME_EXAMPLE} />
           </label>
           <label className="block space-y-1">
             {t("model.baseUrl")} <span className="font-normal text-zinc-500">{t("model.baseUrlHint")}</span>
-            <input data-testid="profile-base-url" className={field} value={draft.baseUrl} onChange={(e) => set({ baseUrl: e.target.value })} placeholder={LOCAL_URL_EXAMPLE} />
+            <input data-testid="profile-base-url" className={field} value={draft.baseUrl} onChange={(e) => set({ baseUrl: e.target.value })} placeholder={baseUrlPlaceholder(isCustomUrl(draft.baseUrl, draft.custom))} />
           </label>
           <label className="block space-y-1">
             {t("tasks.form.model")}

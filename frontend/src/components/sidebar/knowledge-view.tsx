@@ -149,14 +149,18 @@ export function KnowledgeView({
             }}
           />
         </div>
-        <div>{t("knowledge.embeddings", { label: status.embedder.label })}</div>
-        <div data-testid="knowledge-watch">
-          {status.watch.mode === "events"
-            ? t("knowledge.watchEvents", { count: status.watch.folders })
-            : status.watch.mode === "polling"
-              ? t("knowledge.watchPolling")
-              : t("knowledge.watchOff")}
-        </div>
+        {/* How the index works is there for who asks; the documents and the query keep the room. */}
+        <details data-testid="knowledge-details">
+          <summary className="cursor-pointer select-none">{t("knowledge.details")}</summary>
+          <div>{t("knowledge.embeddings", { label: status.embedder.label })}</div>
+          <div data-testid="knowledge-watch">
+            {status.watch.mode === "events"
+              ? t("knowledge.watchEvents", { count: status.watch.folders })
+              : status.watch.mode === "polling"
+                ? t("knowledge.watchPolling")
+                : t("knowledge.watchOff")}
+          </div>
+        </details>
         {status.watch.reason && <WarningLine text={t("knowledge.eventsOff", { detail: status.watch.reason })} />}
         {status.store.kind === "postgres" && <ServerStoreLines store={status.store} />}
         {status.embedder.error && <WarningLine text={t("knowledge.vectorsOff", { detail: status.embedder.error })} />}

@@ -73,8 +73,9 @@ export function SessionsView({ sessions, current, waiting, ...actions }: Session
           <Plus />
           {t("stage.newSession")}
         </Button>
-        <Button variant="ghost" size="sm" data-tip={t("sessions.importTip")} aria-label={t("sessions.import")} onClick={() => picker.current?.click()} data-testid="session-import">
+        <Button variant="ghost" size="sm" data-tip={t("sessions.importTip")} onClick={() => picker.current?.click()} data-testid="session-import">
           <FileUp />
+          {t("sessions.import")}
         </Button>
         <input
           ref={picker}

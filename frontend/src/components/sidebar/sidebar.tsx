@@ -1,10 +1,9 @@
 "use client";
 import type { SessionSummary, SkillsReply, WorkspaceFile } from "@mini-openclaw/protocol";
 import type { ToastAction } from "@/components/ui/toaster";
-import { Bot, Brain, CalendarClock, Library, MessageSquare, Plug, ShieldCheck, Sparkles, Webhook } from "lucide-react";
+import { Bot, Brain, CalendarClock, Library, MessageSquare, PanelLeftClose, Plug, ShieldCheck, Sparkles, Webhook } from "lucide-react";
 import { skillPath } from "@/lib/skill-path";
 import { cn } from "@/lib/utils";
-import { CollapseButton } from "../ui/collapse-button";
 
 import { AgentsView } from "./agents-view";
 import { ApprovalsView } from "./approvals-view";
@@ -55,6 +54,8 @@ const NAV: Array<{ id: SidebarView; icon: typeof Brain }> = [
 ];
 
 
+const NAV_ITEM = "relative flex flex-col items-center gap-0.5 rounded-md py-1.5 text-[11px] font-medium transition-colors";
+
 export function Sidebar(props: SidebarProps) {
   const { view, onView } = props;
   const { t } = useTranslation();
@@ -68,7 +69,7 @@ export function Sidebar(props: SidebarProps) {
             data-testid={`nav-${id}`}
             onClick={() => onView(id)}
             className={cn(
-              "relative flex flex-col items-center gap-0.5 rounded-md py-1.5 text-[11px] font-medium transition-colors",
+              NAV_ITEM,
               view === id ? "bg-klein-50 text-klein" : "text-zinc-500 hover:bg-zinc-50 hover:text-zinc-800",
             )}
           >
@@ -86,10 +87,11 @@ export function Sidebar(props: SidebarProps) {
             )}
           </button>
         ))}
-        {/* The last cell of the grid: hiding the Sidebar costs no row of its own. */}
-        <div className="flex items-center justify-center">
-          <CollapseButton side="left" onClick={props.onCollapse} />
-        </div>
+        {/* The last cell of the grid, named like the views around it: hiding the Sidebar costs no row of its own. */}
+        <button type="button" aria-label={t("panes.collapseSidebar")} onClick={props.onCollapse} data-testid="sidebar-collapse" className={cn(NAV_ITEM, "text-zinc-500 hover:bg-zinc-50 hover:text-zinc-800")}>
+          <PanelLeftClose className="size-4" />
+          {t("panes.collapse")}
+        </button>
       </nav>
       <div className="min-h-0 flex-1 overflow-y-auto p-2">
         {view === "chat" && <SessionsView sessions={props.sessions} current={props.currentSession} waiting={props.waiting.sessions} {...props.sessionActions} />}

@@ -26,7 +26,7 @@ export function BlockList({ blocks, streaming }: { blocks: Block[]; streaming: b
       {blocks.map((block, index) => {
         switch (block.kind) {
           case "thought":
-            return <ThoughtBlock key={index} text={block.text} streaming={streaming && index === lastIndex} />;
+            return <ThoughtBlock key={index} text={block.text} ms={block.ms} streaming={streaming && index === lastIndex} />;
           case "tool": {
             const memory = block.changes?.files.find((f) => f.path === MEMORY_FILE && f.kind !== "deleted");
             return (

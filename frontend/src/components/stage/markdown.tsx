@@ -7,6 +7,7 @@ import remarkGfm from "remark-gfm";
 import { CopyButton } from "@/components/ui/copy-button";
 import { linkCitations, parseCiteHref } from "@/lib/citations";
 import { urlHost, urlPlace } from "@/lib/url-origin";
+import { cn } from "@/lib/utils";
 import { useTranslation } from "react-i18next";
 
 /** What a click on a cited knowledge passage does (the workbench opens it in the Inspector at its line). */
@@ -73,7 +74,8 @@ function CodeBlock({ children, node: _node, ...rest }: ComponentProps<"pre"> & {
   const { t } = useTranslation();
   return (
     <div className="group/code relative">
-      <pre ref={pre} {...rest}>
+      {/* The button has a line of its own above the code, so it never covers the end of a long line. */}
+      <pre ref={pre} {...rest} className={cn(rest.className, "pt-8")}>
         {children}
       </pre>
       <CopyButton text={() => pre.current?.innerText ?? ""} label={t("markdown.copyCode")} testId="copy-code" className="absolute right-1 top-1 bg-white/80 opacity-70 group-hover/code:opacity-100" />

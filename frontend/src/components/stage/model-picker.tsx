@@ -34,8 +34,8 @@ export function ModelPicker({ session, once, onChoose }: { session: string | nul
       >
         {data.profiles.map((profile) => (
           <option key={profile.name} value={profile.name}>
-            {profile.name} · {profile.model}
-            {capabilities(profile)}
+            {profile.name} · {profile.configured ? profile.model : t("model.notSetUp")}
+            {profile.configured ? capabilities(profile) : ""}
             {profile.name === data.default ? ` ${t("model.default")}` : ""}
           </option>
         ))}

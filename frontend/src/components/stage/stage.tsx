@@ -137,7 +137,7 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
         {usage && usage.total.requests > 0 && (
           <span
             data-testid="session-usage"
-            className="text-[11px] text-zinc-500"
+            className="shrink-0 whitespace-nowrap text-[11px] text-zinc-500"
             data-tip={usage.rows
               .map((r) =>
                 t("stage.usageRow", {
@@ -209,6 +209,12 @@ export function Stage({ sessionKey, title, turns, streaming, loadError, skills, 
               <MessageSquare className="size-8 text-klein/60" />
               <div className="text-base font-medium text-zinc-700">{t("stage.start")}</div>
               <div className="max-w-sm text-sm">{t("stage.startHint")}</div>
+              <div className="text-sm">
+                {t("stage.try")}{" "}
+                <button type="button" className="rounded-full border border-zinc-200 px-3 py-1 text-zinc-700 hover:border-klein/50 hover:text-klein" onClick={() => onSend(t("stage.example"), [])} data-testid="start-example">
+                  {t("stage.example")}
+                </button>
+              </div>
             </div>
           )}
           {hidden > 0 && (

@@ -1,8 +1,8 @@
 "use client";
 import { PanelLeftOpen, PanelRightOpen } from "lucide-react";
 import { type MutableRefObject, type ReactNode, useCallback, useEffect, useRef, useState } from "react";
-import { Group, Panel, Separator, useDefaultLayout, useGroupRef, usePanelRef } from "react-resizable-panels";
-import { fitLayout } from "@/lib/fit-layout";
+import { Group, type Layout, Panel, Separator, useGroupRef, usePanelRef } from "react-resizable-panels";
+import { layoutFor, type PaneWish, parseWish, wishAfterDrag } from "@/lib/pane-layout";
 import { cn } from "@/lib/utils";
 import { useTranslation } from "react-i18next";
 
@@ -16,8 +16,25 @@ const SIDE_MIN_PX = 200;
 const RAIL = `${RAIL_PX}px`;
 /** The Stage's least width: below it a side pane collapses, the Inspector first. */
 export const STAGE_MIN_PX = 480;
-const STORAGE_KEY = "moc.panes";
-const PANE_LIMITS = { sidebar: "sidebar-panel", stage: "stage-panel", inspector: "inspector-panel", sidebarMin: SIDE_MIN_PX, stageMin: STAGE_MIN_PX, inspectorMin: SIDE_MIN_PX, rail: RAIL_PX };
+const SIDEBAR_DEFAULT_PX = 260;
+const SIDEBAR_MAX_PERCENT = 35;
+const INSPECTOR_DEFAULT_PERCENT = 33;
+/** What the user chose (widths in px, panes open or not), kept in this browser. */
+const STORAGE_KEY = "moc.panes.wish";
+const PANE_LIMITS = {
+  sidebar: "sidebar-panel",
+  stage: "stage-panel",
+  inspector: "inspector-panel",
+  sidebarMin: SIDE_MIN_PX,
+  stageMin: STAGE_MIN_PX,
+  inspectorMin: SIDE_MIN_PX,
+  sidebarMaxPercent: SIDEBAR_MAX_PERCENT,
+  rail: RAIL_PX,
+  drawerBelow: DRAWER_BELOW_PX,
+  inspectorCollapsedAt: INSPECTOR_COLLAPSED_AT_PX,
+  sidebarDefault: SIDEBAR_DEFAULT_PX,
+  inspectorDefaultPercent: INSPECTOR_DEFAULT_PERCENT,
+};
 
 /** What the rest of the page (the command palette) can do to the panes. */
 export interface PaneToggles {
@@ -48,20 +65,16 @@ function Rail({ side, onExpand }: { side: "left" | "right"; onExpand: () => void
   );
 }
 
-/** The button a pane shows to collapse itself. */
-/** localStorage, and nothing while the page is prerendered (there is no window then). */
-const browserStorage = {
-  getItem: (key: string) => (typeof window === "undefined" ? null : window.localStorage.getItem(key)),
-  setItem: (key: string, value: string) => {
-    if (typeof window !== "undefined") window.localStorage.setItem(key, value);
-  },
-};
+const loadWish = (): PaneWish => parseWish(window.localStorage.getItem(STORAGE_KEY));
+const saveWish = (wish: PaneWish) => window.localStorage.setItem(STORAGE_KEY, JSON.stringify(wish));
 
 /**
  * The three panes: Sidebar and Inspector collapse to a rail and back, and resize; the Stage takes the
- * room and never goes under 480 px. Sizes and collapsed panes persist across reloads (localStorage).
+ * room and never goes under 480 px. What the user chose (widths, collapsed panes) persists across
+ * reloads (localStorage) and the layout is made from it for the window there is (lib/pane-layout.ts):
+ * a window made narrow sends panes to their rails, made wide again brings them back as they were.
  * Under 800 px the Sidebar is a drawer over the Stage. At 1024 px or less the Inspector starts
- * collapsed when no layout was saved.
+ * collapsed until the user opens or closes it.
  */
 export function WorkbenchPanes({
   sidebar,
@@ -82,7 +95,6 @@ export function WorkbenchPanes({
   const sidebarRef = usePanelRef();
   const inspectorRef = usePanelRef();
   const groupRef = useGroupRef();
-  const { defaultLayout: savedLayout, onLayoutChanged } = useDefaultLayout({ id: STORAGE_KEY, storage: browserStorage });
   const [collapsed, setCollapsed] = useState({ sidebar: false, inspector: false });
   const [narrow, setNarrow] = useState(false);
   const [drawer, setDrawer] = useState(false);
@@ -91,87 +103,71 @@ export function WorkbenchPanes({
     setCollapsed({ sidebar: sidebarRef.current?.isCollapsed() ?? false, inspector: inspectorRef.current?.isCollapsed() ?? false });
   }, [sidebarRef, inspectorRef]);
 
-  // Saved sizes are the user's wish, the window is the fact: whenever the Stage would be narrower than its
-  // least width (a window made smaller), a side pane gives way, the Inspector first.
-  const stageBox = useRef<HTMLDivElement>(null);
-  const fitting = useRef(0);
-  /** The side pane the user opened last. */
+  const wish = useRef<PaneWish | null>(null);
+  /** The layout last shown: a drag's start. */
+  const shown = useRef<Layout | null>(null);
+  /** The side pane the user opened last: when the Stage lacks room, the other gives way. */
   const opened = useRef<"sidebar" | "inspector" | null>(null);
-  const expand = useCallback(
-    (pane: "sidebar" | "inspector") => {
-      opened.current = pane;
-      (pane === "sidebar" ? sidebarRef : inspectorRef).current?.expand();
-    },
-    [sidebarRef, inspectorRef],
-  );
-  const fit = useCallback(() => {
+  const fitting = useRef(0);
+  // The layout is always made from the wish for this window (never from the last layout, which a narrow window changed).
+  const apply = useCallback(() => {
     cancelAnimationFrame(fitting.current);
     fitting.current = requestAnimationFrame(() => {
-      // The Group's own layout, fitted to the window: an open pane under its least width is widened to
-      // it (the library would collapse it), and when the Stage lacks room a side pane goes to its rail.
       const group = groupRef.current;
-      if (!group) return;
+      if (!group || !wish.current) return;
+      const layout = layoutFor(wish.current, window.innerWidth, PANE_LIMITS, opened.current);
       const current = group.getLayout();
-      const fitted = fitLayout(current, window.innerWidth, PANE_LIMITS, opened.current);
-      if (Object.keys(fitted).some((id) => Math.abs(fitted[id] - current[id]) > 0.05)) group.setLayout(fitted);
+      if (Object.keys(layout).some((id) => Math.abs(layout[id] - (current[id] ?? 0)) > 0.05)) group.setLayout(layout);
+      shown.current = layout;
       look();
     });
   }, [groupRef, look]);
+  const choose = useCallback(
+    (change: Partial<PaneWish>, pane: "sidebar" | "inspector" | null = null) => {
+      if (!wish.current) return;
+      wish.current = { ...wish.current, ...change };
+      saveWish(wish.current);
+      if (pane) opened.current = pane;
+      apply();
+    },
+    [apply],
+  );
+  const expand = useCallback((pane: "sidebar" | "inspector") => choose(pane === "sidebar" ? { sidebarOpen: true } : { inspectorOpen: true }, pane), [choose]);
+  const collapse = useCallback((pane: "sidebar" | "inspector") => choose(pane === "sidebar" ? { sidebarOpen: false } : { inspectorOpen: false }), [choose]);
 
   useEffect(() => {
+    // Applied once the page has hydrated (the built HTML has the default sizes).
+    wish.current = loadWish();
     const measure = () => {
       setNarrow(window.innerWidth < DRAWER_BELOW_PX);
-      fit();
+      apply();
     };
-    // The saved sizes are applied once the page has hydrated (the built HTML has the default sizes, and
-    // hydration keeps the built styles), fitted to this window: saved at 1440 px, they do not fit 900.
-    if (savedLayout) groupRef.current?.setLayout(fitLayout(savedLayout, window.innerWidth, PANE_LIMITS));
     measure();
-    if (!savedLayout && window.innerWidth <= INSPECTOR_COLLAPSED_AT_PX) {
-      inspectorRef.current?.collapse();
-      // The first layout had no room for all three and gave way on the Sidebar: it comes back now.
-      if (window.innerWidth >= DRAWER_BELOW_PX) sidebarRef.current?.expand();
-    }
-    look();
     window.addEventListener("resize", measure);
     return () => window.removeEventListener("resize", measure);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, at mount: the first layout (a later resize has its own handler)
-  }, []);
-  // Narrow: the Sidebar's panel is a rail, and its content opens as a drawer instead.
+  }, [apply]);
   useEffect(() => {
-    if (narrow) sidebarRef.current?.collapse();
-    else setDrawer(false);
-    look();
-  }, [narrow, sidebarRef, look]);
+    if (!narrow) setDrawer(false);
+  }, [narrow]);
 
   useEffect(() => {
     if (showInspector > 0 && inspectorRef.current?.isCollapsed()) expand("inspector");
   }, [showInspector, inspectorRef, expand]);
-
-  // The Stage's own width, watched: a window resize keeps the panes' percentages (no layout change), so
-  // only the Stage's box says when it got too narrow.
-  useEffect(() => {
-    const box = stageBox.current;
-    if (!box) return;
-    const observer = new ResizeObserver(() => fit());
-    observer.observe(box);
-    return () => observer.disconnect();
-  }, [fit]);
 
   if (toggles) {
     toggles.current = {
       toggleSidebar: () => {
         if (narrow) setDrawer((open) => !open);
         else if (sidebarRef.current?.isCollapsed()) expand("sidebar");
-        else sidebarRef.current?.collapse();
+        else collapse("sidebar");
       },
-      toggleInspector: () => (inspectorRef.current?.isCollapsed() ? expand("inspector") : inspectorRef.current?.collapse()),
+      toggleInspector: () => (inspectorRef.current?.isCollapsed() ? expand("inspector") : collapse("inspector")),
     };
   }
 
   const expandSidebar = () => (narrow ? setDrawer(true) : expand("sidebar"));
-  const sidebarControls: PaneControls = { collapse: () => (narrow ? setDrawer(false) : sidebarRef.current?.collapse()) };
-  const inspectorControls: PaneControls = { collapse: () => inspectorRef.current?.collapse() };
+  const sidebarControls: PaneControls = { collapse: () => (narrow ? setDrawer(false) : collapse("sidebar")) };
+  const inspectorControls: PaneControls = { collapse: () => collapse("inspector") };
 
   return (
     <>
@@ -180,24 +176,28 @@ export function WorkbenchPanes({
         className="min-h-0 flex-1"
         groupRef={groupRef}
         onLayoutChanged={(layout, meta) => {
-          onLayoutChanged(layout, meta);
+          // A separator dragged (or moved by keyboard) is the user's choice of widths; any other change is ours.
+          if (meta.isUserInteraction && wish.current && shown.current) {
+            wish.current = wishAfterDrag(wish.current, shown.current, layout, window.innerWidth, PANE_LIMITS);
+            saveWish(wish.current);
+            shown.current = layout;
+          }
           look();
-          fit();
         }}
       >
-        <Panel id="sidebar-panel" panelRef={sidebarRef} defaultSize="260px" minSize={`${SIDE_MIN_PX}px`} maxSize="35" collapsible collapsedSize={RAIL} onResize={look}>
+        <Panel id="sidebar-panel" panelRef={sidebarRef} defaultSize={`${SIDEBAR_DEFAULT_PX}px`} minSize={`${SIDE_MIN_PX}px`} maxSize={`${SIDEBAR_MAX_PERCENT}`} collapsible collapsedSize={RAIL} onResize={look}>
           {(collapsed.sidebar || narrow) && <Rail side="left" onExpand={expandSidebar} />}
           {/* Kept mounted while collapsed: what it holds (a search typed, a view's state) stays. */}
           <div className={cn("h-full", (collapsed.sidebar || narrow) && "hidden")}>{!narrow && sidebar(sidebarControls)}</div>
         </Panel>
         <ResizeHandle />
         <Panel id="stage-panel" minSize={`${STAGE_MIN_PX}px`}>
-          <div ref={stageBox} className="h-full min-w-0">
+          <div className="h-full min-w-0">
             {stage}
           </div>
         </Panel>
         <ResizeHandle />
-        <Panel id="inspector-panel" panelRef={inspectorRef} defaultSize="33%" minSize={`${SIDE_MIN_PX}px`} collapsible collapsedSize={RAIL} onResize={look}>
+        <Panel id="inspector-panel" panelRef={inspectorRef} defaultSize={`${INSPECTOR_DEFAULT_PERCENT}%`} minSize={`${SIDE_MIN_PX}px`} collapsible collapsedSize={RAIL} onResize={look}>
           {collapsed.inspector && <Rail side="right" onExpand={() => expand("inspector")} />}
           {/* Kept mounted while collapsed: an unsaved edit in the editor stays. */}
           <div className={cn("h-full", collapsed.inspector && "hidden")}>{inspector(inspectorControls)}</div>
