@@ -81,7 +81,7 @@ export interface BuildOptions {
  * Nothing listens until the caller calls `listen`.
  */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  await seedDataRoot(config.dataRoot);
+  await seedDataRoot(config.dataRoot, config.defaultsLanguage);
   const sandbox = await Sandbox.create(config);
   if (sandbox.isolated) await grantDataDirsToSandbox(config.dataRoot, config.sandbox.uid);
   const python = new PythonSessions(sandbox, findPython(sandbox, config.sandbox.searchPath));
@@ -237,7 +237,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       if (path === HEARTBEAT_FILE) await scheduler.userSavedChecklist(content);
     },
   });
-  await app.register(sessionRoutes, { sessions, turns, config, changes, ui, models, attachments, hooks, browsers, browserHosts });
+  await app.register(sessionRoutes, { sessions, turns, config, changes, ui, models, attachments, hooks, browsers, browserHosts, tasks: scheduler });
   await app.register(workspaceRoutes, { config, prompts });
   await app.register(skillRoutes, { config });
   await app.register(approvalRoutes, { config, gate: approvals });

@@ -210,6 +210,27 @@ describe("the data root", () => {
       await rm(root, { recursive: true, force: true });
     }
   });
+
+  it("WORKBENCH_LANGUAGE=zh: a new data root gets the workspace files and MEMORY.md in Chinese, the rest in English; a file the user has stays", async () => {
+    const root = await mkdtemp(join(tmpdir(), "moc-zh-"));
+    await mkdir(join(root, "workspace"), { recursive: true });
+    await writeFile(join(root, "workspace/USER.md"), "my own notes");
+    const zh = await startWorkbench({ dataRoot: root, env: { WORKBENCH_LANGUAGE: "zh-CN" } });
+    try {
+      expect(await readFile(join(root, "workspace/SOUL.md"), "utf8")).toMatch(/^# 灵魂\n/);
+      expect(await readFile(join(root, "memory/MEMORY.md"), "utf8")).toMatch(/^# 记忆\n/);
+      // The heartbeat's checklist keeps the word the heartbeat listens for.
+      expect(await readFile(join(root, "workspace/HEARTBEAT.md"), "utf8")).toContain("`HEARTBEAT_OK`");
+      expect(await readFile(join(root, "workspace/USER.md"), "utf8")).toBe("my own notes");
+      expect(await readFile(join(root, "skills/get_weather/SKILL.md"), "utf8")).toContain("name: get_weather");
+      // And the model is sent them.
+      const prompt = (await (await fetch(`${zh.url}/api/prompt`)).json()) as { text?: string; sections?: Array<{ content?: string }> };
+      expect(JSON.stringify(prompt)).toContain("你是一个细心、坦率的助手");
+    } finally {
+      await zh.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("the Inspector's file list", () => {

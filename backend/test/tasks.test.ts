@@ -59,9 +59,9 @@ describe("tasks on a schedule", () => {
     const first = await fetchSession(wb!.url, runs[0].session_id!);
     expect(first.title).toMatch(/^Tick · \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
     expect(first.entries.find((e) => e.type === "user")).toMatchObject({ content: "Say tick." });
-    // Listed in the sessions like any other.
-    const listed = await json<{ sessions: Array<{ id: string }> }>(fetch(`${wb!.url}/api/sessions`));
-    expect(listed.sessions.map((s) => s.id)).toEqual(expect.arrayContaining([...sessions]));
+    // Listed in the sessions, each marked as its task's run (the page lists them under the task).
+    const listed = await json<{ sessions: Array<{ id: string; task_id?: string }> }>(fetch(`${wb!.url}/api/sessions`));
+    expect(listed.sessions.filter((s) => sessions.has(s.id)).map((s) => s.task_id)).toEqual(runs.map(() => task.id));
   });
 
   it("a task into a named session adds its turns there; a one-time task runs once", async () => {
@@ -73,6 +73,9 @@ describe("tasks on a schedule", () => {
     for (const run of await runsOf(named.id)) if (run.outcome === "done") expect(run.session_id).toBe(id);
     const session = (await fetchSession(wb!.url, id)) as SessionDetail;
     expect(session.entries.filter((e) => e.type === "user" && e.content === "Add a line.").length).toBeGreaterThanOrEqual(2);
+    // The user's own chat stays a chat in the list, though a task's runs go there.
+    const listed = await json<{ sessions: Array<{ id: string; task_id?: string }> }>(fetch(`${wb!.url}/api/sessions`));
+    expect(listed.sessions.find((s) => s.id === id)).not.toHaveProperty("task_id");
 
     await expect.poll(async () => (await runsOf(once.id)).map((r) => r.outcome), { timeout: 8000 }).toEqual(["done"]);
     await sleep(2500);

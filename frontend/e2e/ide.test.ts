@@ -703,6 +703,10 @@ describe.skipIf(!chromiumAvailable)("the three-pane IDE", () => {
     await view.shot("model-dialog");
     await page.getByTestId("model-save").click();
     await expect.poll(() => page.getByTestId("model-button").innerText()).toContain("scripted-model");
+    // One Save, one toast: the server's notice, which every tab gets.
+    await expect.poll(() => page.getByTestId("toast").allInnerTexts()).toEqual([expect.stringContaining("Model set: scripted-model")]);
+    await page.waitForTimeout(500);
+    expect(await page.getByTestId("toast").count()).toBe(1);
     expect(await readFile(join(dir, "KEY.md"), "utf8")).toContain("OPENAI_API_KEY=sk-e2e-typed-key-41d2");
     // What the test found is kept: the default profile takes images from now on.
     expect(JSON.parse(await readFile(join(wb.dataRoot, "MODELS.json"), "utf8")).profiles.default.capabilities).toEqual({ tools: true, vision: true, reasoning: true });

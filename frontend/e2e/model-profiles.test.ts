@@ -32,7 +32,13 @@ describe.skipIf(!chromiumAvailable)("model profiles in the UI", () => {
 
     await page.getByTestId("model-button").click();
     await page.getByTestId("model-dialog").waitFor();
+    // One form at a time, under the profile list: the default profile's, until a profile is added.
+    const profileRows = await page.getByTestId("profile-row").first().boundingBox();
+    expect((await page.getByTestId("model-base-url").boundingBox())!.y).toBeGreaterThan(profileRows!.y);
     await page.getByTestId("profile-add").click();
+    await page.getByTestId("profile-form").waitFor();
+    expect(await page.getByTestId("default-profile-form").isVisible()).toBe(false);
+    expect(await page.locator("[data-testid=model-dialog] [data-testid=model-test], [data-testid=model-dialog] [data-testid=model-save]").filter({ visible: true }).count()).toBe(0);
     await page.getByTestId("profile-name").fill("cheap");
     await page.getByTestId("profile-base-url").fill(other.baseUrl);
     await page.getByTestId("profile-model").fill("model-b");
@@ -48,6 +54,9 @@ describe.skipIf(!chromiumAvailable)("model profiles in the UI", () => {
     expect(await page.getByTestId("profile-cap-tools").isChecked()).toBe(false);
     await page.getByTestId("profile-save").click();
     await page.locator('[data-testid="profile-row"][data-profile="cheap"]').waitFor();
+    // Saved: the profile's form closes, and the default's is back.
+    await page.getByTestId("default-profile-form").waitFor();
+    expect(await page.getByTestId("profile-form").count()).toBe(0);
     await view.shot("model-profiles");
     await page.keyboard.press("Escape");
 

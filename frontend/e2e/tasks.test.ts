@@ -4,7 +4,8 @@
  * now, and the switch that disables it. The model is a scripted OpenAI-compatible server.
  */
 import { describe, expect, it } from "vitest";
-import { startWorkbench } from "../../backend/test-support/workbench-harness";
+import type { TaskRun } from "@mini-openclaw/protocol";
+import { chat, jsonOf, postJson, sessionIdOf, startWorkbench, taskRuns } from "../../backend/test-support/workbench-harness";
 import { chromiumAvailable } from "./browser";
 import { browserSession } from "./page-checks";
 
@@ -65,5 +66,38 @@ describe.skipIf(!chromiumAvailable)("scheduled tasks in the UI", () => {
     await new Promise((resolve) => setTimeout(resolve, 4500));
     expect(wb.model.requests.length).toBe(before + 1);
     await view.shot("tasks-view");
+  });
+
+  it("a task's runs are listed under it, apart from the chats; the group opens; the last run's outcome opens its session", async () => {
+    const wb = session.use(await startWorkbench({ script: () => ({ content: "Checked." }) }));
+    const origin = { headers: { origin: wb.url } };
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const task = await jsonOf<{ id: string }>(postJson(`${wb.url}/api/tasks`, { name: "Minute check", prompt: "Check the queue.", schedule: { kind: "once", at: later } }, origin));
+    const chatId = sessionIdOf(await chat(wb, "A question of mine"));
+    let last = "";
+    for (let i = 0; i < 3; i++) {
+      const run = await jsonOf<TaskRun>(postJson(`${wb.url}/api/tasks/${task.id}/run`, {}, origin));
+      await expect.poll(async () => (await taskRuns(wb.url, task.id)).find((r) => r.id === run.id)?.outcome, { timeout: 10_000 }).toBe("done");
+      last = (await taskRuns(wb.url, task.id)).find((r) => r.id === run.id)!.session_id!;
+    }
+
+    const view = await session.open(wb.url);
+    const { page } = view;
+    // The chat on its own; the three runs under one row for their task, closed.
+    await page.getByTestId("task-run-group").waitFor();
+    expect(await page.getByTestId("session-item").count()).toBe(1);
+    expect(await page.getByTestId("session-item").getAttribute("data-session-id")).toBe(chatId);
+    const group = page.locator('[data-testid="task-run-group"]');
+    expect(await group.count()).toBe(1);
+    expect(await group.innerText()).toMatch(/Minute check\s+3 runs/);
+    await group.getByRole("button", { name: /Minute check/ }).click();
+    await expect.poll(() => group.getByTestId("session-item").count()).toBe(3);
+    await view.shot("task-runs-grouped");
+
+    // The task's last outcome ("done") opens its run.
+    await page.getByTestId("nav-tasks").click();
+    await page.getByTestId("task-card").first().getByTestId("task-outcome-open").click();
+    await expect.poll(() => page.url()).toContain(`session=${last}`);
+    await expect.poll(() => page.getByTestId("answer").last().innerText()).toContain("Checked.");
   });
 });

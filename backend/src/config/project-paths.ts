@@ -8,5 +8,7 @@ export const backendDir = resolve(here, "..", "..");
 export const projectRoot = resolve(backendDir, "..");
 /** Pristine copies of every default workspace file; seeded into a data root where missing. */
 export const defaultsDir = resolve(backendDir, "defaults");
+/** The default files in Chinese (those not there come from `defaultsDir`). */
+export const defaultsZhDir = resolve(backendDir, "defaults-zh");
 export const defaultKeyFile = resolve(projectRoot, "KEY.md");
 export const defaultFrontendDir = resolve(projectRoot, "frontend", "out");

@@ -373,6 +373,16 @@ export class TaskScheduler {
     return this.deps.runs.runs(id);
   }
 
+  /** The sessions runs made, each with its task (a run into a session the task names, a chat of the user's, made none). */
+  runSessions(): Map<string, string> {
+    const made = new Map<string, string>();
+    const named = new Map(this.deps.file.value.tasks.map((t) => [t.id, t.session]));
+    for (const id of [...named.keys(), HEARTBEAT_TASK_ID]) {
+      for (const run of this.deps.runs.runs(id)) if (run.session_id && run.session_id !== named.get(id)) made.set(run.session_id, id);
+    }
+    return made;
+  }
+
   /** Checks a task's fields as the API takes them: 400 naming what is wrong, 413 for the prompt. */
   private async check(fields: TaskFields): Promise<void> {
     const { config, models, sessions } = this.deps;

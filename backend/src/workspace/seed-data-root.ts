@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
 import { copyFile, mkdir, readdir, stat } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
-import { defaultsDir } from "../config/project-paths.js";
+import { defaultsDir, defaultsZhDir } from "../config/project-paths.js";
 import { AGENTS_DIR, DATA_DIRS, SKILLS_DIR } from "../config/data-root-layout.js";
 
 async function exists(path: string): Promise<boolean> {
@@ -23,17 +23,20 @@ async function* walkFiles(dir: string): AsyncGenerator<string> {
  * Gives an empty or partial data root the default files. Never overwrites: a file the user
  * changed stays as it is. Default skills and roles are only seeded into a data root that has no
  * such folder yet, so a skill or role the user deleted does not come back.
+ * `language`: the default files in Chinese where there is a translation, the English ones for the rest.
  * Returns the data-root-relative paths it created.
  */
-export async function seedDataRoot(dataRoot: string, from = defaultsDir): Promise<string[]> {
+export async function seedDataRoot(dataRoot: string, language: "en" | "zh" = "en", from = defaultsDir): Promise<string[]> {
   const seedFolder = {
     [SKILLS_DIR]: !(await exists(join(dataRoot, SKILLS_DIR))),
     [AGENTS_DIR]: !(await exists(join(dataRoot, AGENTS_DIR))),
   };
   for (const dir of DATA_DIRS) await mkdir(join(dataRoot, dir), { recursive: true });
   const created: string[] = [];
-  for await (const source of walkFiles(from)) {
-    const rel = relative(from, source);
+  // The first folder to have a file gives it (the copy never overwrites).
+  const sources = language === "zh" && from === defaultsDir ? [defaultsZhDir, from] : [from];
+  for (const dir of sources) for await (const source of walkFiles(dir)) {
+    const rel = relative(dir, source);
     const folder = rel.split("/")[0];
     if (folder in seedFolder && !seedFolder[folder as keyof typeof seedFolder]) continue;
     const target = join(dataRoot, rel);

@@ -86,7 +86,8 @@ export function staleKeys(event: UiEvent): ReadonlyArray<readonly unknown[]> {
     case "review":
       return [keys.agents];
     case "task_run":
-      return [keys.tasks, ["task-runs", event.run.task_id]];
+      // The run's session is listed under its task from its start.
+      return [keys.tasks, ["task-runs", event.run.task_id], keys.sessions];
     case "file_changed":
     case "toast":
     case "queue":

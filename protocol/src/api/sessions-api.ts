@@ -17,6 +17,8 @@ export const sessionSummarySchema = z
     pinned: z.boolean(),
     /** The model profile its turns go to (absent: the default profile). */
     model: z.string().optional(),
+    /** A scheduled task's run made it (the heartbeat's: `heartbeat`): the list shows it under its task, apart from the chats. */
+    task_id: z.string().optional(),
   })
   .meta({ id: "SessionSummary" });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;

@@ -1,3 +1,4 @@
+import type { TaskScheduler } from "../../tasks/task-scheduler.js";
 import type { SessionHosts } from "../../approvals/session-hosts.js";
 import type { Browsers } from "../../browser/browsers.js";
 import { api, MAX_IMPORT_BYTES } from "@mini-openclaw/protocol";
@@ -47,6 +48,7 @@ export async function sessionRoutes(
     hooks,
     browsers,
     browserHosts,
+    tasks,
   }: {
     sessions: SessionStore;
     turns: TurnRegistry;
@@ -58,6 +60,7 @@ export async function sessionRoutes(
     hooks: Pick<Hooks, "run">;
     browsers: Pick<Browsers, "close" | "screenshots">;
     browserHosts: Pick<SessionHosts, "forget">;
+    tasks: Pick<TaskScheduler, "runSessions">;
   },
 ) {
   /** Every open page's session list reads again (a rename, a pin, a new or deleted session). */
@@ -70,7 +73,13 @@ export async function sessionRoutes(
     return id;
   };
 
-  typed(app).route({ ...routeOf(api.sessions.list), handler: async () => ({ sessions: await sessions.list() }) });
+  typed(app).route({
+    ...routeOf(api.sessions.list),
+    handler: async () => {
+      const made = tasks.runSessions();
+      return { sessions: (await sessions.list()).map((s) => (made.has(s.id) ? { ...s, task_id: made.get(s.id) } : s)) };
+    },
+  });
 
   typed(app).route({
     ...routeOf(api.sessions.read),

@@ -46,6 +46,7 @@ export default function MonacoDiff({ path, before, after, compact = false }: { p
         fontSize: compact ? 12 : 13,
         automaticLayout: true,
         scrollBeyondLastLine: false,
+        renderFinalNewline: "on",
         ...(compact ? { lineNumbers: "off" as const, glyphMargin: false, folding: false, lineDecorationsWidth: 4, renderOverviewRuler: false, overviewRulerLanes: 0 } : {}),
       }}
     />

@@ -105,6 +105,8 @@ export default function MonacoEditor({ path, value, onChange, onSave, reveal, re
         wordWrap: "on",
         fontSize: 13,
         lineNumbersMinChars: 3,
+        // The line after a final newline is numbered in full colour: Monaco's dimmed number fails contrast (axe).
+        renderFinalNewline: "on",
         scrollBeyondLastLine: false,
         renderWhitespace: "none",
         automaticLayout: true,

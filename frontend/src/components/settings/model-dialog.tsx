@@ -17,7 +17,7 @@ import { useTranslation } from "react-i18next";
  * is saved; Save writes KEY.md and the next message uses them (a new embedder re-embeds the
  * documents). Saved keys are never shown: a key field stays empty unless a new key is typed.
  */
-export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose: () => void; onSaved: (keyFile: string) => void }) {
+export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
   const [current, setCurrent] = useState<ModelSettingsReply | null>(null);
@@ -39,6 +39,8 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
   const [customChosen, setCustomChosen] = useState(false);
   const custom = isCustomUrl(baseUrl, customChosen);
   const urlField = useRef<HTMLInputElement>(null);
+  /** A profile is being added or edited: its form stands in the default's place. */
+  const [profileForm, setProfileForm] = useState(false);
 
   useEffect(() => {
     if (!open) return dialog.current?.close();
@@ -81,7 +83,7 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
         // What a test of these very settings found the model takes (images, tools, reasoning) is kept with them.
         const found = test && testedFor === JSON.stringify(settings()) ? capabilitiesFound(test) : null;
         await api.saveModel({ ...settings(), ...(found ? { capabilities: found } : {}) });
-        onSaved(current?.key_file ?? "KEY.md");
+        onSaved();
         onClose();
       }
     } catch (err) {
@@ -98,15 +100,21 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
       data-testid="model-dialog"
       className="m-auto w-[520px] max-w-[95vw] rounded-xl border border-zinc-200 p-0 shadow-2xl backdrop:bg-zinc-900/30"
     >
+      <div className="px-5 pt-5">
+        <DialogHeader title={t("model.title")} onClose={onClose} />
+      </div>
+      {/* The profiles first; under them one form at a time: the default profile's, or the profile being added or edited. */}
+      <ProfilesSection onFormOpen={setProfileForm} />
       <form
         method="dialog"
-        className="space-y-3 p-5"
+        hidden={profileForm}
+        data-testid="default-profile-form"
+        className="space-y-3 border-t border-zinc-200 p-5"
         onSubmit={(event) => {
           event.preventDefault();
           void run("save");
         }}
       >
-        <DialogHeader title={t("model.title")} onClose={onClose} />
         <p className="text-xs text-zinc-500">{t("model.defaultProfileIntro")}</p>
         <PresetButtons
           testId="model-presets"
@@ -187,7 +195,6 @@ export function ModelDialog({ open, onClose, onSaved }: { open: boolean; onClose
           </Button>
         </div>
       </form>
-      <ProfilesSection />
       <WebSearchSection />
     </dialog>
   );

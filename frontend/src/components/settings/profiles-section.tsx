@@ -2,7 +2,7 @@
 import type { ModelProfile, ModelTestReply, ProfileCapabilities, ProfileUpdate } from "@mini-openclaw/protocol";
 import { useQueryClient } from "@tanstack/react-query";
 import { Loader2, Plus } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
 import { keys, useModels } from "@/lib/server-state";
@@ -66,7 +66,7 @@ function updateOf(draft: Draft, saved: ModelProfile | undefined): ProfileUpdate 
  * Every model profile (`MODELS.json`; keys in KEY.md): add one, edit, try it, make it the default,
  * delete it. A session picks its profile by the composer; helpers' profiles are set in MODELS.json.
  */
-export function ProfilesSection() {
+export function ProfilesSection({ onFormOpen }: { /** Told when this section's form opens or closes (the dialog shows one form at a time). */ onFormOpen: (open: boolean) => void }) {
   const { t } = useTranslation();
   const { data } = useModels();
   const client = useQueryClient();
@@ -75,6 +75,8 @@ export function ProfilesSection() {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const set = (patch: Partial<Draft>) => setDraft((d) => (d ? { ...d, ...patch } : d));
+  const formOpen = draft !== null;
+  useEffect(() => onFormOpen(formOpen), [formOpen, onFormOpen]);
   const saved = data?.profiles.find((p) => p.name === draft?.name);
 
   const act = async (what: string, work: () => Promise<unknown>) => {
@@ -131,7 +133,8 @@ export function ProfilesSection() {
               size="sm"
               data-testid="profile-edit"
               onClick={() => {
-                setDraft(draftOf(profile));
+                // The profile "default" is the dialog's own form (KEY.md's settings): closing this one shows it.
+                setDraft(profile.name === "default" ? null : draftOf(profile));
                 setTest(null);
               }}
             >

@@ -1,11 +1,12 @@
 "use client";
-import type { SessionSearchHit, SessionSummary } from "@mini-openclaw/protocol";
-import { Braces, Download, FileUp, Pencil, Pin, PinOff, Plus, ShieldAlert, Trash2 } from "lucide-react";
+import { HEARTBEAT_TASK_ID, type SessionSearchHit, type SessionSummary } from "@mini-openclaw/protocol";
+import { Braces, CalendarClock, ChevronRight, Download, FileUp, Pencil, Pin, PinOff, Plus, ShieldAlert, Trash2 } from "lucide-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ActionIcons, MoreMenu, type MoreMenuItem } from "@/components/ui/more-menu";
 import { SearchBox } from "@/components/ui/search-box";
 import { api } from "@/lib/api";
+import { useTasks } from "@/lib/server-state";
 import { cn } from "@/lib/utils";
 import { formatNumber, relativeTime } from "@/i18n/format";
 import { markdownToPlain } from "@/lib/plain-text";
@@ -96,9 +97,12 @@ export function SessionsView({ sessions, current, waiting, ...actions }: Session
       ) : (
         <>
           {sessions.length === 0 && <div className="px-2 py-4 text-center text-xs text-zinc-500">{t("sessions.none")}</div>}
-          {sessions.map((s) => (
-            <SessionRow key={s.id} session={s} active={s.id === current} waiting={waiting.has(s.id)} {...actions} />
-          ))}
+          {sessions
+            .filter((s) => s.task_id === undefined)
+            .map((s) => (
+              <SessionRow key={s.id} session={s} active={s.id === current} waiting={waiting.has(s.id)} {...actions} />
+            ))}
+          <TaskRunGroups sessions={sessions} current={current} waiting={waiting} actions={actions} />
         </>
       )}
     </div>
@@ -199,4 +203,51 @@ function SessionRow({ session: s, active, waiting, onOpen, onRename, onPin, onDe
       {!editing && <MoreMenu className="absolute right-0.5 bottom-0 hidden pointer-coarse:block" testId="session-more" label={t("sessions.actions", { title: s.title })} items={rowActions} />}
     </div>
   );
+}
+
+/**
+ * The sessions scheduled runs made, under their task (newest task first), apart from the chats: a task
+ * that runs every minute does not bury them. A group opens by itself while it holds the open session or
+ * one waiting for approval.
+ */
+function TaskRunGroups({ sessions, current, waiting, actions }: { sessions: SessionSummary[]; current: string | null; waiting: ReadonlySet<string>; actions: SessionActions }) {
+  const { t } = useTranslation();
+  const names = useTaskNames();
+  const [opened, setOpened] = useState<ReadonlySet<string>>(new Set());
+  const groups = new Map<string, SessionSummary[]>();
+  for (const s of sessions) if (s.task_id !== undefined) groups.set(s.task_id, [...(groups.get(s.task_id) ?? []), s]);
+  if (groups.size === 0) return null;
+  return (
+    <div className="mt-3 space-y-1 border-t border-zinc-100 pt-2" data-testid="task-run-groups">
+      <div className="px-2 text-[11px] font-medium uppercase tracking-wide text-zinc-500">{t("sessions.taskRuns")}</div>
+      {[...groups].map(([taskId, runs]) => {
+        const open = opened.has(taskId) || runs.some((s) => s.id === current || waiting.has(s.id));
+        const toggle = () => setOpened((was) => (was.has(taskId) ? new Set([...was].filter((id) => id !== taskId)) : new Set([...was, taskId])));
+        return (
+          <div key={taskId} data-testid="task-run-group" data-task={taskId}>
+            <button type="button" aria-expanded={open} onClick={toggle} className="flex w-full items-center gap-1.5 rounded-md px-2 py-1 text-left text-[13px] text-zinc-700 hover:bg-zinc-50">
+              <ChevronRight className={cn("size-3.5 shrink-0 text-zinc-500 transition-transform", open && "rotate-90")} />
+              <CalendarClock className="size-3.5 shrink-0 text-zinc-500" />
+              <span className="min-w-0 flex-1 truncate">{names.get(taskId) ?? t("sessions.deletedTask")}</span>
+              <span className="shrink-0 text-[11px] text-zinc-500">{t("sessions.runs", { count: runs.length })}</span>
+            </button>
+            {open && (
+              <div className="ml-3 border-l border-zinc-100 pl-1">
+                {runs.map((s) => (
+                  <SessionRow key={s.id} session={s} active={s.id === current} waiting={waiting.has(s.id)} {...actions} />
+                ))}
+              </div>
+            )}
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+/** Tasks' names by id (the heartbeat's too), from the tasks the page has read. */
+function useTaskNames(): Map<string, string> {
+  const { t } = useTranslation();
+  const tasks = useTasks().data?.tasks ?? [];
+  return new Map([[HEARTBEAT_TASK_ID, t("tasks.heartbeat")], ...tasks.map((task) => [task.id, task.name] as [string, string])]);
 }

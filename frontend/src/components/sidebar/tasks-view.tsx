@@ -25,12 +25,20 @@ const OUTCOME_BADGE: Record<TaskRun["outcome"], "success" | "warning" | "danger"
   aborted: "warning",
 };
 
-function Outcome({ run }: { run: TaskRun }) {
+/** How a run ended; with a session, a click opens it. */
+function Outcome({ run, onOpenSession }: { run: TaskRun; onOpenSession?: (id: string) => void }) {
   const { t } = useTranslation();
-  return (
+  const badge = (
     <Badge variant={OUTCOME_BADGE[run.outcome]} data-testid="task-outcome" data-outcome={run.outcome} data-tip={run.detail}>
       {t(`tasks.outcome.${run.outcome}`)}
     </Badge>
+  );
+  if (!run.session_id || !onOpenSession) return badge;
+  const id = run.session_id;
+  return (
+    <button type="button" className="rounded-full hover:ring-2 hover:ring-klein/30" onClick={() => onOpenSession(id)} data-testid="task-outcome-open">
+      {badge}
+    </button>
   );
 }
 
@@ -88,7 +96,7 @@ function TaskCard({ task, zone, onEdit, onOpenSession, act }: { task: Task; zone
           </span>
         )}
         {task.running && <Badge variant="default">{t("tasks.running")}</Badge>}
-        {!task.running && task.last_run && <Outcome run={task.last_run} />}
+        {!task.running && task.last_run && <Outcome run={task.last_run} onOpenSession={onOpenSession} />}
       </div>
       <div className="mt-0.5 text-zinc-600" data-testid="task-schedule">
         {scheduleInWords(task.schedule, zone)}
@@ -145,7 +153,7 @@ function HeartbeatCard({ heartbeat, onOpenFile, onOpenSession, act }: { heartbea
         />
         <HeartPulse className="size-3.5 text-klein" />
         <span className="flex-1 text-[13px] font-semibold text-zinc-800">{t("tasks.heartbeat")}</span>
-        {heartbeat.last_run && <Outcome run={heartbeat.last_run} />}
+        {heartbeat.last_run && <Outcome run={heartbeat.last_run} onOpenSession={onOpenSession} />}
       </div>
       <div className="mt-1 flex items-center gap-1 text-zinc-600">
         {t("tasks.heartbeatEvery")}

@@ -56,7 +56,8 @@ export function ChangedFiles({ change, files, more = 0, untracked = [] }: { chan
               disabled={!openChange}
               onClick={() => openChange?.(change, file.path)}
               className="flex w-full items-center gap-1.5 rounded px-1 text-left font-mono text-[12px] text-zinc-700 hover:bg-zinc-50"
-              aria-label={t("changes.showDiff", { kind: t(`changes.kind.${file.kind}`), path: file.path })}
+              // Named by what it shows (kind, path, reverted): a label of other words would hide them from a screen reader.
+              data-tip={t("changes.showDiff")}
             >
               <FileDiff className="size-3 shrink-0 text-zinc-500" />
               <span className={cn("w-16 shrink-0 font-sans text-[11px]", KIND_STYLE[file.kind])}>{t(`changes.kind.${file.kind}`)}</span>

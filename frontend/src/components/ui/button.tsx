@@ -8,7 +8,8 @@ const buttonVariants = cva(
   {
     variants: {
       variant: {
-        default: "bg-klein text-white shadow-sm hover:bg-klein-600",
+        // Disabled, a grey block with readable text (a faded blue one reads as broken, and in dark is near invisible).
+        default: "bg-klein text-white shadow-sm hover:bg-klein-600 disabled:bg-zinc-200 disabled:text-zinc-500 disabled:shadow-none disabled:opacity-100",
         outline: "border border-zinc-200 bg-white hover:bg-zinc-50",
         ghost: "hover:bg-zinc-100 text-zinc-700",
         danger: "bg-red-600 text-white hover:bg-red-700",

@@ -212,10 +212,8 @@ export function Workbench() {
       {/* The page's one <title> (the layout names none): React keeps it in <head>, so a later hydration cannot put another before it. */}
       <title>{waiting.calls > 0 ? `(${waiting.calls}) ${PAGE_TITLE}` : PAGE_TITLE}</title>
       <TopBar health={health} onModel={() => setModelDialog(true)} />
-      <ModelDialog open={modelDialog} onClose={() => setModelDialog(false)} onSaved={(keyFile) => {
-          showToast(t("model.savedTo", { file: keyFile }));
-          void queryClient.invalidateQueries({ queryKey: keys.health });
-        }} />
+      {/* Saved: the server's notice ("Model set: …") is the one toast, here and in every other tab. */}
+      <ModelDialog open={modelDialog} onClose={() => setModelDialog(false)} onSaved={() => void queryClient.invalidateQueries({ queryKey: keys.health })} />
       <HealthBanner health={health} unreachable={unreachable} />
       <WorkbenchPanes
         toggles={paneToggles}
