@@ -36,6 +36,16 @@ describe("FolderWatcher", () => {
     expect(watcher!.state).toEqual({ mode: "events", folders: 3, reason: null });
   });
 
+  it("watches the data root when made, and a track right away keeps its folders past the first root check", async () => {
+    root = await mkdtemp(join(tmpdir(), "moc-folder-watch-"));
+    await mkdir(join(root, "knowledge/a"), { recursive: true });
+    watcher = new FolderWatcher(root, { rootNames: ["knowledge"], pollMs: 200, onChange: () => {} });
+    expect(watcher.state.folders).toBe(1); // before: 0 until an lstat came back, and a write then was missed
+    await watcher.track(["knowledge", "knowledge/a"]);
+    await sleep(1200); // a root check has run
+    expect(watcher.state).toEqual({ mode: "events", folders: 3, reason: null });
+  });
+
   it("at the data root only the named entries count", async () => {
     const calls = await start(["knowledge"]);
     await writeFile(join(root, "other.txt"), "x");

@@ -12,7 +12,7 @@
  * watches (too many folders, no inotify) the owner is told to look every few seconds instead, and
  * why.
  */
-import { type FSWatcher, watch } from "node:fs";
+import { type FSWatcher, lstatSync, type Stats, watch } from "node:fs";
 import { lstat } from "node:fs/promises";
 import { basename, join } from "node:path";
 
@@ -70,7 +70,15 @@ export class FolderWatcher {
     this.rootNames = new Set(options.rootNames);
     this.rootCheck = setInterval(() => void this.checkRoot(), ROOT_CHECK_MS);
     this.rootCheck.unref();
-    void this.checkRoot();
+    // The data root is watched when the constructor returns (one lstat): an owner that reads after
+    // making its watcher misses nothing, and a walk's `track` never races the first root check.
+    let info: Stats | undefined;
+    try {
+      info = lstatSync(root, { throwIfNoEntry: false });
+    } catch {
+      info = undefined; // unreadable: the next check sees it
+    }
+    this.applyRoot(info);
   }
 
   get state(): FolderWatchState {
@@ -159,7 +167,10 @@ export class FolderWatcher {
 
   /** The data root replaced (deleted and made again) or appearing: everything is watched afresh. */
   private async checkRoot(): Promise<void> {
-    const info = await lstat(this.root).catch(() => null);
+    this.applyRoot(await lstat(this.root).catch(() => undefined));
+  }
+
+  private applyRoot(info: Stats | undefined): void {
     if (this.closed || this.poller) return;
     const ino = info?.isDirectory() ? info.ino : null;
     if (this.rootChecked && ino === this.rootIno && !this.watches.get("")?.stale) return;

@@ -61,10 +61,11 @@ export class WatchedJsonFile<T> {
   }
 
   async start(): Promise<void> {
-    await this.reload();
+    // Watched first, then read: a write in between is then seen by one or the other.
     if (this.options.watch !== false) {
       this.watcher = new FolderWatcher(this.options.dataRoot, { rootNames: [this.options.name], pollMs: 2_000, debounceMs: 100, onChange: () => void this.reload() });
     }
+    await this.reload();
   }
 
   close(): void {
