@@ -60,7 +60,8 @@ import { findPython, PythonSessions } from "./sandbox/python-session.js";
 import { Sandbox } from "./sandbox/sandbox.js";
 import { grantDataDirsToSandbox } from "./sandbox/sandbox-ownership.js";
 import { SessionStore } from "./sessions/session-store.js";
-import { seedDataRoot } from "./workspace/seed-data-root.js";
+import { defaultsFor, seedDataRoot } from "./workspace/seed-data-root.js";
+import { DefaultsLanguageChoice } from "./workspace/defaults-language.js";
 import { registerReplyScrubber } from "./http/reply-scrubber.js";
 import { type LogOptions, scrubbedLogger } from "./secrets/scrubbed-log.js";
 import { urlSecrets, workbenchSecrets } from "./secrets/workbench-secrets.js";
@@ -81,7 +82,7 @@ export interface BuildOptions {
  * Nothing listens until the caller calls `listen`.
  */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  await seedDataRoot(config.dataRoot, config.defaultsLanguage);
+  const seeded = await seedDataRoot(config.dataRoot, defaultsFor(config.defaultsLanguage ?? "en"));
   const sandbox = await Sandbox.create(config);
   if (sandbox.isolated) await grantDataDirsToSandbox(config.dataRoot, config.sandbox.uid);
   const python = new PythonSessions(sandbox, findPython(sandbox, config.sandbox.searchPath));
@@ -229,16 +230,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(knowledgeRoutes, { knowledge, config });
   await app.register(uiEventRoutes, { watcher, bus: ui });
   await app.register(chatRoutes, { ...chatDeps, chat });
-  // What the user saves of the heartbeat's checklist is what the heartbeat runs (a tool's change waits for them).
-  await app.register(fileRoutes, {
-    config,
-    onUserSaved: async (path, content) => {
-      if (path.startsWith("memory/")) void hooks.run({ event: "MemoryWrite", names: [path], fields: { by: "user", file_paths: [path] } });
-      if (path === HEARTBEAT_FILE) await scheduler.userSavedChecklist(content);
-    },
-  });
+  // What the user saves through the workbench (the Inspector, the first browser's language for the default files) is
+  // theirs: the heartbeat runs that checklist (a tool's change waits for them).
+  const userSaved = async (path: string, content: string) => {
+    if (path.startsWith("memory/")) void hooks.run({ event: "MemoryWrite", names: [path], fields: { by: "user", file_paths: [path] } });
+    if (path === HEARTBEAT_FILE) await scheduler.userSavedChecklist(content);
+  };
+  const defaultsLanguage = new DefaultsLanguageChoice({ dataRoot: config.dataRoot, fromEnvironment: config.defaultsLanguage, freshRoot: seeded.fresh, onWritten: userSaved });
+  await app.register(fileRoutes, { config, onUserSaved: userSaved });
   await app.register(sessionRoutes, { sessions, turns, config, changes, ui, models, attachments, hooks, browsers, browserHosts, tasks: scheduler });
-  await app.register(workspaceRoutes, { config, prompts });
+  await app.register(workspaceRoutes, { config, prompts, defaultsLanguage });
   await app.register(skillRoutes, { config });
   await app.register(approvalRoutes, { config, gate: approvals });
   await app.register(hookRoutes, { config, hooks, sessions });

@@ -211,7 +211,7 @@ describe("the data root", () => {
     }
   });
 
-  it("WORKBENCH_LANGUAGE=zh: a new data root gets the workspace files and MEMORY.md in Chinese, the rest in English; a file the user has stays", async () => {
+  it("WORKBENCH_LANGUAGE=zh: a new data root gets its default files in Chinese (workspace files, MEMORY.md, skills, roles); a file the user has stays", async () => {
     const root = await mkdtemp(join(tmpdir(), "moc-zh-"));
     await mkdir(join(root, "workspace"), { recursive: true });
     await writeFile(join(root, "workspace/USER.md"), "my own notes");
@@ -222,12 +222,62 @@ describe("the data root", () => {
       // The heartbeat's checklist keeps the word the heartbeat listens for.
       expect(await readFile(join(root, "workspace/HEARTBEAT.md"), "utf8")).toContain("`HEARTBEAT_OK`");
       expect(await readFile(join(root, "workspace/USER.md"), "utf8")).toBe("my own notes");
-      expect(await readFile(join(root, "skills/get_weather/SKILL.md"), "utf8")).toContain("name: get_weather");
+      // Skills and roles too, under the names the agent calls them by.
+      expect(await readFile(join(root, "skills/get_weather/SKILL.md"), "utf8")).toMatch(/name: get_weather\ndescription: 某个城市的当前天气/);
+      expect(await readFile(join(root, "agents/researcher.md"), "utf8")).toMatch(/name: researcher\ndescription: 在网上/);
+      const skills = (await (await fetch(`${zh.url}/api/skills`)).json()) as { skills: Array<{ name: string; description: string }> };
+      expect(skills.skills.find((s) => s.name === "pm-analysis")?.description).toMatch(/^把产品需求/);
+      // Chosen by the environment: no browser changes it.
+      expect(await (await fetch(`${zh.url}/api/defaults-language`)).json()).toEqual({ language: "zh", chosen_by: "environment", pending: false });
       // And the model is sent them.
       const prompt = (await (await fetch(`${zh.url}/api/prompt`)).json()) as { text?: string; sections?: Array<{ content?: string }> };
       expect(JSON.stringify(prompt)).toContain("你是一个细心、坦率的助手");
     } finally {
       await zh.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the default files' language, chosen by a new data root's first browser", () => {
+  it("without WORKBENCH_LANGUAGE: English, then the first browser's zh puts the files still as shipped in Chinese, once; a changed one stays", async () => {
+    const root = await mkdtemp(join(tmpdir(), "moc-first-browser-"));
+    const fresh = await startWorkbench({ dataRoot: root });
+    try {
+      const origin = { headers: { origin: fresh.url } };
+      expect(await (await fetch(`${fresh.url}/api/defaults-language`)).json()).toEqual({ language: "en", chosen_by: "default", pending: true });
+      expect(await readFile(join(root, "workspace/SOUL.md"), "utf8")).not.toMatch(/灵魂/);
+      await writeFile(join(root, "workspace/USER.md"), "I prefer short answers.");
+      await rm(join(root, "agents/analyst.md"));
+      expect((await postJson(`${fresh.url}/api/defaults-language`, { language: "fr" }, origin)).status).toBe(400);
+      const chosen = await postJson(`${fresh.url}/api/defaults-language`, { language: "zh" }, origin);
+      expect(chosen.status).toBe(200);
+      const reply = (await chosen.json()) as { language: string; chosen_by: string; pending: boolean; replaced: string[] };
+      expect([reply.language, reply.chosen_by, reply.pending]).toEqual(["zh", "browser", false]);
+      expect(reply.replaced).toEqual(expect.arrayContaining(["workspace/SOUL.md", "memory/MEMORY.md", "skills/get_weather/SKILL.md", "agents/researcher.md"]));
+      expect(reply.replaced).not.toContain("workspace/USER.md");
+      expect(reply.replaced).not.toContain("agents/analyst.md");
+      expect(await readFile(join(root, "workspace/SOUL.md"), "utf8")).toMatch(/^# 灵魂\n/);
+      expect(await readFile(join(root, "workspace/USER.md"), "utf8")).toBe("I prefer short answers.");
+      await expect(readFile(join(root, "agents/analyst.md"), "utf8")).rejects.toThrow(/ENOENT/);
+      // The user's choice, as a save of theirs: the heartbeat runs the Chinese checklist, no change waits to be accepted.
+      expect(reply.replaced).toContain("workspace/HEARTBEAT.md");
+      const tasks = (await (await fetch(`${fresh.url}/api/tasks`)).json()) as { heartbeat: { checklist_change?: unknown } };
+      expect(tasks.heartbeat.checklist_change ?? null).toBeNull();
+      // Once: a second browser's choice is refused and changes nothing.
+      const again = await postJson(`${fresh.url}/api/defaults-language`, { language: "en" }, origin);
+      expect(again.status).toBe(409);
+      expect(((await again.json()) as { error: string }).error).toMatch(/chosen already \(zh, by the first browser\)/);
+      expect(await readFile(join(root, "workspace/SOUL.md"), "utf8")).toMatch(/^# 灵魂\n/);
+    } finally {
+      await fresh.close();
+    }
+    // The same data root started again is not new: nothing to choose.
+    const again = await startWorkbench({ dataRoot: root });
+    try {
+      expect(await (await fetch(`${again.url}/api/defaults-language`)).json()).toEqual({ language: "en", chosen_by: "default", pending: false });
+    } finally {
+      await again.close();
       await rm(root, { recursive: true, force: true });
     }
   });

@@ -36,7 +36,7 @@ describe.skipIf(!chromiumAvailable)("accessibility", () => {
     await page.locator(".monaco-editor").first().waitFor();
     expect(await page.locator(".monaco-editor").first().getAttribute("class")).toContain(scheme === "dark" ? "vs-dark" : "vs");
     const found: Record<string, string[]> = {};
-    for (const nav of ["chat", "tasks", "memory", "skills", "knowledge", "agents", "approvals", "mcp", "hooks"]) {
+    for (const nav of ["chat", "tasks", "memory", "skills", "knowledge", "agents", "approvals", "mcp", "settings"]) {
       await page.getByTestId(`nav-${nav}`).click();
       await page.waitForTimeout(300);
       found[nav] = await violations(page);

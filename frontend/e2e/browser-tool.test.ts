@@ -74,8 +74,10 @@ describe.skipIf(!chromiumAvailable)("the browser tool in the workbench", () => {
     expect(await saved.innerText()).toBe("knowledge/web/127-0-0-1-result-city-lyon.md");
     await access(join(wb.dataRoot, "knowledge/web/127-0-0-1-result-city-lyon.md"));
 
-    await page.getByTestId("model-button").click();
-    const settings = page.getByTestId("web-search-section");
+    // Web search and the browser are set on the Settings page, in the Stage.
+    await page.getByTestId("nav-settings").click();
+    await page.getByTestId("settings-go-web").click();
+    const settings = page.getByTestId("stage-page").getByTestId("web-search-section");
     await settings.scrollIntoViewIfNeeded();
     expect(await settings.getByTestId("web-browser").innerText()).toMatch(/Browser: .*chromium.* · 1 session's browser running/);
     await view.shot("browser-settings");

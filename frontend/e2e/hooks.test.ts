@@ -56,7 +56,8 @@ describe.skipIf(!chromiumAvailable || !sandboxExpected().available)("hooks in th
     expect(await replayed.getAttribute("data-decision")).toBe("allow");
 
     // The Hooks view: the hook by event, Test against this session's call (the tool does not run again).
-    await page.getByTestId("nav-hooks").click();
+    await page.getByTestId("nav-settings").click();
+    await page.getByTestId("settings-go-hooks").click();
     const hookCard = page.getByTestId("hook-card");
     await hookCard.waitFor();
     expect(await hookCard.getByTestId("hook-matcher").innerText()).toBe("Bash");

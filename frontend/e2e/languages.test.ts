@@ -5,6 +5,8 @@
  * Chinese; English and back without a reload (the top bar's switch and the palette), remembered;
  * axe-core finds nothing serious in either language.
  */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -41,7 +43,7 @@ async function violations(page: Page): Promise<string[]> {
   return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
 }
 
-const VIEWS = ["chat", "tasks", "memory", "skills", "knowledge", "agents", "approvals", "mcp"] as const;
+const VIEWS = ["chat", "tasks", "memory", "skills", "knowledge", "agents", "approvals", "mcp", "settings"] as const;
 
 describe.skipIf(!chromiumAvailable)("the workbench in Chinese and English", () => {
   const session = browserSession("languages");
@@ -68,6 +70,9 @@ describe.skipIf(!chromiumAvailable)("the workbench in Chinese and English", () =
     await expect.poll(() => page.getByTestId("nav-chat").innerText()).toBe("对话");
     expect(await page.getByTestId("language").inputValue()).toBe("zh");
     expect(await page.getByTestId("composer").getAttribute("placeholder")).toBe(zh["composer.placeholder"]);
+    // The first browser on a new data root (no WORKBENCH_LANGUAGE) is Chinese: the default files follow it.
+    await expect.poll(() => readFile(join(wb.dataRoot, "workspace/SOUL.md"), "utf8"), { timeout: 5000 }).toMatch(/^# 灵魂\n/);
+    expect(await readFile(join(wb.dataRoot, "skills/get_weather/SKILL.md"), "utf8")).toContain("description: 某个城市的当前天气");
 
     // A turn: a tool card, an approval card, the answer.
     await page.getByTestId("composer").fill("读一下我的记忆，然后建个文件");

@@ -12,7 +12,7 @@ import { chromiumAvailable } from "./browser";
 import { browserSession } from "./page-checks";
 
 const WIDTHS = [1440, 1280, 900, 700];
-const VIEWS = ["chat", "tasks", "memory", "skills", "knowledge", "agents", "approvals", "mcp", "hooks"];
+const VIEWS = ["chat", "tasks", "memory", "skills", "knowledge", "agents", "approvals", "mcp", "settings"];
 
 describe.skipIf(!chromiumAvailable)("every view, at four widths, light and dark, in English and Chinese", () => {
   const session = browserSession("screenshots");

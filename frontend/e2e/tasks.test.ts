@@ -56,7 +56,9 @@ describe.skipIf(!chromiumAvailable)("scheduled tasks in the UI", () => {
     await expect.poll(() => page.getByTestId("pane-title").first().innerText()).toMatch(/^Water the plants · \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
     await expect.poll(() => page.getByTestId("answer").last().innerText()).toContain("The plants are watered.");
 
-    // Disabled: nothing more on its schedule; Run now still runs it.
+    // Disabled: nothing more on its schedule; Run now still runs it. (The run took the Stage: back to the Tasks page.)
+    await page.getByTestId("nav-tasks").click();
+    await card.getByTestId("task-history-toggle").click();
     await card.getByTestId("task-switch").click();
     await expect.poll(() => card.getByTestId("task-next").innerText()).toBe("Disabled");
     const before = wb.model.requests.length;

@@ -48,8 +48,10 @@ describe.skipIf(!chromiumAvailable)("web search in the workbench", () => {
     expect(await links.first().getAttribute("rel")).toContain("noopener");
     await view.shot("web-search-card");
 
-    await page.getByTestId("model-button").click();
-    const section = page.getByTestId("web-search-section");
+    // Web search and the browser are set on the Settings page, in the Stage.
+    await page.getByTestId("nav-settings").click();
+    await page.getByTestId("settings-go-web").click();
+    const section = page.getByTestId("stage-page").getByTestId("web-search-section");
     await section.scrollIntoViewIfNeeded();
     expect(await section.getByTestId("web-provider").innerText()).toContain("searxng");
     await section.getByTestId("web-test-query").fill("node");

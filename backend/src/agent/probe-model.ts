@@ -21,6 +21,13 @@ const probeTool = defineTool({
   execute: async () => ({ ok: true, output: "" }),
 });
 
+/** "3 models listed", and whether the model named is among them. */
+function listedDetail(models: string[], name: string): string {
+  const count = `${models.length} model${models.length === 1 ? "" : "s"} listed`;
+  if (models.length === 0 || name === "") return count;
+  return models.includes(name) ? `${count}, "${name}" among them` : `${count}; "${name}" is not among them`;
+}
+
 async function listModels(model: ModelConfig, signal: AbortSignal): Promise<{ check: ModelCheck; models: string[] | null }> {
   const base = endpointOf(model.baseUrl).replace(/\/+$/, "");
   try {
@@ -36,7 +43,7 @@ async function listModels(model: ModelConfig, signal: AbortSignal): Promise<{ ch
       check: {
         name: "models",
         ok: true,
-        detail: `${models.length} model${models.length === 1 ? "" : "s"} listed${models.length ? (listed ? `, "${model.model}" among them` : model.model ? `; "${model.model}" is not among them` : "") : ""}`,
+        detail: listedDetail(models, model.model),
         ...(unlisted ? { warning: true as const } : {}),
       },
     };

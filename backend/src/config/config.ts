@@ -120,8 +120,11 @@ export interface Config {
   tasks: { minIntervalSeconds: number; runsPerMinute: number };
   /** Built UI to serve at `/`, if present. */
   frontendDir: string;
-  /** The language of the default files a new data root gets (`WORKBENCH_LANGUAGE`: `zh…` Chinese, else English). */
-  defaultsLanguage: "en" | "zh";
+  /**
+   * The language of the default files a new data root gets (`WORKBENCH_LANGUAGE`: `zh…` Chinese, else
+   * English); null when unset: English, and a new data root's first browser may choose.
+   */
+  defaultsLanguage: "en" | "zh" | null;
   logLevel: string;
   /**
    * `API_CHECK_REPLIES=on` (the test suite, `dev`): each JSON reply is checked against the API contract
@@ -258,7 +261,7 @@ export function loadConfig(
       runsPerMinute: Math.max(1, intFrom(get("TASK_RUNS_PER_MINUTE"), 10, "TASK_RUNS_PER_MINUTE")),
     },
     frontendDir: resolve(get("FRONTEND_DIR") ?? defaultFrontendDir),
-    defaultsLanguage: /^zh/i.test(get("WORKBENCH_LANGUAGE") ?? "") ? "zh" : "en",
+    defaultsLanguage: get("WORKBENCH_LANGUAGE") ? (/^zh/i.test(get("WORKBENCH_LANGUAGE")!) ? "zh" : "en") : null,
     logLevel: get("LOG_LEVEL") ?? "info",
     checkReplies: /^(on|1|true|yes)$/i.test(get("API_CHECK_REPLIES") ?? ""),
     telemetry: readTelemetryConfig(get),

@@ -17,6 +17,8 @@ export const SKILLS_DIR = "skills";
 /** Where the user may keep hook scripts: at the top of the data root, outside every folder the sandbox mounts; no tool reads it. */
 export const HOOKS_DIR = "hooks";
 export const AGENTS_DIR = "agents";
+/** The workspace files (SOUL.md, IDENTITY.md…): a data root without this folder is new. */
+export const WORKSPACE_DIR = "workspace";
 /** The reviewer's instructions (not part of the system prompt). */
 export const REVIEWER_FILE = "workspace/REVIEWER.md";
 export const SESSIONS_DIR = "sessions";

@@ -2,7 +2,8 @@ import { constants } from "node:fs";
 import { copyFile, mkdir, readdir, stat } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { defaultsDir, defaultsZhDir } from "../config/project-paths.js";
-import { AGENTS_DIR, DATA_DIRS, SKILLS_DIR } from "../config/data-root-layout.js";
+import type { DefaultsLanguage } from "@mini-openclaw/protocol";
+import { AGENTS_DIR, DATA_DIRS, SKILLS_DIR, WORKSPACE_DIR } from "../config/data-root-layout.js";
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
@@ -11,7 +12,10 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-async function* walkFiles(dir: string): AsyncGenerator<string> {
+/** The default files' folders for a language, the first to have a file giving it. */
+export const defaultsFor = (language: DefaultsLanguage): string[] => (language === "zh" ? [defaultsZhDir, defaultsDir] : [defaultsDir]);
+
+export async function* walkFiles(dir: string): AsyncGenerator<string> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const full = join(dir, entry.name);
     if (entry.isDirectory()) yield* walkFiles(full);
@@ -23,18 +27,17 @@ async function* walkFiles(dir: string): AsyncGenerator<string> {
  * Gives an empty or partial data root the default files. Never overwrites: a file the user
  * changed stays as it is. Default skills and roles are only seeded into a data root that has no
  * such folder yet, so a skill or role the user deleted does not come back.
- * `language`: the default files in Chinese where there is a translation, the English ones for the rest.
- * Returns the data-root-relative paths it created.
+ * `sources`: the defaults' folders, the first to have a file giving it (`defaultsFor(language)`).
+ * Returns the data-root-relative paths it created, and whether the data root was new (no workspace folder).
  */
-export async function seedDataRoot(dataRoot: string, language: "en" | "zh" = "en", from = defaultsDir): Promise<string[]> {
+export async function seedDataRoot(dataRoot: string, sources: string[] = [defaultsDir]): Promise<{ created: string[]; fresh: boolean }> {
+  const fresh = !(await exists(join(dataRoot, WORKSPACE_DIR)));
   const seedFolder = {
     [SKILLS_DIR]: !(await exists(join(dataRoot, SKILLS_DIR))),
     [AGENTS_DIR]: !(await exists(join(dataRoot, AGENTS_DIR))),
   };
   for (const dir of DATA_DIRS) await mkdir(join(dataRoot, dir), { recursive: true });
   const created: string[] = [];
-  // The first folder to have a file gives it (the copy never overwrites).
-  const sources = language === "zh" && from === defaultsDir ? [defaultsZhDir, from] : [from];
   for (const dir of sources) for await (const source of walkFiles(dir)) {
     const rel = relative(dir, source);
     const folder = rel.split("/")[0];
@@ -48,5 +51,5 @@ export async function seedDataRoot(dataRoot: string, language: "en" | "zh" = "en
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     }
   }
-  return created;
+  return { created, fresh };
 }

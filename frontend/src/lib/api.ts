@@ -4,6 +4,7 @@ import {
   type ApprovalDecision,
   type ChatQueuedReply,
   type ChecklistDecision,
+  type DefaultsLanguage,
   type ModelSettingsUpdate,
   type ProfileUpdate,
   type QueueItem,
@@ -89,4 +90,6 @@ export const api = {
   testHook: (request: HookTestRequest) => callApi(hooks.test, { body: request }),
   trustSkillHooks: (skill: string, digest: string, trusted: boolean) => callApi(hooks.trust, { body: { skill, digest, trusted } }),
   prompt: (sessionId: string | null) => callApi(prompt.read, { query: { session_id: sessionId ?? undefined } }),
+  defaultsLanguage: () => callApi(contract.defaultsLanguage.read),
+  chooseDefaultsLanguage: (language: DefaultsLanguage) => callApi(contract.defaultsLanguage.choose, { body: { language } }),
 };

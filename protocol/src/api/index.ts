@@ -2,6 +2,7 @@ import { agentsApi } from "./agents-api.js";
 import { attachmentsApi } from "./attachments-api.js";
 import { approvalsApi } from "./approvals-api.js";
 import { changesApi } from "./changes-api.js";
+import { defaultsLanguageApi } from "./defaults-language-api.js";
 import { chatApi } from "./chat-api.js";
 import { filesApi } from "./files-api.js";
 import { healthApi } from "./health-api.js";
@@ -23,6 +24,7 @@ export * from "./attachments-api.js";
 export * from "./approvals-api.js";
 export * from "./changes-api.js";
 export * from "./chat-api.js";
+export * from "./defaults-language-api.js";
 export * from "./files-api.js";
 export * from "./health-api.js";
 export * from "./hooks-api.js";
@@ -49,6 +51,7 @@ export const api = {
   files: filesApi,
   skills: skillsApi,
   prompt: promptApi,
+  defaultsLanguage: defaultsLanguageApi,
   knowledge: knowledgeApi,
   agents: agentsApi,
   approvals: approvalsApi,

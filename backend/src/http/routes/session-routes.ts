@@ -1,8 +1,8 @@
+import { api, MAX_IMPORT_BYTES } from "@mini-openclaw/protocol";
+import type { FastifyInstance } from "fastify";
 import type { TaskScheduler } from "../../tasks/task-scheduler.js";
 import type { SessionHosts } from "../../approvals/session-hosts.js";
 import type { Browsers } from "../../browser/browsers.js";
-import { api, MAX_IMPORT_BYTES } from "@mini-openclaw/protocol";
-import type { FastifyInstance } from "fastify";
 import { UserError } from "../../lib/user-error.js";
 import { searchSessions, snippetFor } from "../../sessions/search-sessions.js";
 import { attachmentsOf, exportJson, exportMarkdown, importedEntries, screenshotIdsOf, withAttachments } from "../../sessions/session-export.js";

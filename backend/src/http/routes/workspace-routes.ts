@@ -7,11 +7,15 @@ import { assertSessionId } from "../../sessions/session-id.js";
 import { scanSkills } from "../../skills/scan-skills.js";
 import { renderSnapshot } from "../../skills/skills-snapshot.js";
 import { SNAPSHOT_FILE } from "../../config/data-root-layout.js";
+import type { DefaultsLanguageChoice } from "../../workspace/defaults-language.js";
 import { routeOf, typed } from "../api-route.js";
 
-/** The system prompt the agent is sent (skills have skill-routes.ts). */
-export async function workspaceRoutes(app: FastifyInstance, deps: { config: Config; prompts: PromptLog }) {
-  const { config, prompts } = deps;
+/** The system prompt the agent is sent (skills have skill-routes.ts), and the default files' language. */
+export async function workspaceRoutes(app: FastifyInstance, deps: { config: Config; prompts: PromptLog; defaultsLanguage: DefaultsLanguageChoice }) {
+  const { config, prompts, defaultsLanguage } = deps;
+
+  typed(app).route({ ...routeOf(api.defaultsLanguage.read), handler: async () => defaultsLanguage.state });
+  typed(app).route({ ...routeOf(api.defaultsLanguage.choose), handler: async (request) => defaultsLanguage.choose(request.body.language) });
 
   /**
    * With `session_id`: the prompt that session's last turn was sent, exactly. Without (or before

@@ -7,7 +7,7 @@ import { api } from "@/lib/api";
 import { keys, useAgents } from "@/lib/server-state";
 import { cn } from "@/lib/utils";
 import { relativeTime } from "@/i18n/format";
-import { ProblemCard, WarningLine } from "./problem-card";
+import { ProblemCard, WarningLine } from "@/components/ui/problem-card";
 import { useTranslation } from "react-i18next";
 
 const REVIEWER_FILE = "workspace/REVIEWER.md";

@@ -6,7 +6,7 @@ import { FileCog, ShieldAlert } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { useApprovals } from "@/lib/server-state";
 import { ApprovalRequestCard } from "@/components/stage/approval-card";
-import { WarningLine } from "./problem-card";
+import { WarningLine } from "@/components/ui/problem-card";
 import { useTranslation } from "react-i18next";
 
 /** Rules shown before "show all": a terminal allow list can hold sixty commands. */

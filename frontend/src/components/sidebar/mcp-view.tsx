@@ -7,7 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { api } from "@/lib/api";
 import { keys, useMcp } from "@/lib/server-state";
-import { WarningLine } from "./problem-card";
+import { WarningLine } from "@/components/ui/problem-card";
 import { Trans, useTranslation } from "react-i18next";
 
 const STATE_BADGE: Record<McpServerStatus["state"], "success" | "warning" | "danger" | "muted"> = {

@@ -1,26 +1,29 @@
 "use client";
 import type { SessionSummary, SkillsReply, WorkspaceFile } from "@mini-openclaw/protocol";
 import type { ToastAction } from "@/components/ui/toaster";
-import { Bot, Brain, CalendarClock, Library, MessageSquare, PanelLeftClose, Plug, ShieldCheck, Sparkles, Webhook } from "lucide-react";
+import { Bot, Brain, CalendarClock, Library, MessageSquare, PanelLeftClose, Plug, Settings, ShieldCheck, Sparkles } from "lucide-react";
 import { skillPath } from "@/lib/skill-path";
 import { cn } from "@/lib/utils";
 
 import { AgentsView } from "./agents-view";
 import { ApprovalsView } from "./approvals-view";
-import { KnowledgeView } from "./knowledge-view";
+import { KnowledgeList } from "./knowledge-list";
 import { McpView } from "./mcp-view";
 import { FileButton } from "./file-button";
-import { HooksView } from "./hooks-view";
 import { type SessionActions, SessionsView } from "./sessions-view";
+import { SettingsList } from "./settings-list";
 import { SkillsView } from "./skills-view";
-import { TasksView } from "./tasks-view";
+import { TaskList } from "./task-list";
 import { useTranslation } from "react-i18next";
 
-export type SidebarView = "chat" | "tasks" | "memory" | "skills" | "knowledge" | "agents" | "approvals" | "mcp" | "hooks";
+export const SIDEBAR_VIEWS = ["chat", "tasks", "memory", "skills", "knowledge", "agents", "approvals", "mcp", "settings"] as const;
+export type SidebarView = (typeof SIDEBAR_VIEWS)[number];
 
 interface SidebarProps {
   view: SidebarView;
   onView: (view: SidebarView) => void;
+  /** Shows the view's page in the Stage at an anchor (a task's card, a settings section). */
+  onGo: (view: "tasks" | "settings", anchor: string) => void;
   sessions: SessionSummary[];
   currentSession: string | null;
   sessionActions: SessionActions;
@@ -30,8 +33,6 @@ interface SidebarProps {
   onOpenFile: (path: string) => void;
   locationPrefix: string;
   onSkillsChanged: () => void;
-  /** Opens a file in the Inspector at a line, marked (a knowledge passage). */
-  onOpenAt: (path: string, line: number) => void;
   onToast: (message: string, level?: "info" | "warning", action?: ToastAction) => void;
   /** Collapse the Sidebar to its rail (or close the drawer). */
   onCollapse: () => void;
@@ -50,7 +51,7 @@ const NAV: Array<{ id: SidebarView; icon: typeof Brain }> = [
   { id: "agents", icon: Bot },
   { id: "approvals", icon: ShieldCheck },
   { id: "mcp", icon: Plug },
-  { id: "hooks", icon: Webhook },
+  { id: "settings", icon: Settings },
 ];
 
 
@@ -95,7 +96,7 @@ export function Sidebar(props: SidebarProps) {
       </nav>
       <div className="min-h-0 flex-1 overflow-y-auto p-2">
         {view === "chat" && <SessionsView sessions={props.sessions} current={props.currentSession} waiting={props.waiting.sessions} {...props.sessionActions} />}
-        {view === "tasks" && <TasksView sessions={props.sessions} onOpenSession={(id) => props.sessionActions.onOpen(id)} onOpenFile={props.onOpenFile} />}
+        {view === "tasks" && <TaskList onGo={(anchor) => props.onGo("tasks", anchor)} />}
         {view === "memory" && <MemoryList {...props} />}
         {view === "skills" && (
           <SkillsView
@@ -108,9 +109,9 @@ export function Sidebar(props: SidebarProps) {
           />
         )}
         {view === "agents" && <AgentsView openPath={props.openPath} onOpenFile={props.onOpenFile} />}
-        {view === "knowledge" && <KnowledgeView onOpenAt={props.onOpenAt} onToast={props.onToast} />}
+        {view === "knowledge" && <KnowledgeList onOpenFile={props.onOpenFile} />}
         {view === "mcp" && <McpView onOpenFile={props.onOpenFile} />}
-        {view === "hooks" && <HooksView sessionId={props.currentSession} onOpenFile={props.onOpenFile} />}
+        {view === "settings" && <SettingsList onGo={(anchor) => props.onGo("settings", anchor)} />}
         {view === "approvals" && <ApprovalsView sessions={props.sessions} onOpenFile={props.onOpenFile} onOpenSession={(id) => props.sessionActions.onOpen(id)} />}
       </div>
     </aside>

@@ -8,7 +8,7 @@ import { archivesFromDrop, type DroppedArchive } from "@/lib/skill-drop";
 import { useDropTarget } from "@/lib/use-drop-target";
 import { cn } from "@/lib/utils";
 import { FileButton } from "./file-button";
-import { ProblemCard, WarningLine } from "./problem-card";
+import { ProblemCard, WarningLine } from "@/components/ui/problem-card";
 import { Trans, useTranslation } from "react-i18next";
 
 interface SkillsViewProps {

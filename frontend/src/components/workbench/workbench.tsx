@@ -8,7 +8,12 @@ import { keys, useApprovals, useFiles, useHealth, useModels, useSessions, useSki
 import { useChat } from "@/lib/use-chat";
 import { HealthBanner } from "./health-banner";
 import { Inspector } from "../inspector/inspector";
-import { Sidebar, type SidebarView } from "../sidebar/sidebar";
+import { SIDEBAR_VIEWS, Sidebar, type SidebarView } from "../sidebar/sidebar";
+import { KnowledgeView } from "../pages/knowledge-view";
+import { TasksView } from "../pages/tasks-view";
+import { SettingsPage } from "../pages/settings-page";
+import { isStagePage, StagePage, type StagePageName, type StagePageState } from "./stage-page";
+import { cn } from "@/lib/utils";
 import { Stage } from "../stage/stage";
 import { ModelPicker } from "../stage/model-picker";
 import { ModelDialog } from "../settings/model-dialog";
@@ -28,7 +33,7 @@ import { useShortcuts } from "./use-shortcuts";
 import { TooltipLayer } from "../ui/tooltip-layer";
 import { useTheme } from "@/lib/theme";
 import { useTranslation } from "react-i18next";
-import { i18n, type Language, LANGUAGES } from "@/i18n/language";
+import { i18n, type Language, LANGUAGES, preferredLanguage } from "@/i18n/language";
 import { useLanguage } from "@/i18n/language-provider";
 import { toastText } from "@/i18n/server-messages";
 
@@ -51,6 +56,9 @@ export function Workbench() {
   const skills = useSkills().data ?? null;
   const files = useFiles().data ?? [];
   const [view, setView] = useState<SidebarView>("chat");
+  /** A view that needs room, shown in the Stage's place (its list stays in the Sidebar). */
+  const [page, setPage] = useState<StagePageState | null>(null);
+  const showPage = useCallback((name: StagePageName, anchor?: string) => setPage((p) => ({ name, anchor, nonce: (p?.nonce ?? 0) + 1 })), []);
   /** Bumped per path when the backend reports the file changed on disk. */
   const [diskChanges, setDiskChanges] = useState<Record<string, number>>({});
 
@@ -117,16 +125,39 @@ export function Workbench() {
     if (fromHash) void openSession(fromHash);
   }, [openSession]);
 
+  useEffect(() => {
+    // A new data root's first browser says its language, once: the default files still as shipped follow it.
+    void api
+      .defaultsLanguage()
+      .then((state) => (state.pending ? api.chooseDefaultsLanguage(preferredLanguage()) : null))
+      .then((chosen) => {
+        if (!chosen?.replaced?.length) return;
+        refreshLists();
+        void queryClient.invalidateQueries({ queryKey: ["prompt"] });
+      })
+      .catch(() => {}); // another tab chose first (409), or the server is away: nothing to do here
+  }, [refreshLists, queryClient]);
+
   const theme = useTheme();
   const paneToggles = useRef<PaneToggles | null>(null);
   const { palette, setPalette, shortcuts, setShortcuts } = useShortcuts();
   const onView = (next: SidebarView) => {
     setView(next);
+    // Tasks, Knowledge and Settings need room: their page takes the Stage; the other views go with the conversation.
+    if (isStagePage(next)) showPage(next);
+    else setPage(null);
     if (next === "tasks") setUnseenRuns(0);
     if (next === "memory") openFile("memory/MEMORY.md");
   };
+  // Another session shown (opened, new, a run's badge clicked): the Stage is the conversation again.
+  useEffect(() => setPage(null), [shownSessionId]);
 
   const { sessionActions, latestSessionActions, turnActions, highlight, rewindTurn, setRewindTurn, failed } = useSessionActions(chat, refreshLists, showToast);
+  /** A run's session, from the Tasks page: the page gives the Stage back even when that session is already shown. */
+  const openRun = (id: string) => {
+    setPage(null);
+    sessionActions.onOpen(id);
+  };
 
   // A browser card's screenshot opens in the Inspector; its page is saved by the session's own browser.
   const browserSession = chat.sessionId;
@@ -176,7 +207,7 @@ export function Workbench() {
       group: "actions" as const,
       run: () => setLanguage(code as Language),
     })),
-    ...(["chat", "tasks", "memory", "skills", "knowledge", "agents", "approvals", "mcp", "hooks"] as SidebarView[]).map((v) => ({
+    ...SIDEBAR_VIEWS.map((v) => ({
       id: `view-${v}`,
       label: t("actions.goTo", { view: t(`view.${v}`) }),
       group: "views" as const,
@@ -231,7 +262,7 @@ export function Workbench() {
             onOpenFile={openFile}
             locationPrefix={health?.location_prefix ?? "."}
             onSkillsChanged={refreshLists}
-            onOpenAt={openAt}
+            onGo={(name, anchor) => showPage(name, anchor)}
             onToast={showToast}
             onCollapse={panes.collapse}
             unseenRuns={unseenRuns}
@@ -240,6 +271,15 @@ export function Workbench() {
         )}
         stage={
           <>
+          {page && (
+            <StagePage page={page} title={t(`view.${page.name}`)} onClose={() => setPage(null)}>
+              {page.name === "tasks" && <TasksView sessions={sessions} onOpenSession={openRun} onOpenFile={openFile} />}
+              {page.name === "knowledge" && <KnowledgeView onOpenAt={openAt} onToast={showToast} />}
+              {page.name === "settings" && <SettingsPage sessionId={chat.sessionId} onOpenFile={openFile} onModelSaved={() => void queryClient.invalidateQueries({ queryKey: keys.health })} />}
+            </StagePage>
+          )}
+          {/* Kept mounted behind a page: a turn streaming and what the composer holds stay. */}
+          <div className={cn("h-full", page && "hidden")}>
           <CitationContext.Provider value={openAt}>
           <ChangeContext.Provider value={showChange}>
           <AttachmentContext.Provider value={showAttachment}>
@@ -249,6 +289,7 @@ export function Workbench() {
           </AttachmentContext.Provider>
           </ChangeContext.Provider>
           </CitationContext.Provider>
+          </div>
           {chat.sessionId && (
             <RewindDialog
               sessionId={chat.sessionId}

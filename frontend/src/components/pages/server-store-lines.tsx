@@ -1,6 +1,6 @@
 import type { KnowledgeStatusReply } from "@mini-openclaw/protocol";
 import { useTranslation } from "react-i18next";
-import { WarningLine } from "./problem-card";
+import { WarningLine } from "@/components/ui/problem-card";
 
 /** Where a server-stored index lives, who indexes its collection, and whether the server can be reached. */
 export function ServerStoreLines({ store }: { store: KnowledgeStatusReply["store"] }) {

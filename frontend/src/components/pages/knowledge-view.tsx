@@ -11,13 +11,13 @@ import { keys, useKnowledgeDocuments, useKnowledgeStatus } from "@/lib/server-st
 import { uploadKnowledgeFile } from "@/lib/upload";
 import { useDropTarget } from "@/lib/use-drop-target";
 import { cn } from "@/lib/utils";
-import { WarningLine } from "./problem-card";
+import { WarningLine } from "@/components/ui/problem-card";
 import { ServerStoreLines } from "./server-store-lines";
 import { Trans, useTranslation } from "react-i18next";
 import { formatNumber } from "@/i18n/format";
 import { i18n } from "@/i18n/language";
 
-const STATE_STYLE: Record<KnowledgeDocument["state"], string> = {
+export const STATE_STYLE: Record<KnowledgeDocument["state"], string> = {
   indexed: "text-emerald-700",
   failed: "text-red-700",
   skipped: "text-amber-700",

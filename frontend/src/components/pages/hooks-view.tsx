@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { formatTime } from "@/i18n/format";
 import { api } from "@/lib/api";
 import { keys, useHooks } from "@/lib/server-state";
-import { WarningLine } from "./problem-card";
+import { WarningLine } from "@/components/ui/problem-card";
 
 const HOOKS_FILE = "HOOKS.json";
 /** A new HOOKS.json: Claude Code's shape, with no hooks yet. */

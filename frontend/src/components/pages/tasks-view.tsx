@@ -10,12 +10,12 @@ import { askNotificationPermission } from "@/lib/notifications";
 import { hasSeconds, scheduleInWords } from "@/lib/schedule-words";
 import { formatDateTime } from "@/i18n/format";
 import { keys, useTasks } from "@/lib/server-state";
-import { WarningLine } from "./problem-card";
+import { WarningLine } from "@/components/ui/problem-card";
 import { TaskForm } from "./task-form";
 import { useTranslation } from "react-i18next";
 import { ChecklistChange } from "./checklist-change";
 
-const OUTCOME_BADGE: Record<TaskRun["outcome"], "success" | "warning" | "danger" | "muted" | "default"> = {
+export const OUTCOME_BADGE: Record<TaskRun["outcome"], "success" | "warning" | "danger" | "muted" | "default"> = {
   running: "default",
   done: "success",
   quiet: "muted",
@@ -72,7 +72,7 @@ function TaskCard({ task, zone, onEdit, onOpenSession, act }: { task: Task; zone
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   return (
-    <section className="rounded-lg border border-zinc-200 px-2.5 py-2 text-xs" data-testid="task-card" data-task={task.id} data-enabled={task.enabled}>
+    <section className="scroll-mt-4 rounded-lg border border-zinc-200 px-2.5 py-2 text-xs" data-anchor={`task-${task.id}`} data-testid="task-card" data-task={task.id} data-enabled={task.enabled}>
       <div className="flex items-center gap-1.5">
         <input
           type="checkbox"
@@ -138,7 +138,7 @@ function HeartbeatCard({ heartbeat, onOpenFile, onOpenSession, act }: { heartbea
     ...(heartbeat.profile ? { profile: heartbeat.profile } : {}),
   });
   return (
-    <section className="rounded-lg border border-zinc-200 bg-zinc-50/60 px-2.5 py-2 text-xs" data-testid="heartbeat-card" data-enabled={heartbeat.enabled}>
+    <section className="scroll-mt-4 rounded-lg border border-zinc-200 bg-zinc-50/60 px-2.5 py-2 text-xs" data-anchor="heartbeat" data-testid="heartbeat-card" data-enabled={heartbeat.enabled}>
       <div className="flex items-center gap-1.5">
         <input
           type="checkbox"
