@@ -132,7 +132,7 @@ describe("the API contract", () => {
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
-    expect(operations.length).toBe(71);
+    expect(operations.length).toBe(73);
     for (const { path, method, op } of operations) {
       const statuses = Object.keys(op.responses);
       expect(statuses.some((s) => s.startsWith("2")), `${method} ${path}`).toBe(true);
@@ -156,6 +156,11 @@ describe("the API contract", () => {
       expect((await call("GET", path)).status, path).toBe(200);
     }
     expect((await call("POST", "/api/reviewer", { body: { enabled: false } })).status).toBe(200);
+    // A new data root: its first browser's language, once.
+    expect((await call("GET", "/api/defaults-language")).status).toBe(200);
+    expect((await call("POST", "/api/defaults-language", { body: { language: "xx" } })).status).toBe(400);
+    expect((await call("POST", "/api/defaults-language", { body: { language: "en" } })).status).toBe(200);
+    expect((await call("POST", "/api/defaults-language", { body: { language: "zh" } })).status).toBe(409);
     expect((await call("POST", "/api/mcp/scripted/restart")).status).toBe(202);
     expect((await call("POST", "/api/mcp/nobody/restart")).status).toBe(404);
 

@@ -71,7 +71,7 @@ describe.skipIf(!chromiumAvailable)("the workbench in Chinese and English", () =
     expect(await page.getByTestId("language").inputValue()).toBe("zh");
     expect(await page.getByTestId("composer").getAttribute("placeholder")).toBe(zh["composer.placeholder"]);
     // The first browser on a new data root (no WORKBENCH_LANGUAGE) is Chinese: the default files follow it.
-    await expect.poll(() => readFile(join(wb.dataRoot, "workspace/SOUL.md"), "utf8"), { timeout: 5000 }).toMatch(/^# 灵魂\n/);
+    await expect.poll(() => readFile(join(wb.dataRoot, "workspace/SOUL.md"), "utf8"), { timeout: 15_000 }).toMatch(/^# 灵魂\n/);
     expect(await readFile(join(wb.dataRoot, "skills/get_weather/SKILL.md"), "utf8")).toContain("description: 某个城市的当前天气");
 
     // A turn: a tool card, an approval card, the answer.

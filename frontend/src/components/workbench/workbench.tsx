@@ -270,16 +270,18 @@ export function Workbench() {
           />
         )}
         stage={
-          <>
+          <div className="relative h-full">
           {page && (
-            <StagePage page={page} title={t(`view.${page.name}`)} onClose={() => setPage(null)}>
-              {page.name === "tasks" && <TasksView sessions={sessions} onOpenSession={openRun} onOpenFile={openFile} />}
-              {page.name === "knowledge" && <KnowledgeView onOpenAt={openAt} onToast={showToast} />}
-              {page.name === "settings" && <SettingsPage sessionId={chat.sessionId} onOpenFile={openFile} onModelSaved={() => void queryClient.invalidateQueries({ queryKey: keys.health })} />}
-            </StagePage>
+            <div className="absolute inset-0 z-10">
+              <StagePage page={page} title={t(`view.${page.name}`)} onClose={() => setPage(null)}>
+                {page.name === "tasks" && <TasksView sessions={sessions} onOpenSession={openRun} onOpenFile={openFile} />}
+                {page.name === "knowledge" && <KnowledgeView onOpenAt={openAt} onToast={showToast} />}
+                {page.name === "settings" && <SettingsPage sessionId={chat.sessionId} onOpenFile={openFile} onModelSaved={() => void queryClient.invalidateQueries({ queryKey: keys.health })} />}
+              </StagePage>
+            </div>
           )}
-          {/* Kept mounted behind a page: a turn streaming and what the composer holds stay. */}
-          <div className={cn("h-full", page && "hidden")}>
+          {/* Laid out under a page, unseen: a turn streaming, the composer's draft and where the reader was stay. */}
+          <div className={cn("h-full", page && "invisible")}>
           <CitationContext.Provider value={openAt}>
           <ChangeContext.Provider value={showChange}>
           <AttachmentContext.Provider value={showAttachment}>
@@ -310,7 +312,7 @@ export function Workbench() {
               }}
             />
           )}
-          </>
+          </div>
         }
         inspector={(panes) => (
           <Inspector
