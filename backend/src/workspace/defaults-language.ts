@@ -18,6 +18,9 @@ import { walkFiles } from "./seed-data-root.js";
 /** Larger than any default file: a bigger one is not the shipped one. */
 const DEFAULT_FILE_MAX_BYTES = 256 * 1024;
 
+/** Who chose, as the refusal says it. */
+const CHOSEN_BY: Record<DefaultsLanguageReply["chosen_by"], string> = { environment: "WORKBENCH_LANGUAGE", browser: "the first browser", default: "default" };
+
 export class DefaultsLanguageChoice {
   private language: DefaultsLanguage;
   private chosenBy: DefaultsLanguageReply["chosen_by"];
@@ -47,7 +50,7 @@ export class DefaultsLanguageChoice {
   /** The first browser's language; a second choice is a conflict (the files may be the user's by then). */
   choose(language: DefaultsLanguage): Promise<DefaultsLanguageReply> {
     const run = this.choosing.then(async () => {
-      if (!this.pending) throw new UserError("conflict", `The default files' language is chosen already (${this.language}, by ${this.chosenBy === "environment" ? "WORKBENCH_LANGUAGE" : this.chosenBy === "browser" ? "the first browser" : "default"}); edit the files themselves to change them.`);
+      if (!this.pending) throw new UserError("conflict", `The default files' language is chosen already (${this.language}, by ${CHOSEN_BY[this.chosenBy]}); edit the files themselves to change them.`);
       this.pending = false;
       this.chosenBy = "browser";
       this.language = language;

@@ -23,6 +23,9 @@ export const STATE_STYLE: Record<KnowledgeDocument["state"], string> = {
   skipped: "text-amber-700",
 };
 
+/** A document's path as listed: every one is under knowledge/, so without it. */
+export const listedPath = (path: string) => path.replace(/^knowledge\//, "");
+
 /** Seconds left at the rate so far, from the first progress seen. */
 function estimate(start: { at: number; done: number } | null, done: number, total: number): string | null {
   if (!start || done <= start.done || total <= done) return null;
@@ -227,7 +230,7 @@ export function KnowledgeView({
             <button type="button" onClick={() => onOpenAt(doc.path, 1)} className="block min-w-0 flex-1 px-2 py-1 text-left" data-tip={doc.reason}>
               <div className="flex items-center gap-1.5 text-xs">
                 <FileText className="size-3.5 shrink-0 text-zinc-500" />
-                <span className="min-w-0 flex-1 truncate font-mono">{doc.path.replace(/^knowledge\//, "")}</span>
+                <span className="min-w-0 flex-1 truncate font-mono">{listedPath(doc.path)}</span>
                 <span className={cn("shrink-0 text-[11px]", STATE_STYLE[doc.state])}>{doc.state === "indexed" ? t("knowledge.chunkCount", { count: doc.chunks }) : t(`knowledge.state.${doc.state}`)}</span>
               </div>
               {doc.reason && <div className="ml-5 text-[11px] text-red-700" data-testid="knowledge-reason">{doc.reason}</div>}

@@ -9,6 +9,7 @@ import { api } from "@/lib/api";
 import { askNotificationPermission } from "@/lib/notifications";
 import { hasSeconds, scheduleInWords } from "@/lib/schedule-words";
 import { formatDateTime } from "@/i18n/format";
+import { i18n } from "@/i18n/language";
 import { keys, useTasks } from "@/lib/server-state";
 import { WarningLine } from "@/components/ui/problem-card";
 import { TaskForm } from "./task-form";
@@ -24,6 +25,12 @@ export const OUTCOME_BADGE: Record<TaskRun["outcome"], "success" | "warning" | "
   skipped: "muted",
   aborted: "warning",
 };
+
+/** When a task runs next, in the reader's time; or why it does not. */
+export function nextRunText(task: Task): string {
+  if (task.next_run) return `${i18n.t("tasks.next")} ${formatDateTime(task.next_run, hasSeconds(task.schedule))}`;
+  return task.enabled ? i18n.t("tasks.noMoreRuns") : i18n.t("tasks.disabled");
+}
 
 /** How a run ended; with a session, a click opens it. */
 function Outcome({ run, onOpenSession }: { run: TaskRun; onOpenSession?: (id: string) => void }) {
@@ -102,7 +109,7 @@ function TaskCard({ task, zone, onEdit, onOpenSession, act }: { task: Task; zone
         {scheduleInWords(task.schedule, zone)}
       </div>
       <div className="text-zinc-500" data-testid="task-next">
-        {task.next_run ? `${t("tasks.next")} ${formatDateTime(task.next_run, hasSeconds(task.schedule))}` : task.enabled ? t("tasks.noMoreRuns") : t("tasks.disabled")}
+        {nextRunText(task)}
       </div>
       <div className="mt-1 flex flex-wrap items-center gap-0.5">
         <Button variant="ghost" size="sm" onClick={() => act(() => api.runTask(task.id))} data-testid="task-run-now">

@@ -1,11 +1,9 @@
 "use client";
 import { Badge } from "@/components/ui/badge";
-import { formatDateTime } from "@/i18n/format";
-import { hasSeconds } from "@/lib/schedule-words";
 import { useTasks } from "@/lib/server-state";
 import { HeartPulse } from "lucide-react";
 import { useTranslation } from "react-i18next";
-import { OUTCOME_BADGE } from "@/components/pages/tasks-view";
+import { nextRunText, OUTCOME_BADGE } from "@/components/pages/tasks-view";
 
 const ROW = "block w-full rounded-md px-2 py-1.5 text-left text-xs hover:bg-zinc-50";
 
@@ -30,7 +28,7 @@ export function TaskList({ onGo }: { onGo: (anchor: string) => void }) {
             {task.last_run && <Badge variant={OUTCOME_BADGE[task.last_run.outcome]}>{t(`tasks.outcome.${task.last_run.outcome}`)}</Badge>}
           </span>
           <span className="block truncate text-[11px] text-zinc-500">
-            {task.next_run ? `${t("tasks.next")} ${formatDateTime(task.next_run, hasSeconds(task.schedule))}` : task.enabled ? t("tasks.noMoreRuns") : t("tasks.disabled")}
+            {nextRunText(task)}
           </span>
         </button>
       ))}
