@@ -41,6 +41,10 @@ import { AttachmentStore } from "./attachments/attachment-store.js";
 import { taskRoutes } from "./http/routes/task-routes.js";
 import { TaskRunLog } from "./tasks/task-run-log.js";
 import { TaskScheduler } from "./tasks/task-scheduler.js";
+import { proposalRoutes } from "./http/routes/proposal-routes.js";
+import { MemoryHelper } from "./proposals/memory-helper.js";
+import { ProposalStore } from "./proposals/proposal-store.js";
+import { Proposals } from "./proposals/proposals.js";
 import { tasksFileStore } from "./tasks/tasks-file.js";
 import { HEARTBEAT_FILE } from "./tasks/heartbeat.js";
 import { modelProfilesRoutes } from "./http/routes/model-profiles-routes.js";
@@ -182,7 +186,26 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   // Traces only when a collector is configured (the OpenTelemetry modules are not even loaded otherwise).
   const tracing = await startTracing(config.telemetry);
-  // Scheduled tasks and the heartbeat (TASKS.json): each run is a turn, started as the chat route starts one.
+  // The memory helper's proposals (storage/proposals/): applied only by a person, as recorded changes of the turn that proposed them.
+  const proposalStore = new ProposalStore(config.dataRoot, app.log);
+  proposalStore.ready().catch((err: Error) => app.log.warn({ err: err.message }, "proposals not read"));
+  const proposals = new Proposals({
+    dataRoot: config.dataRoot,
+    store: proposalStore,
+    changes,
+    secrets,
+    promptFileChars: config.limits.promptFileChars,
+    changed: () => ui.publish({ type: "refresh", target: "proposals" }),
+    written: (path, content) => void userSaved(path, content),
+  });
+  const memoryHelper = new MemoryHelper({
+    dataRoot: config.dataRoot,
+    sessions,
+    changedFiles: async (id) => (await changes.calls(id)).map((c) => ({ turn: c.turn, tool: c.tool, paths: c.files.map((f) => f.path) })),
+    proposals,
+    promptFileChars: config.limits.promptFileChars,
+  });
+  // Scheduled tasks, the heartbeat and the memory consolidation (TASKS.json): each run is a turn, started as the chat route starts one.
   const tasksFile = tasksFileStore({ dataRoot: config.dataRoot, log: app.log, onChange: () => scheduler.changed() });
   const scheduler: TaskScheduler = new TaskScheduler({
     config,
@@ -195,6 +218,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     startTurn: (request) => chat.start(request),
     log: app.log,
     hooks,
+    memory: memoryHelper,
   });
   const chatDeps: ChatDeps = { config, sessions, prompts, turns, runtime, log: app.log, ui, delegations, reviewer, approvals, mcp, changes, tracing, models, attachments, tasks: scheduler, hooks, browserHosts };
   const chat = new ChatTurns(chatDeps);
@@ -249,6 +273,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(modelProfilesRoutes, { config, models, sessions, ui });
   await app.register(attachmentsRoutes, { attachments });
   await app.register(taskRoutes, { scheduler, allowedOrigins: config.allowedOrigins });
+  await app.register(proposalRoutes, {
+    proposals,
+    memory: memoryHelper,
+    allowedOrigins: config.allowedOrigins,
+    ui,
+    startTurn: (request) => chat.start(request),
+    helperProfile: () => models.helper("memory") ?? undefined,
+    log: app.log,
+  });
   // The contract as OpenAPI 3.1, made once, when first asked for.
   let document: ReturnType<typeof openApiDocument> | undefined;
   app.get("/api/openapi.json", async () => (document ??= openApiDocument(apiOperations(), { title: "Mini-OpenClaw", version, description: "The workbench's HTTP API (README, \"API\"). Errors are `{ error }` with a fitting status; chat streams are SSE." })));

@@ -104,6 +104,7 @@ beforeAll(async () => {
     script: (body) => {
       const system = systemPromptOf(body);
       if (system.includes('"analyst" sub-agent')) return { content: "42" };
+      if (messageText(body.messages.at(-1)?.content).includes("memory helper")) return { content: JSON.stringify({ skills: [{ name: "contract-made", description: "A skill Save as skill proposed.", body: "Do it." }] }) };
       if (!body.tools?.length) return { content: "A short summary of the conversation." };
       const last = body.messages.at(-1);
       const asked = last?.role === "user" ? messageText(last.content) : "";
@@ -132,7 +133,7 @@ describe("the API contract", () => {
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
-    expect(operations.length).toBe(73);
+    expect(operations.length).toBe(78);
     for (const { path, method, op } of operations) {
       const statuses = Object.keys(op.responses);
       expect(statuses.some((s) => s.startsWith("2")), `${method} ${path}`).toBe(true);
@@ -262,6 +263,21 @@ describe("the API contract", () => {
     expect((await call("POST", "/api/changes/revert", { body: { change, path: "workspace/made.md" } })).status).toBe(200);
     expect((await call("POST", `/api/sessions/${sessionId}/rewind`, { body: { turn: 1, files: true, conversation: true, on_conflict: "skip" } })).status).toBe(200);
     expect((await call("POST", `/api/sessions/${sessionId}/rewind`, { body: { turn: 1 } })).status).toBe(400);
+
+    // Proposals: the consolidation's settings; Save as skill on the turn, the proposal read and accepted from the page.
+    expect((await call("PUT", "/api/tasks/consolidation", { body: { enabled: false, at: "04:30" } })).status).toBe(200);
+    expect((await call("PUT", "/api/tasks/consolidation", { body: { enabled: true, at: "25:00" } })).status).toBe(400);
+    expect((await call("POST", `/api/sessions/${sessionId}/turns/1/save-as-skill`, { body: {} })).status).toBe(202);
+    expect((await call("POST", `/api/sessions/${sessionId}/turns/99/save-as-skill`, { body: {} })).status).toBe(404);
+    await expect.poll(async () => ((await call("GET", "/api/proposals")).body as { pending: number }).pending, { timeout: 10_000 }).toBe(1);
+    expect((await call("GET", "/api/proposals?limit=1000")).status).toBe(400);
+    const proposalId = ((await call("GET", "/api/proposals")).body as { proposals: Array<{ id: string }> }).proposals[0].id;
+    expect((await call("GET", `/api/proposals/${proposalId}`)).status).toBe(200);
+    expect((await call("GET", "/api/proposals/prop_000000000000")).status).toBe(404);
+    expect((await call("POST", `/api/proposals/${proposalId}/decide`, { body: { decision: "accept" }, headers: { origin: "http://elsewhere.example" } })).status).toBe(403);
+    expect((await call("POST", `/api/proposals/${proposalId}/decide`, { body: { decision: "maybe" } })).status).toBe(400);
+    expect((await call("POST", `/api/proposals/${proposalId}/decide`, { body: { decision: "accept" } })).status).toBe(200);
+    expect((await call("POST", `/api/proposals/${proposalId}/decide`, { body: { decision: "accept" } })).status).toBe(409);
 
     // Web search: the provider, a test search from the page, a query too long.
     expect((await call("GET", "/api/web/status")).status).toBe(200);

@@ -3,22 +3,11 @@
  * critical violation in any view (and with a turn, the Inspector's tabs and the palette open); no
  * control of ours uses a native `title` tooltip; the tooltip layer shows on hover and on keyboard focus.
  */
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { callsThenAnswer } from "../../backend/test-support/mcp-harness";
 import { startWorkbench } from "../../backend/test-support/workbench-harness";
 import { chromiumAvailable } from "./browser";
-import { browserSession } from "./page-checks";
-
-/** Serious and critical violations, each with where it was found. */
-async function violations(page: Page): Promise<string[]> {
-  // Monaco included: what it draws (line numbers, the text) is read as the rest of the page is.
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
-}
-/** Elements of ours with a native `title` tooltip (Monaco's own are left to it). */
-const titled = (page: Page) => page.evaluate(() => Array.from(document.querySelectorAll("[title]")).filter((el) => !el.closest(".monaco-editor, .monaco-diff-editor")).map((el) => el.outerHTML.slice(0, 120)));
+import { browserSession, titled, violations } from "./page-checks";
 
 describe.skipIf(!chromiumAvailable)("accessibility", () => {
   const session = browserSession("a11y");

@@ -1,4 +1,5 @@
-import type { Browser } from "playwright-core";
+import AxeBuilder from "@axe-core/playwright";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { launch, openPage, type WatchedPage } from "./browser";
 
@@ -40,3 +41,12 @@ export function browserSession(shotPrefix: string) {
     },
   };
 }
+
+/** Serious and critical violations, each with where it was found. */
+export async function violations(page: Page): Promise<string[]> {
+  // Monaco included: what it draws (line numbers, the text) is read as the rest of the page is.
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
+}
+/** Elements of ours with a native `title` tooltip (Monaco's own are left to it). */
+export const titled = (page: Page) => page.evaluate(() => Array.from(document.querySelectorAll("[title]")).filter((el) => !el.closest(".monaco-editor, .monaco-diff-editor")).map((el) => el.outerHTML.slice(0, 120)));

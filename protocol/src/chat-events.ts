@@ -491,6 +491,8 @@ export const toastNoticeSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("skill_skipped"), folder: z.string(), detail: z.string() }),
   /** A file a scheduled run reads as its instructions was changed by a tool: it waits for the user. */
   z.object({ kind: z.literal("standing_order_changed"), file: z.string() }),
+  /** The memory helper's turn ended (Save as skill): what it proposed, or why nothing. */
+  z.object({ kind: z.literal("proposals_made"), ok: z.boolean(), detail: z.string() }),
 ]);
 export type ToastNotice = z.infer<typeof toastNoticeSchema>;
 
@@ -500,7 +502,7 @@ export type ToastNotice = z.infer<typeof toastNoticeSchema>;
  */
 export const uiEventSchema = z.discriminatedUnion("type", [
   /** What the server holds of `target` changed: pages showing it read it again (nothing polls). */
-  z.object({ type: z.literal("refresh"), target: z.enum(["skills", "files", "agents", "sessions", "mcp", "approvals", "knowledge", "health", "tasks", "hooks"]) }),
+  z.object({ type: z.literal("refresh"), target: z.enum(["skills", "files", "agents", "sessions", "mcp", "approvals", "knowledge", "health", "tasks", "hooks", "proposals"]) }),
   z.object({ type: z.literal("file_changed"), path: z.string() }),
   /** The reviewer left a review in this session. */
   z.object({ type: z.literal("review"), session_id: z.string() }),

@@ -89,6 +89,8 @@ export const userEntrySchema = z.object({
   parent: z.number().int().nonnegative().optional(),
   /** Files and images sent with the message, by reference (their bytes are in the session's attachment store). */
   attachments: z.array(attachmentSchema).optional(),
+  /** Who sent it when not the user: the memory helper (a consolidation run, Save as skill); its usage is counted apart. */
+  by: z.literal("consolidation").optional(),
 });
 
 /** Every event a turn streamed except `session` (which only names the session to the client). */

@@ -26,6 +26,8 @@ export interface TurnRequest {
   allowed_tools?: string[];
   /** Nobody watches the turn (a scheduled run): approvals are denied at once, or after this wait. Not taken from HTTP. */
   unattended?: Unattended;
+  /** A helper's turn: what the model is sent in place of `message` (which the session shows), and who sent it. Not taken from HTTP. */
+  helper?: { modelMessage: string; by: "consolidation" };
 }
 
 /** A turn that passed its checks and holds its session, ready to run. */
@@ -45,6 +47,7 @@ export interface PreparedTurn {
   attachments: Attachment[];
   allowedTools: string[] | undefined;
   unattended: Unattended | undefined;
+  by: "consolidation" | undefined;
 }
 
 /** The model profiles a request names must exist: a 400 naming the one that does not (nothing is stored). */
@@ -90,11 +93,12 @@ export async function prepareTurn(deps: Pick<ChatDeps, "config" | "sessions" | "
   }
   const command = parseSlashCommand(request.message);
   const mcpPrompt = command ? await loadMcpPromptCommand(deps.mcp, command.name, command.args) : null;
-  const loaded: LoadedSkill | null =
-    mcpPrompt !== null ? { skill: null, modelMessage: mcpPrompt } : command ? await loadSlashCommand(config.dataRoot, config.locationPrefix, command.name, command.args) : null;
+  const loaded: LoadedSkill | null = request.helper
+    ? { skill: null, modelMessage: request.helper.modelMessage }
+    : mcpPrompt !== null ? { skill: null, modelMessage: mcpPrompt } : command ? await loadSlashCommand(config.dataRoot, config.locationPrefix, command.name, command.args) : null;
   const attachments = request.attachments?.length ? await deps.attachments.claim(request.attachments, sessionId) : [];
   turns.claim(sessionId, busyConflict(sessionId));
   return {
     attachments, sessionId, created, message: request.message, loaded, tools: request.tools !== false, parentTurn, model: request.model, sessionModel: request.session_model,
-    allowedTools: request.allowed_tools, unattended: request.unattended };
+    allowedTools: request.allowed_tools, unattended: request.unattended, by: request.helper?.by };
 }

@@ -54,7 +54,7 @@ export async function runTurn(deps: ChatDeps, turn: PreparedTurn, live: LiveTurn
   else if (gone) await switchSessionModel(deps, turn.sessionId, null);
   recorder.startTurn(context.turnId);
   emit({ type: "session", session_id: turn.sessionId, created: turn.created, turn: context.turnId });
-  recorder.user(turn.message, context.parent, turn.loaded?.modelMessage, turn.tools, turn.attachments);
+  recorder.user(turn.message, context.parent, turn.loaded?.modelMessage, turn.tools, turn.attachments, turn.by);
   live.subscribe(recorder);
   // The session's start and the message go to the user's hooks: what they add is part of what the
   // model is sent (their runs are stored, and the history adds it again from them).

@@ -57,6 +57,8 @@ export const isUnreadable = (err: unknown): err is UnreadableFileError => err in
 
 export interface ReadLimits {
   maxBytes: number;
+  /** A file over `maxBytes` is read from its end (its last `maxBytes`), not refused: the newest of a log. */
+  tail?: boolean;
   /** Gives up waiting after this long (a hung filesystem, a swapped-in special file). */
   timeoutMs?: number;
 }
@@ -67,6 +69,8 @@ export interface ConfinedFile {
   data: Buffer;
   bytes: number;
   mtimeMs: number;
+  /** Bytes left out at the start (a tail read of a larger file). */
+  skipped: number;
 }
 
 export interface ConfinedRead {
@@ -136,7 +140,7 @@ async function readCapped(handle: FileHandle, relPath: string, size: number, max
 const tooLarge = (relPath: string, size: number, maxBytes: number) =>
   new UnreadableFileError(`${relPath} is ${size > maxBytes ? `over ${maxBytes}` : size} bytes, over the ${maxBytes}-byte limit.`, "too-large");
 
-async function readNow(root: string, relPath: string, maxBytes: number): Promise<ConfinedFile> {
+async function readNow(root: string, relPath: string, maxBytes: number, tail = false): Promise<ConfinedFile> {
   const rootReal = await realpath(root);
   const expected = join(rootReal, relPath);
   await checkComponents(rootReal, relPath);
@@ -160,9 +164,14 @@ async function readNow(root: string, relPath: string, maxBytes: number): Promise
     if (info.nlink > 1) {
       throw new UnreadableFileError(`hard link refused: ${relPath} has ${info.nlink} links (it may be a file from elsewhere).`, "hard-link");
     }
+    if (info.size > maxBytes && tail) {
+      const data = Buffer.allocUnsafe(maxBytes);
+      const { bytesRead } = await handle.read(data, 0, maxBytes, info.size - maxBytes);
+      return { path: relPath, data: data.subarray(0, bytesRead), bytes: bytesRead, mtimeMs: info.mtimeMs, skipped: info.size - maxBytes };
+    }
     if (info.size > maxBytes) throw tooLarge(relPath, info.size, maxBytes);
     const data = await readCapped(handle, relPath, info.size, maxBytes);
-    return { path: relPath, data, bytes: data.length, mtimeMs: info.mtimeMs };
+    return { path: relPath, data, bytes: data.length, mtimeMs: info.mtimeMs, skipped: 0 };
   } finally {
     await handle.close().catch(() => {});
   }
@@ -179,7 +188,7 @@ export async function readConfinedFile(root: string, relPath: string, limits: Re
     );
   });
   try {
-    return await Promise.race([readNow(root, relPath, limits.maxBytes), deadline]);
+    return await Promise.race([readNow(root, relPath, limits.maxBytes, limits.tail), deadline]);
   } finally {
     clearTimeout(timer);
   }

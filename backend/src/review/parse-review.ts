@@ -1,3 +1,5 @@
+import { jsonInAnswer } from "../lib/json-in-answer.js";
+
 /** What the reviewer answers: advice for the main agent's next turn, and a record for the user. */
 export interface ReviewResult {
   advice: string;
@@ -16,16 +18,5 @@ function asReview(value: unknown): ReviewResult | null {
  * after some prose. An answer of another shape is kept whole as the record, with no advice.
  */
 export function parseReview(answer: string): ReviewResult {
-  const text = answer.trim();
-  const candidates = [text, /```(?:json)?\s*\n([\s\S]*?)\n```/.exec(text)?.[1], text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1)];
-  for (const candidate of candidates) {
-    if (!candidate) continue;
-    try {
-      const review = asReview(JSON.parse(candidate));
-      if (review) return review;
-    } catch {
-      // try the next reading
-    }
-  }
-  return { advice: "", record: `The reviewer did not answer with {"advice", "record"} JSON; its answer:\n\n${text.slice(0, 4000)}` };
+  return jsonInAnswer(answer, asReview) ?? { advice: "", record: `The reviewer did not answer with {"advice", "record"} JSON; its answer:\n\n${answer.trim().slice(0, 4000)}` };
 }

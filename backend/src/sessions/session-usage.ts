@@ -36,14 +36,16 @@ export function usageRecords(entries: SessionEntry[]): UsageRecord[] {
   const records: UsageRecord[] = [];
   // The model of the last step started, per agent depth: usage lines before profiles name none.
   const stepModel = new Map<number, string>();
-  const visit = (event: ChatEvent, day: string, depth: number) => {
-    if (event.type === "delegate") return visit(event.event, day, event.depth);
+  const visit = (event: ChatEvent, day: string, depth: number, agent: "agent" | "consolidation") => {
+    if (event.type === "delegate") return visit(event.event, day, event.depth, agent);
     if (event.type === "step_start") stepModel.set(depth, event.model);
-    else if (event.type === "usage") records.push(record(day, depth === 0 ? "agent" : "sub_agent", event, stepModel.get(depth) ?? ""));
+    else if (event.type === "usage") records.push(record(day, depth === 0 ? agent : "sub_agent", event, stepModel.get(depth) ?? ""));
   };
+  // The turns the memory helper sent (a consolidation run, Save as skill): their agent's requests are its.
+  const helperTurns = new Set(entries.flatMap((e) => (e.type === "user" && e.by === "consolidation" && e.turn !== undefined ? [e.turn] : [])));
   for (const entry of entries) {
     const day = entry.ts.slice(0, 10);
-    if (entry.type === "event") visit(entry.event, day, 0);
+    if (entry.type === "event") visit(entry.event, day, 0, entry.turn !== undefined && helperTurns.has(entry.turn) ? "consolidation" : "agent");
     else if ((entry.type === "review" || entry.type === "compaction") && entry.usage) records.push(record(day, entry.type === "review" ? "reviewer" : "compaction", entry.usage, ""));
   }
   return records;

@@ -55,7 +55,7 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
       write({ ...entry, ...ofTurn() });
     },
     /** Records the user's message; the first entry of every turn. `parent`: the turn it follows (0: the start). */
-    user(message: string, parent: number, modelContent?: string, tools = true, attachments: Attachment[] = []) {
+    user(message: string, parent: number, modelContent?: string, tools = true, attachments: Attachment[] = [], by?: "consolidation") {
       write({
         type: "user",
         ts: now(),
@@ -65,6 +65,7 @@ export function createTurnRecorder(store: SessionStore, sessionId: string, onWri
         ...(tools ? {} : { tools: false as const }),
         ...(attachments.length > 0 ? { attachments } : {}),
         parent,
+        ...(by ? { by } : {}),
       });
     },
     /** A live turn's event, as its subscriber. */

@@ -7,6 +7,12 @@
  */
 import { randomBytes } from "node:crypto";
 import {
+  type Consolidation,
+  DEFAULT_PROFILE,
+  CONSOLIDATION_BUDGET_CHARS,
+  CONSOLIDATION_DEFAULT_AT,
+  CONSOLIDATION_TASK_ID,
+  type ConsolidationSettings,
   type Heartbeat,
   HEARTBEAT_TASK_ID,
   type HeartbeatSettings,
@@ -35,6 +41,7 @@ import { checkSchedule, lastMissed, nextTime, serverTimeZone } from "../schedule
 import type { TasksFileStore } from "./tasks-file.js";
 import { TaskHosts } from "./task-hosts.js";
 import { HeartbeatChecklist } from "./heartbeat-checklist.js";
+import type { MemoryHelper } from "../proposals/memory-helper.js";
 
 /** How long after a missed time a workbench that was down still runs it at start (once). */
 export const MISSED_GRACE_MS = 60 * 60 * 1000;
@@ -57,7 +64,7 @@ export interface TaskSchedulerDeps {
   file: TasksFileStore;
   runs: TaskRunLog;
   sessions: Pick<SessionStore, "exists" | "append">;
-  models: { has(name: string): boolean; names(): string[] };
+  models: { has(name: string): boolean; names(): string[]; helper(kind: "memory"): string | null };
   turns: Pick<TurnRegistry, "shutdown" | "shuttingDown">;
   ui: UiEventBus;
   /** Starts a turn as the chat route does (a plain HTTP error for what cannot run). */
@@ -65,6 +72,8 @@ export interface TaskSchedulerDeps {
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   /** The user's hooks: TaskRun and Notification when a run ends. */
   hooks?: Pick<Hooks, "run">;
+  /** The memory consolidation's turns and what their answers become. */
+  memory?: MemoryHelper;
 }
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(6).toString("hex")}`;
@@ -139,6 +148,16 @@ export class TaskScheduler {
     return { id: HEARTBEAT_TASK_ID, name: "Heartbeat", schedule: { kind: "every", seconds: (settings.every_minutes ?? HEARTBEAT_MINUTES) * 60 }, anchor: this.heartbeatAnchor, entry: null };
   }
 
+  private consolidationSettings(): ConsolidationSettings {
+    return this.deps.file.value.consolidation ?? { enabled: false };
+  }
+
+  /** Daily at its time (the server's clock); its interval counts from when it was switched on. */
+  private consolidationRunnable(): Runnable {
+    const [hours, minutes] = (this.consolidationSettings().at ?? CONSOLIDATION_DEFAULT_AT).split(":").map(Number);
+    return { id: CONSOLIDATION_TASK_ID, name: "Memory consolidation", schedule: { kind: "cron", expr: `${minutes} ${hours} * * *` }, anchor: 0, entry: null };
+  }
+
   private runnableOf(entry: TaskFileEntry): Runnable {
     return { id: entry.id, name: entry.name, schedule: entry.schedule, anchor: Date.parse(entry.updated_at ?? entry.created_at), entry };
   }
@@ -146,7 +165,9 @@ export class TaskScheduler {
   /** What runs on a schedule now: the enabled tasks, and the heartbeat when it is on. */
   private runnables(): Runnable[] {
     const tasks = this.deps.file.value.tasks.filter((t) => t.enabled !== false).map((t) => this.runnableOf(t));
-    return this.heartbeatSettings().enabled ? [...tasks, this.heartbeatRunnable()] : tasks;
+    if (this.heartbeatSettings().enabled) tasks.push(this.heartbeatRunnable());
+    if (this.consolidationSettings().enabled && this.deps.memory) tasks.push(this.consolidationRunnable());
+    return tasks;
   }
 
   private nextRun(task: Runnable, now = Date.now()): number | null {
@@ -184,7 +205,7 @@ export class TaskScheduler {
       }
       this.timers.delete(task.id);
       // The task as the file holds it now (it may have changed since the timer was set).
-      const current = task.id === HEARTBEAT_TASK_ID ? (this.heartbeatSettings().enabled ? this.heartbeatRunnable() : null) : this.runnables().find((t) => t.id === task.id);
+      const current = this.runnables().find((t) => t.id === task.id);
       if (!current) return;
       if (current.id === HEARTBEAT_TASK_ID && inQuietHours(this.heartbeatSettings(), new Date())) {
         this.arm(current, at!);
@@ -252,14 +273,17 @@ export class TaskScheduler {
     const heartbeat = task.id === HEARTBEAT_TASK_ID;
     let live: LiveTurn;
     try {
-      const profile = heartbeat ? this.heartbeatSettings().profile : entry?.profile;
-      live = await this.deps.startTurn({
-        message: heartbeat ? heartbeatPrompt(await this.checklist.forRun()) : entry!.prompt,
-        session_id: await this.sessionFor(task),
-        ...(profile ? { model: profile } : {}),
-        ...(entry?.tools ? { allowed_tools: entry.tools } : {}),
-        unattended: { deny: entry?.unattended_approvals === "deny", timeoutSeconds: entry?.approval_timeout_seconds ?? APPROVAL_WAIT_SECONDS, hosts: this.hosts.of(task.id) },
-      });
+      if (task.id === CONSOLIDATION_TASK_ID) live = await this.startConsolidation();
+      else {
+        const profile = heartbeat ? this.heartbeatSettings().profile : entry?.profile;
+        live = await this.deps.startTurn({
+          message: heartbeat ? heartbeatPrompt(await this.checklist.forRun()) : entry!.prompt,
+          session_id: await this.sessionFor(task),
+          ...(profile ? { model: profile } : {}),
+          ...(entry?.tools ? { allowed_tools: entry.tools } : {}),
+          unattended: { deny: entry?.unattended_approvals === "deny", timeoutSeconds: entry?.approval_timeout_seconds ?? APPROVAL_WAIT_SECONDS, hosts: this.hosts.of(task.id) },
+        });
+      }
     } catch (err) {
       this.active.delete(task.id);
       const busy = err instanceof UserError && err.code === "conflict";
@@ -289,12 +313,28 @@ export class TaskScheduler {
     return started;
   }
 
+  /**
+   * A consolidation run: a helper turn with no tools, into a new session, reading what is new since the
+   * last run that succeeded (a failed run's material is read again by the next, never retried at once).
+   */
+  private async startConsolidation(): Promise<LiveTurn> {
+    const settings = this.consolidationSettings();
+    const since = this.deps.runs.runs(CONSOLIDATION_TASK_ID).find((r) => r.outcome === "done")?.started_at ?? null;
+    const turn = await this.deps.memory!.consolidationTurn(since, settings.budget_chars ?? CONSOLIDATION_BUDGET_CHARS);
+    const profile = this.deps.models.helper("memory");
+    return this.deps.startTurn({ ...turn, session_id: null, ...(profile ? { model: profile } : {}), unattended: { deny: true, timeoutSeconds: 1 } });
+  }
+
   /** The run's turn ended: its outcome from its last event, recorded and told. */
   private async finish(task: Runnable, run: TaskRun, live: LiveTurn): Promise<void> {
     const last = live.events.findLast((e) => e.event.type === "final" || e.event.type === "error")?.event;
     let outcome: TaskRun["outcome"] = "done";
     let detail: string | undefined;
-    if (last?.type === "final") {
+    if (last?.type === "final" && task.id === CONSOLIDATION_TASK_ID) {
+      const settled = await this.deps.memory!.settle(live, "consolidation").catch((err: Error) => ({ ok: false, detail: `Its proposals were not stored: ${err.message}` }));
+      outcome = settled.ok ? "done" : "failed";
+      detail = settled.detail.slice(0, 1000);
+    } else if (last?.type === "final") {
       detail = last.content.slice(0, 300);
       if (task.id === HEARTBEAT_TASK_ID && isHeartbeatOk(last.content)) outcome = "quiet";
     } else if (last?.type === "error") {
@@ -343,7 +383,7 @@ export class TaskScheduler {
   }
 
   async reply(): Promise<TasksReply> {
-    return { tasks: this.deps.file.value.tasks.map((t) => this.shown(t)), heartbeat: await this.heartbeat(), file: TASKS_FILE, problem: this.deps.file.problem, time_zone: serverTimeZone() };
+    return { tasks: this.deps.file.value.tasks.map((t) => this.shown(t)), heartbeat: await this.heartbeat(), consolidation: this.consolidation(), file: TASKS_FILE, problem: this.deps.file.problem, time_zone: serverTimeZone() };
   }
 
   /** The shortest time a task's runs may be apart (TASK_MIN_INTERVAL_SECONDS). */
@@ -369,7 +409,7 @@ export class TaskScheduler {
   }
 
   runs(id: string): TaskRun[] {
-    if (id !== HEARTBEAT_TASK_ID) this.entry(id);
+    if (id !== HEARTBEAT_TASK_ID && id !== CONSOLIDATION_TASK_ID) this.entry(id);
     return this.deps.runs.runs(id);
   }
 
@@ -377,7 +417,7 @@ export class TaskScheduler {
   runSessions(): Map<string, string> {
     const made = new Map<string, string>();
     const named = new Map(this.deps.file.value.tasks.map((t) => [t.id, t.session]));
-    for (const id of [...named.keys(), HEARTBEAT_TASK_ID]) {
+    for (const id of [...named.keys(), HEARTBEAT_TASK_ID, CONSOLIDATION_TASK_ID]) {
       for (const run of this.deps.runs.runs(id)) if (run.session_id && run.session_id !== named.get(id)) made.set(run.session_id, id);
     }
     return made;
@@ -434,9 +474,29 @@ export class TaskScheduler {
     return this.heartbeat();
   }
 
-  /** Run now: a task (enabled or not) or the heartbeat. */
+  consolidation(): Consolidation {
+    const settings = this.consolidationSettings();
+    const next = settings.enabled && this.deps.memory ? this.nextRun(this.consolidationRunnable()) : null;
+    return {
+      enabled: settings.enabled,
+      at: settings.at ?? CONSOLIDATION_DEFAULT_AT,
+      profile: this.deps.models.helper("memory") ?? DEFAULT_PROFILE,
+      budget_chars: settings.budget_chars ?? CONSOLIDATION_BUDGET_CHARS,
+      next_run: next === null ? null : iso(next),
+      last_run: this.deps.runs.last(CONSOLIDATION_TASK_ID),
+      running: this.active.has(CONSOLIDATION_TASK_ID),
+    };
+  }
+
+  async setConsolidation(settings: ConsolidationSettings): Promise<Consolidation> {
+    await this.deps.file.write((file) => ({ ...file, consolidation: settings }));
+    return this.consolidation();
+  }
+
+  /** Run now: a task (enabled or not), the heartbeat or the consolidation. */
   runNow(id: string): Promise<TaskRun> {
-    const task = id === HEARTBEAT_TASK_ID ? this.heartbeatRunnable() : this.runnableOf(this.entry(id));
+    if (id === CONSOLIDATION_TASK_ID && !this.deps.memory) throw new UserError("not_found", "The memory consolidation is not available here.");
+    const task = id === HEARTBEAT_TASK_ID ? this.heartbeatRunnable() : id === CONSOLIDATION_TASK_ID ? this.consolidationRunnable() : this.runnableOf(this.entry(id));
     return this.run(task, "manual", null);
   }
 }

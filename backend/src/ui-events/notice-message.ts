@@ -19,6 +19,8 @@ export function noticeMessage(notice: ToastNotice): string {
       return `Skill "${notice.folder}" is skipped: ${notice.detail}.`;
     case "standing_order_changed":
       return `${notice.file} was changed by a tool: the heartbeat keeps running the checklist you accepted until you accept the change (Tasks view).`;
+    case "proposals_made":
+      return notice.ok ? `The memory helper proposed: ${notice.detail} See Proposals.` : `The memory helper proposed nothing: ${notice.detail}`;
   }
 }
 

@@ -40,5 +40,7 @@ export function toastText(message: string, notice: ToastNotice | undefined): str
       return i18n.t("notice.skillSkipped", { folder: notice.folder, detail: notice.detail });
     case "standing_order_changed":
       return i18n.t("notice.standingOrderChanged", { file: notice.file });
+    case "proposals_made":
+      return i18n.t(notice.ok ? "notice.proposalsMade" : "notice.proposalsFailed", { detail: notice.detail });
   }
 }

@@ -32,6 +32,8 @@ export const keys = {
   tasks: ["tasks"] as const,
   hooks: ["hooks"] as const,
   webStatus: ["web"] as const,
+  /** The review queue (its pages, each proposal's diff, the count on its button). */
+  proposals: ["proposals"] as const,
   /** A session's file changes, each file marked when it is back to its state before the call. */
   changes: (sessionId: string) => ["changes", sessionId] as const,
   allChanges: ["changes"] as const,
@@ -51,6 +53,8 @@ export const useKnowledgeDocuments = () => useQuery({ queryKey: keys.knowledgeDo
 export const useTasks = () => useQuery({ queryKey: keys.tasks, queryFn: api.tasks });
 export const useHooks = () => useQuery({ queryKey: keys.hooks, queryFn: api.hooks });
 export const useWebStatus = () => useQuery({ queryKey: keys.webStatus, queryFn: api.webStatus });
+/** How many proposals wait for the user (the count on the Memory button and the Proposals row). */
+export const usePendingProposals = () => useQuery({ queryKey: [...keys.proposals, "count"], queryFn: () => api.proposals({ state: "pending", limit: 1 }).then((r) => r.pending) });
 
 /** The keys an event from the server makes stale. */
 export function staleKeys(event: UiEvent): ReadonlyArray<readonly unknown[]> {
@@ -78,6 +82,9 @@ export function staleKeys(event: UiEvent): ReadonlyArray<readonly unknown[]> {
           return [keys.tasks, ["task-runs"]];
         case "hooks":
           return [keys.hooks];
+        case "proposals":
+          // An accepted proposal changed a file (a skill, a memory file, and the prompt they are in).
+          return [keys.proposals, keys.files, keys.skills, keys.allChanges, ["prompt"]];
       }
       return [];
     case "turn":

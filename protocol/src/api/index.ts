@@ -13,6 +13,7 @@ import { modelApi } from "./model-settings-api.js";
 import { modelsApi } from "./model-profiles-api.js";
 import type { Operation } from "./operation.js";
 import { promptApi } from "./prompt-api.js";
+import { proposalsApi } from "./proposals-api.js";
 import { sessionsApi } from "./sessions-api.js";
 import { skillsApi } from "./skills-api.js";
 import { tasksApi } from "./tasks-api.js";
@@ -35,6 +36,7 @@ export * from "./model-settings-api.js";
 export * from "./model-profiles-api.js";
 export * from "./operation.js";
 export * from "./prompt-api.js";
+export * from "./proposals-api.js";
 export * from "./sessions-api.js";
 export * from "./skills-api.js";
 export * from "./tasks-api.js";
@@ -51,6 +53,7 @@ export const api = {
   files: filesApi,
   skills: skillsApi,
   prompt: promptApi,
+  proposals: proposalsApi,
   defaultsLanguage: defaultsLanguageApi,
   knowledge: knowledgeApi,
   agents: agentsApi,

@@ -84,6 +84,8 @@ export const helperProfilesSchema = z.strictObject({
   compaction: profileNameSchema.nullable().optional(),
   /** Session titles: made from the first message today (no model call); kept for when they are not. */
   titles: profileNameSchema.nullable().optional(),
+  /** The memory helper: the daily consolidation and Save as skill (absent: the default profile). */
+  memory: profileNameSchema.nullable().optional(),
 });
 export type HelperProfiles = z.infer<typeof helperProfilesSchema>;
 
@@ -168,11 +170,11 @@ export const usageTotalsSchema = z.object({
 });
 export type UsageTotals = z.infer<typeof usageTotalsSchema>;
 
-/** Usage by profile, the helpers' apart (`by`: the turn's own agent, sub-agents, the reviewer, compaction). */
+/** Usage by profile, the helpers' apart (`by`: the turn's own agent, sub-agents, the reviewer, compaction, the memory helper's turns). */
 export const usageRowSchema = usageTotalsSchema.extend({
   profile: z.string(),
   model: z.string(),
-  by: z.enum(["agent", "sub_agent", "reviewer", "compaction"]),
+  by: z.enum(["agent", "sub_agent", "reviewer", "compaction", "consolidation"]),
 });
 export type UsageRow = z.infer<typeof usageRowSchema>;
 

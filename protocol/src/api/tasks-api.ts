@@ -10,6 +10,12 @@ import { errorReplies, operation } from "./operation.js";
 export const MAX_TASKS = 200;
 /** The heartbeat's id where a task's would be (its runs, Run now). */
 export const HEARTBEAT_TASK_ID = "heartbeat";
+/** The memory consolidation's id where a task's would be (its runs, Run now). */
+export const CONSOLIDATION_TASK_ID = "consolidation";
+/** What a consolidation run reads at most by default (characters, newest first). */
+export const CONSOLIDATION_BUDGET_CHARS = 200_000;
+/** When the consolidation runs each day unless the user sets a time. */
+export const CONSOLIDATION_DEFAULT_AT = "03:00";
 
 /**
  * When a task runs: a cron expression (five fields, or six with seconds first) in a time zone (absent:
@@ -69,10 +75,23 @@ export const heartbeatSettingsSchema = z
   .meta({ id: "HeartbeatSettings" });
 export type HeartbeatSettings = z.infer<typeof heartbeatSettingsSchema>;
 
+/** The daily memory consolidation (issue 55): a helper turn that proposes edits to the memory files, never makes them. */
+export const consolidationSettingsSchema = z
+  .strictObject({
+    enabled: z.boolean(),
+    /** When it runs each day (the server's clock). */
+    at: clockTime.optional(),
+    /** What a run reads at most, newest first (characters). */
+    budget_chars: z.number().int().min(1000).max(5_000_000).optional(),
+  })
+  .meta({ id: "ConsolidationSettings" });
+export type ConsolidationSettings = z.infer<typeof consolidationSettingsSchema>;
+
 /** `TASKS.json`. */
 export const tasksFileSchema = z.strictObject({
   version: z.literal(1),
   heartbeat: heartbeatSettingsSchema.optional(),
+  consolidation: consolidationSettingsSchema.optional(),
   tasks: z.array(taskFileEntrySchema).max(MAX_TASKS),
 });
 export type TasksFile = z.infer<typeof tasksFileSchema>;
@@ -109,6 +128,20 @@ export const heartbeatSchema = z
   })
   .meta({ id: "Heartbeat" });
 
+export const consolidationSchema = z
+  .object({
+    enabled: z.boolean(),
+    at: z.string(),
+    /** The profile its turns use: MODELS.json's `helpers.memory`, else the default. */
+    profile: z.string(),
+    budget_chars: z.number().int(),
+    next_run: z.string().nullable(),
+    last_run: taskRunSchema.nullable(),
+    running: z.boolean(),
+  })
+  .meta({ id: "Consolidation" });
+export type Consolidation = z.infer<typeof consolidationSchema>;
+
 /** `POST /api/tasks/heartbeat/checklist`: the user's decision on a changed checklist (the change named by its hash). */
 export const checklistDecisionSchema = z.strictObject({ decision: z.enum(["accept", "reject"]), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).meta({ id: "ChecklistDecision" });
 export type ChecklistDecision = z.infer<typeof checklistDecisionSchema>;
@@ -118,6 +151,7 @@ export const tasksReplySchema = z
   .object({
     tasks: z.array(taskSchema),
     heartbeat: heartbeatSchema,
+    consolidation: consolidationSchema,
     /** The file, and why it is not used as written (the last good tasks keep running), or null. */
     file: z.string(),
     problem: z.string().nullable(),
@@ -167,6 +201,13 @@ export const tasksApi = {
     summary: "Switches the heartbeat on or off, and sets its interval, quiet hours and profile",
     body: heartbeatSettingsSchema,
     responses: { 200: heartbeatSchema, ...errorReplies(400, 409) },
+  }),
+  consolidation: operation({
+    method: "PUT",
+    path: "/api/tasks/consolidation",
+    summary: "Switches the daily memory consolidation on or off, and sets its time and reading budget (its profile is MODELS.json's helpers.memory)",
+    body: consolidationSettingsSchema,
+    responses: { 200: consolidationSchema, ...errorReplies(400, 409) },
   }),
   read: operation({ method: "GET", path: "/api/tasks/:id", summary: "One task", params: taskParams, responses: { 200: taskSchema, ...errorReplies(404) } }),
   update: operation({

@@ -6,7 +6,7 @@ import { routeOf, typed } from "../api-route.js";
 import { assertOwnPage } from "../own-page.js";
 
 /**
- * Scheduled tasks and the heartbeat: list, create, read, replace, delete, run now, each one's runs,
+ * Scheduled tasks, the heartbeat and the memory consolidation: list, create, read, replace, delete, run now, each one's runs,
  * and the next times a schedule gives (the form shows them as it is typed).
  */
 export async function taskRoutes(app: FastifyInstance, { scheduler, allowedOrigins }: { scheduler: TaskScheduler; allowedOrigins: string[] }) {
@@ -28,6 +28,7 @@ export async function taskRoutes(app: FastifyInstance, { scheduler, allowedOrigi
   });
 
   typed(app).route({ ...routeOf(api.tasks.heartbeat), handler: async (request) => scheduler.setHeartbeat(request.body) });
+  typed(app).route({ ...routeOf(api.tasks.consolidation), handler: async (request) => scheduler.setConsolidation(request.body) });
   typed(app).route({
     ...routeOf(api.tasks.checklist),
     handler: async (request) => {

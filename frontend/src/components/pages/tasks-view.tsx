@@ -1,7 +1,7 @@
 "use client";
-import type { Heartbeat, SessionSummary, Task, TaskRun } from "@mini-openclaw/protocol";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Bot, ChevronDown, ChevronRight, FileCog, HeartPulse, Pencil, Play, Plus, Trash2 } from "lucide-react";
+import type { Heartbeat, SessionSummary, Task } from "@mini-openclaw/protocol";
+import { useQueryClient } from "@tanstack/react-query";
+import { Bot, FileCog, HeartPulse, Pencil, Play, Plus, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -13,18 +13,10 @@ import { i18n } from "@/i18n/language";
 import { keys, useTasks } from "@/lib/server-state";
 import { WarningLine } from "@/components/ui/problem-card";
 import { TaskForm } from "./task-form";
+import { ConsolidationCard } from "./consolidation-card";
+import { ActionsWithRuns, Outcome } from "./run-outcome";
 import { useTranslation } from "react-i18next";
 import { ChecklistChange } from "./checklist-change";
-
-export const OUTCOME_BADGE: Record<TaskRun["outcome"], "success" | "warning" | "danger" | "muted" | "default"> = {
-  running: "default",
-  done: "success",
-  quiet: "muted",
-  failed: "danger",
-  stopped: "warning",
-  skipped: "muted",
-  aborted: "warning",
-};
 
 /** When a task runs next, in the reader's time; or why it does not. */
 export function nextRunText(task: Task): string {
@@ -32,52 +24,8 @@ export function nextRunText(task: Task): string {
   return task.enabled ? i18n.t("tasks.noMoreRuns") : i18n.t("tasks.disabled");
 }
 
-/** How a run ended; with a session, a click opens it. */
-function Outcome({ run, onOpenSession }: { run: TaskRun; onOpenSession?: (id: string) => void }) {
-  const { t } = useTranslation();
-  const badge = (
-    <Badge variant={OUTCOME_BADGE[run.outcome]} data-testid="task-outcome" data-outcome={run.outcome} data-tip={run.detail}>
-      {t(`tasks.outcome.${run.outcome}`)}
-    </Badge>
-  );
-  if (!run.session_id || !onOpenSession) return badge;
-  const id = run.session_id;
-  return (
-    <button type="button" className="rounded-full hover:ring-2 hover:ring-klein/30" onClick={() => onOpenSession(id)} data-testid="task-outcome-open">
-      {badge}
-    </button>
-  );
-}
-
-/** A task's (or the heartbeat's) runs, newest first, each opening its session. */
-function RunHistory({ taskId, onOpenSession }: { taskId: string; onOpenSession: (id: string) => void }) {
-  const { t } = useTranslation();
-  const { data: runs, error } = useQuery({ queryKey: ["task-runs", taskId], queryFn: () => api.taskRuns(taskId) });
-  if (error) return <p className="text-red-700">{error.message}</p>;
-  if (!runs) return <p className="text-zinc-500">{t("common.loading")}</p>;
-  if (runs.length === 0) return <p className="text-zinc-500" data-testid="task-no-runs">{t("tasks.noRuns")}</p>;
-  return (
-    <ul className="space-y-0.5" data-testid="task-runs">
-      {runs.slice(0, 20).map((run) => (
-        <li key={run.id} className="flex items-center gap-1.5" data-testid="task-run">
-          <Outcome run={run} />
-          {run.session_id ? (
-            <button type="button" className="min-w-0 truncate text-klein hover:underline" onClick={() => onOpenSession(run.session_id!)} data-testid="task-run-session">
-              {formatDateTime(run.started_at, true)}
-            </button>
-          ) : (
-            <span className="min-w-0 truncate text-zinc-600">{formatDateTime(run.started_at, true)}</span>
-          )}
-          {run.trigger !== "schedule" && <span className="text-[10.5px] text-zinc-500">{run.trigger === "manual" ? t("tasks.trigger.manual") : t("tasks.trigger.catchUp")}</span>}
-        </li>
-      ))}
-    </ul>
-  );
-}
-
 function TaskCard({ task, zone, onEdit, onOpenSession, act }: { task: Task; zone: string; onEdit: () => void; onOpenSession: (id: string) => void; act: (what: () => Promise<unknown>) => void }) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
   return (
     <section className="scroll-mt-4 rounded-lg border border-zinc-200 px-2.5 py-2 text-xs" data-anchor={`task-${task.id}`} data-testid="task-card" data-task={task.id} data-enabled={task.enabled}>
       <div className="flex items-center gap-1.5">
@@ -111,7 +59,7 @@ function TaskCard({ task, zone, onEdit, onOpenSession, act }: { task: Task; zone
       <div className="text-zinc-500" data-testid="task-next">
         {nextRunText(task)}
       </div>
-      <div className="mt-1 flex flex-wrap items-center gap-0.5">
+      <ActionsWithRuns taskId={task.id} onOpenSession={onOpenSession} toggleTestId="task-history-toggle">
         <Button variant="ghost" size="sm" onClick={() => act(() => api.runTask(task.id))} data-testid="task-run-now">
           <Play /> {t("tasks.runNow")}
         </Button>
@@ -121,22 +69,13 @@ function TaskCard({ task, zone, onEdit, onOpenSession, act }: { task: Task; zone
         <Button variant="ghost" size="sm" onClick={() => window.confirm(t("tasks.confirmDelete", { name: task.name })) && act(() => api.deleteTask(task.id))} data-testid="task-delete" aria-label={t("tasks.delete", { name: task.name })}>
           <Trash2 />
         </Button>
-        <button type="button" className="ml-auto flex items-center gap-0.5 text-zinc-500 hover:text-zinc-700" onClick={() => setOpen(!open)} data-testid="task-history-toggle" aria-expanded={open}>
-          {open ? <ChevronDown className="size-3.5" /> : <ChevronRight className="size-3.5" />} {t("tasks.runs")}
-        </button>
-      </div>
-      {open && (
-        <div className="mt-1 border-t border-zinc-100 pt-1">
-          <RunHistory taskId={task.id} onOpenSession={onOpenSession} />
-        </div>
-      )}
+      </ActionsWithRuns>
     </section>
   );
 }
 
 function HeartbeatCard({ heartbeat, onOpenFile, onOpenSession, act }: { heartbeat: Heartbeat; onOpenFile: (path: string) => void; onOpenSession: (id: string) => void; act: (what: () => Promise<unknown>) => void }) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
   const [minutes, setMinutes] = useState(String(heartbeat.every_minutes));
   const settings = (enabled: boolean, every = Number(minutes) || heartbeat.every_minutes) => ({
     enabled,
@@ -180,22 +119,14 @@ function HeartbeatCard({ heartbeat, onOpenFile, onOpenSession, act }: { heartbea
       </div>
       <div className="text-zinc-500">{heartbeat.next_run ? `${t("tasks.next")} ${formatDateTime(heartbeat.next_run)}` : t("tasks.heartbeatOff")}</div>
       <ChecklistChange heartbeat={heartbeat} act={act} />
-      <div className="mt-1 flex flex-wrap items-center gap-0.5">
+      <ActionsWithRuns taskId="heartbeat" onOpenSession={onOpenSession}>
         <Button variant="ghost" size="sm" onClick={() => act(() => api.runTask("heartbeat"))} data-testid="heartbeat-run-now">
           <Play /> {t("tasks.runNow")}
         </Button>
         <Button variant="ghost" size="sm" onClick={() => onOpenFile(heartbeat.checklist)} data-testid="heartbeat-checklist">
           <Pencil /> {t("tasks.checklist")}
         </Button>
-        <button type="button" className="ml-auto flex items-center gap-0.5 text-zinc-500 hover:text-zinc-700" onClick={() => setOpen(!open)} aria-expanded={open}>
-          {open ? <ChevronDown className="size-3.5" /> : <ChevronRight className="size-3.5" />} {t("tasks.runs")}
-        </button>
-      </div>
-      {open && (
-        <div className="mt-1 border-t border-zinc-100 pt-1">
-          <RunHistory taskId="heartbeat" onOpenSession={onOpenSession} />
-        </div>
-      )}
+      </ActionsWithRuns>
     </section>
   );
 }
@@ -241,6 +172,7 @@ export function TasksView({ sessions, onOpenSession, onOpenFile }: { sessions: S
       {error && <p className="px-1 text-xs text-red-700" data-testid="tasks-error">{error}</p>}
       {editing === "new" && <TaskForm task={null} sessions={sessions} serverZone={reply.time_zone} onSaved={saved} onCancel={() => setEditing(null)} />}
       <HeartbeatCard heartbeat={reply.heartbeat} onOpenFile={onOpenFile} onOpenSession={onOpenSession} act={act} />
+      <ConsolidationCard consolidation={reply.consolidation} onOpenSession={onOpenSession} act={act} />
       {reply.tasks.length === 0 && editing !== "new" && (
         <p className="px-1 text-xs leading-relaxed text-zinc-500" data-testid="tasks-empty">
           {t("tasks.empty")}

@@ -1,5 +1,5 @@
 "use client";
-import { HEARTBEAT_TASK_ID, type SessionSearchHit, type SessionSummary } from "@mini-openclaw/protocol";
+import { CONSOLIDATION_TASK_ID, HEARTBEAT_TASK_ID, type SessionSearchHit, type SessionSummary } from "@mini-openclaw/protocol";
 import { Braces, CalendarClock, ChevronRight, Download, FileUp, Pencil, Pin, PinOff, Plus, ShieldAlert, Trash2 } from "lucide-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -245,9 +245,9 @@ function TaskRunGroups({ sessions, current, waiting, actions }: { sessions: Sess
   );
 }
 
-/** Tasks' names by id (the heartbeat's too), from the tasks the page has read. */
+/** Tasks' names by id (the heartbeat's and the consolidation's too), from the tasks the page has read. */
 function useTaskNames(): Map<string, string> {
   const { t } = useTranslation();
   const tasks = useTasks().data?.tasks ?? [];
-  return new Map([[HEARTBEAT_TASK_ID, t("tasks.heartbeat")], ...tasks.map((task) => [task.id, task.name] as [string, string])]);
+  return new Map([[HEARTBEAT_TASK_ID, t("tasks.heartbeat")], [CONSOLIDATION_TASK_ID, t("consolidation.title")], ...tasks.map((task) => [task.id, task.name] as [string, string])]);
 }

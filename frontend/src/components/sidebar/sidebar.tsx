@@ -1,8 +1,9 @@
 "use client";
 import type { SessionSummary, SkillsReply, WorkspaceFile } from "@mini-openclaw/protocol";
 import type { ToastAction } from "@/components/ui/toaster";
-import { Bot, Brain, CalendarClock, Library, MessageSquare, PanelLeftClose, Plug, Settings, ShieldCheck, Sparkles } from "lucide-react";
+import { Bot, Brain, CalendarClock, GitPullRequestArrow, Library, MessageSquare, PanelLeftClose, Plug, Settings, ShieldCheck, Sparkles } from "lucide-react";
 import { skillPath } from "@/lib/skill-path";
+import { usePendingProposals } from "@/lib/server-state";
 import { cn } from "@/lib/utils";
 
 import { AgentsView } from "./agents-view";
@@ -23,7 +24,7 @@ interface SidebarProps {
   view: SidebarView;
   onView: (view: SidebarView) => void;
   /** Shows the view's page in the Stage at an anchor (a task's card, a settings section). */
-  onGo: (view: "tasks" | "settings", anchor: string) => void;
+  onGo: (view: "tasks" | "settings" | "proposals", anchor?: string) => void;
   sessions: SessionSummary[];
   currentSession: string | null;
   sessionActions: SessionActions;
@@ -60,6 +61,7 @@ const NAV_ITEM = "relative flex flex-col items-center gap-0.5 rounded-md py-1.5 
 export function Sidebar(props: SidebarProps) {
   const { view, onView } = props;
   const { t } = useTranslation();
+  const { data: pendingProposals = 0 } = usePendingProposals();
   return (
     <aside data-testid="sidebar" className="flex h-full min-h-0 flex-col bg-white">
       <nav aria-label={t("palette.group.views")} className="grid grid-cols-5 gap-1 border-b border-zinc-200/80 p-2">
@@ -81,6 +83,11 @@ export function Sidebar(props: SidebarProps) {
                 {props.waiting.calls}
               </span>
             )}
+            {id === "memory" && pendingProposals > 0 && (
+              <span data-testid="memory-badge" aria-label={t("memory.proposalsWaiting", { count: pendingProposals })} className="absolute right-2 top-1 min-w-4 rounded-full bg-klein px-1 text-[10px] leading-4 text-white">
+                {pendingProposals}
+              </span>
+            )}
             {id === "tasks" && props.unseenRuns > 0 && (
               <span data-testid="tasks-badge" aria-label={t("tasks.unseen", { count: props.unseenRuns })} className="absolute right-2 top-1 min-w-4 rounded-full bg-klein px-1 text-[10px] leading-4 text-white">
                 {props.unseenRuns}
@@ -97,7 +104,7 @@ export function Sidebar(props: SidebarProps) {
       <div className="min-h-0 flex-1 overflow-y-auto p-2">
         {view === "chat" && <SessionsView sessions={props.sessions} current={props.currentSession} waiting={props.waiting.sessions} {...props.sessionActions} />}
         {view === "tasks" && <TaskList onGo={(anchor) => props.onGo("tasks", anchor)} />}
-        {view === "memory" && <MemoryList {...props} />}
+        {view === "memory" && <MemoryList {...props} pendingProposals={pendingProposals} />}
         {view === "skills" && (
           <SkillsView
             skills={props.skills}
@@ -120,12 +127,20 @@ export function Sidebar(props: SidebarProps) {
 
 const isDailyLog = (path: string) => path.startsWith("memory/logs/");
 
-function MemoryList({ memoryFiles, openPath, onOpenFile }: SidebarProps) {
+function MemoryList({ memoryFiles, openPath, onOpenFile, onGo, pendingProposals }: SidebarProps & { pendingProposals: number }) {
   const logs = memoryFiles.filter((f) => isDailyLog(f.path)).sort((a, b) => b.path.localeCompare(a.path));
   const { t } = useTranslation();
   return (
     <div className="space-y-1">
       <p className="px-2 pb-2 text-xs leading-relaxed text-zinc-500">{t("memory.intro")}</p>
+      {/* What the memory helper proposed: reviewed on its page in the Stage. */}
+      <button type="button" onClick={() => onGo("proposals")} data-testid="proposals-open" className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-[13px] text-zinc-700 hover:bg-zinc-50">
+        <GitPullRequestArrow className="size-3.5 text-klein" />
+        <span className="flex-1">{t("memory.proposals")}</span>
+        <span className={cn("text-[11px]", pendingProposals > 0 ? "font-medium text-klein" : "text-zinc-500")} data-testid="proposals-count">
+          {pendingProposals > 0 ? t("memory.proposalsWaiting", { count: pendingProposals }) : t("memory.proposalsNone")}
+        </span>
+      </button>
       {memoryFiles
         .filter((f) => !isDailyLog(f.path))
         .map((f) => (

@@ -1,13 +1,14 @@
 "use client";
 import { Badge } from "@/components/ui/badge";
 import { useTasks } from "@/lib/server-state";
-import { HeartPulse } from "lucide-react";
+import { BrainCircuit, HeartPulse } from "lucide-react";
 import { useTranslation } from "react-i18next";
-import { nextRunText, OUTCOME_BADGE } from "@/components/pages/tasks-view";
+import { nextRunText } from "@/components/pages/tasks-view";
+import { OUTCOME_BADGE } from "@/components/pages/run-outcome";
 
 const ROW = "block w-full rounded-md px-2 py-1.5 text-left text-xs hover:bg-zinc-50";
 
-/** The Sidebar's list while the Tasks page shows: each task and the heartbeat, going to its card there. */
+/** The Sidebar's list while the Tasks page shows: each task, the heartbeat and the consolidation, going to its card there. */
 export function TaskList({ onGo }: { onGo: (anchor: string) => void }) {
   const { t } = useTranslation();
   const reply = useTasks().data;
@@ -19,6 +20,13 @@ export function TaskList({ onGo }: { onGo: (anchor: string) => void }) {
           <HeartPulse className="size-3.5 text-klein" />
           {t("tasks.heartbeat")}
           {!reply.heartbeat.enabled && <span className="font-normal text-zinc-500">· {t("tasks.disabled")}</span>}
+        </span>
+      </button>
+      <button type="button" className={ROW} onClick={() => onGo("consolidation")} data-testid="task-list-consolidation">
+        <span className="flex items-center gap-1.5 font-medium text-zinc-800">
+          <BrainCircuit className="size-3.5 text-klein" />
+          {t("consolidation.title")}
+          {!reply.consolidation.enabled && <span className="font-normal text-zinc-500">· {t("tasks.disabled")}</span>}
         </span>
       </button>
       {reply.tasks.map((task) => (

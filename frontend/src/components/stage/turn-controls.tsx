@@ -1,6 +1,6 @@
 "use client";
 import type { BranchTurn } from "@mini-openclaw/protocol";
-import { ChevronLeft, ChevronRight, GitBranch, History, Pencil, RotateCcw } from "lucide-react";
+import { BookmarkPlus, ChevronLeft, ChevronRight, GitBranch, History, Pencil, RotateCcw } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ActionIcons, MoreMenu, type MoreMenuItem } from "@/components/ui/more-menu";
@@ -15,6 +15,8 @@ export interface TurnActions {
   fork(turn: number): void;
   /** Go back to before this turn: its (and later turns') file changes, the conversation, or both (asks first). */
   rewind(turn: number): void;
+  /** Ask the memory helper for a skill made from this turn's steps (a proposal to review). */
+  saveAsSkill(turn: number): void;
 }
 
 const icon = "rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-700 disabled:opacity-40";
@@ -106,6 +108,7 @@ export function AnswerButtons({ branch, user, busy, actions }: { branch: BranchT
     { label: t("turn.regenerate"), tip: t("turn.regenerateTip"), icon: <RotateCcw />, disabled: busy, onSelect: () => actions.send(user, branch.parent), testId: "menu-regenerate", buttonTestId: "regenerate" },
     { label: t("turn.fork"), tip: t("turn.forkTip"), icon: <GitBranch />, disabled: busy, onSelect: () => actions.fork(branch.turn), testId: "menu-fork", buttonTestId: "fork-turn" },
     { label: t("rewind.title"), tip: t("turn.rewindTip"), icon: <History />, disabled: busy, onSelect: () => actions.rewind(branch.turn), testId: "menu-rewind", buttonTestId: "rewind-turn" },
+    { label: t("turn.saveAsSkill"), tip: t("turn.saveAsSkillTip"), icon: <BookmarkPlus />, disabled: busy, onSelect: () => actions.saveAsSkill(branch.turn), testId: "menu-save-skill", buttonTestId: "save-as-skill" },
   ];
   return (
     <>

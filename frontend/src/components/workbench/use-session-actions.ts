@@ -66,6 +66,10 @@ export function useSessionActions(chat: Chat, refreshLists: () => void, showToas
       save: (turn, text) => void saveEdit(turn, text).catch(failed),
       switchTo: (turn) => void switchBranch(turn).catch(failed),
       rewind: (turn) => setRewindTurn(turn),
+      saveAsSkill: (turn) => {
+        if (!sessionId) return;
+        void api.saveAsSkill(sessionId, turn).then(() => showToast(i18n.t("proposals.saveAsSkillStarted", { turn })), failed);
+      },
       fork: (turn) => {
         if (!sessionId) return;
         void api.forkSession(sessionId, turn).then((summary) => {

@@ -11,6 +11,7 @@ import { Inspector } from "../inspector/inspector";
 import { SIDEBAR_VIEWS, Sidebar, type SidebarView } from "../sidebar/sidebar";
 import { KnowledgeView } from "../pages/knowledge-view";
 import { TasksView } from "../pages/tasks-view";
+import { ProposalsView } from "../pages/proposals-view";
 import { SettingsPage } from "../pages/settings-page";
 import { isStagePage, StagePage, type StagePageName, type StagePageState } from "./stage-page";
 import { cn } from "@/lib/utils";
@@ -276,6 +277,7 @@ export function Workbench() {
               <StagePage page={page} title={t(`view.${page.name}`)} onClose={() => setPage(null)}>
                 {page.name === "tasks" && <TasksView sessions={sessions} onOpenSession={openRun} onOpenFile={openFile} />}
                 {page.name === "knowledge" && <KnowledgeView onOpenAt={openAt} onToast={showToast} />}
+                {page.name === "proposals" && <ProposalsView onOpenFile={openFile} onOpenTurn={(id, turn) => { setPage(null); sessionActions.onOpen(id, { turn, query: "" }); }} />}
                 {page.name === "settings" && <SettingsPage sessionId={chat.sessionId} onOpenFile={openFile} onModelSaved={() => void queryClient.invalidateQueries({ queryKey: keys.health })} />}
               </StagePage>
             </div>
