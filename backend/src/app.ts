@@ -42,6 +42,7 @@ import { taskRoutes } from "./http/routes/task-routes.js";
 import { TaskRunLog } from "./tasks/task-run-log.js";
 import { TaskScheduler } from "./tasks/task-scheduler.js";
 import { proposalRoutes } from "./http/routes/proposal-routes.js";
+import { replayRoutes } from "./http/routes/replay-routes.js";
 import { MemoryHelper } from "./proposals/memory-helper.js";
 import { ProposalStore } from "./proposals/proposal-store.js";
 import { Proposals } from "./proposals/proposals.js";
@@ -60,6 +61,7 @@ import { KnowledgeBase } from "./knowledge/knowledge-base.js";
 import { MemoryIndex } from "./memory/memory-index.js";
 import { createGuardedAgent } from "./net/guarded-agent.js";
 import { PromptLog } from "./prompt/prompt-log.js";
+import { PromptHistory } from "./prompt/prompt-history.js";
 import { findPython, PythonSessions } from "./sandbox/python-session.js";
 import { Sandbox } from "./sandbox/sandbox.js";
 import { grantDataDirsToSandbox } from "./sandbox/sandbox-ownership.js";
@@ -130,6 +132,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Reads every session once in the background, so the first listing and search are warm.
   void sessions.list().catch(() => {});
   const prompts = new PromptLog();
+  const promptHistory = new PromptHistory(config.dataRoot);
   const ui = new UiEventBus((event) => secrets.scrubValue(event));
   const knowledge = new KnowledgeBase(config.dataRoot, embedderFor(config), app.log, () => ui.publish({ type: "refresh", target: "knowledge" }), config.knowledgeStore);
   // Index in the background and keep watching: the server answers at once, status shows progress.
@@ -220,7 +223,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     hooks,
     memory: memoryHelper,
   });
-  const chatDeps: ChatDeps = { config, sessions, prompts, turns, runtime, log: app.log, ui, delegations, reviewer, approvals, mcp, changes, tracing, models, attachments, tasks: scheduler, hooks, browserHosts };
+  const chatDeps: ChatDeps = { config, sessions, prompts, promptHistory, turns, runtime, log: app.log, ui, delegations, reviewer, approvals, mcp, changes, tracing, models, attachments, tasks: scheduler, hooks, browserHosts };
   const chat = new ChatTurns(chatDeps);
   await tasksFile.start();
   await scheduler.start();
@@ -273,6 +276,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(modelProfilesRoutes, { config, models, sessions, ui });
   await app.register(attachmentsRoutes, { attachments });
   await app.register(taskRoutes, { scheduler, allowedOrigins: config.allowedOrigins });
+  await app.register(replayRoutes, { sessions, models, promptHistory, startTurn: (request) => chat.start(request), listChanged: () => ui.publish({ type: "refresh", target: "sessions" }) });
   await app.register(proposalRoutes, {
     proposals,
     memory: memoryHelper,

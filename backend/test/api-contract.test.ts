@@ -133,7 +133,7 @@ describe("the API contract", () => {
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
-    expect(operations.length).toBe(78);
+    expect(operations.length).toBe(81);
     for (const { path, method, op } of operations) {
       const statuses = Object.keys(op.responses);
       expect(statuses.some((s) => s.startsWith("2")), `${method} ${path}`).toBe(true);
@@ -263,6 +263,20 @@ describe("the API contract", () => {
     expect((await call("POST", "/api/changes/revert", { body: { change, path: "workspace/made.md" } })).status).toBe(200);
     expect((await call("POST", `/api/sessions/${sessionId}/rewind`, { body: { turn: 1, files: true, conversation: true, on_conflict: "skip" } })).status).toBe(200);
     expect((await call("POST", `/api/sessions/${sessionId}/rewind`, { body: { turn: 1 } })).status).toBe(400);
+
+    // Replay and compare: the turn run again (recorded tools), the two runs compared, a prompt diff; bad runs.
+    const replayed = await call("POST", `/api/sessions/${sessionId}/turns/1/replay`, { body: { tools: "recorded" } });
+    expect(replayed.status).toBe(202);
+    expect((await call("POST", `/api/sessions/${sessionId}/turns/99/replay`, { body: {} })).status).toBe(404);
+    expect((await call("POST", `/api/sessions/${sessionId}/turns/1/replay`, { body: { tools: "sometimes" } })).status).toBe(400);
+    const replayId = (replayed.body as { session_id: string }).session_id;
+    await expect.poll(async () => ((await call("GET", `/api/sessions/${replayId}`)).body as { running: boolean }).running).toBe(false);
+    expect((await call("GET", `/api/compare?runs=${sessionId}:1,${replayId}:1`)).status).toBe(200);
+    expect((await call("GET", `/api/compare?runs=${sessionId}:1`)).status).toBe(400);
+    expect((await call("GET", `/api/compare?runs=${sessionId}:1,${sessionId}:42`)).status).toBe(404);
+    expect((await call("GET", `/api/sessions/${sessionId}/prompt-diff?from=1&to=1`)).status).toBe(200);
+    expect((await call("GET", `/api/sessions/${sessionId}/prompt-diff?from=1&to=x`)).status).toBe(400);
+    expect((await call("GET", `/api/sessions/${sessionId}/prompt-diff?from=1&to=42`)).status).toBe(404);
 
     // Proposals: the consolidation's settings; Save as skill on the turn, the proposal read and accepted from the page.
     expect((await call("PUT", "/api/tasks/consolidation", { body: { enabled: false, at: "04:30" } })).status).toBe(200);

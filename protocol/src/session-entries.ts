@@ -19,6 +19,7 @@
  */
 import { z } from "zod";
 import { attachmentSchema } from "./api/attachments-api.js";
+import { replayOfSchema } from "./api/replay-api.js";
 import { type ChatEvent, chatEventSchema, type ErrorEvent, type FinalEvent, requestUsageSchema } from "./chat-events.js";
 
 const ts = z.string();
@@ -160,6 +161,8 @@ export const metaEntrySchema = z.object({
   edit: z.object({ turn: turnId, content: z.string() }).optional(),
   /** The session's model profile from here on (null: the default). */
   model: z.string().max(100).nullable().optional(),
+  /** The session is a replay of that turn (its history copied, the turn run again with these choices). */
+  replay_of: replayOfSchema.optional(),
 });
 
 export const sessionEntrySchema = z.discriminatedUnion("type", [

@@ -10,6 +10,7 @@ import type { SessionHosts } from "../approvals/session-hosts.js";
 import type { McpHub } from "../mcp/mcp-hub.js";
 import type { ModelProfiles } from "../models/model-profiles.js";
 import type { PromptLog } from "../prompt/prompt-log.js";
+import type { PromptHistory } from "../prompt/prompt-history.js";
 import type { Reviewer } from "../review/reviewer.js";
 import type { SessionStore } from "../sessions/session-store.js";
 import type { ToolRuntime } from "../tools/core-tool.js";
@@ -23,6 +24,8 @@ export interface ChatDeps {
   config: Config;
   sessions: SessionStore;
   prompts: PromptLog;
+  /** The prompt each turn was sent, kept with its session (replays, prompt diffs). */
+  promptHistory: PromptHistory;
   /** The running turns, their readers and queues: one turn per session at a time. */
   turns: TurnRegistry;
   /** What the tools run with: the sandbox, the Python sessions, the guarded fetch agent, the knowledge base. */

@@ -16,6 +16,7 @@ import { assemblePrompt, withGeneratedSection } from "../prompt/assemble-prompt.
 import { MCP_FILE } from "../settings/settings-files.js";
 import type { CoreTool } from "../tools/core-tool.js";
 import type { ChatDeps } from "./chat-deps.js";
+import type { KeptPrompt } from "../prompt/prompt-history.js";
 import type { Recorder, TurnContext } from "./turn-context.js";
 
 /**
@@ -26,7 +27,8 @@ import type { Recorder, TurnContext } from "./turn-context.js";
 export function prepareFirstStep(
   deps: ChatDeps,
   sessionId: string,
-  context: TurnContext & { profile: ResolvedProfile },
+  /** `fixedPrompt`: the system prompt to send as it is (a replay of a turn with the prompt it was sent). */
+  context: TurnContext & { profile: ResolvedProfile; fixedPrompt?: KeptPrompt },
   mcp: CoreTool[],
   recorder: Recorder,
   emit: (event: ChatEvent) => void,
@@ -36,7 +38,7 @@ export function prepareFirstStep(
 ): PrepareStep {
   return async ({ step, messages }) => {
     if (step !== 1) return {};
-    const system = await buildPrompt(deps, sessionId, context, mcp, emit);
+    const system = context.fixedPrompt ? await keptAgain(deps, sessionId, context.turnId, context.fixedPrompt) : await buildPrompt(deps, sessionId, context, mcp, emit);
     const history = await compactIfNeeded(deps, context.profile, context.previous, system, messages, recorder, emit, signal, await attachedContent(deps.attachments, context.previous), beforeCompact);
     return { system, messages: [...history, ...messages] };
   };
@@ -46,7 +48,7 @@ export function prepareFirstStep(
  * The system prompt from the workspace files and the session's snapshot (with a note of the MCP servers
  * it does not have); a `prefix` event says what changed since the last turn.
  */
-async function buildPrompt(deps: ChatDeps, sessionId: string, context: { snapshot: string | undefined; mcp: McpCatalog | undefined }, mcp: CoreTool[], emit: (event: ChatEvent) => void) {
+async function buildPrompt(deps: ChatDeps, sessionId: string, context: { snapshot: string | undefined; mcp: McpCatalog | undefined; turnId: number }, mcp: CoreTool[], emit: (event: ChatEvent) => void) {
   const { config, prompts } = deps;
   const { snapshot } = context;
   let prompt = await assemblePrompt(config.dataRoot, config.locationPrefix, config.limits, snapshot !== undefined ? { [SNAPSHOT_FILE]: snapshot } : {});
@@ -59,6 +61,14 @@ async function buildPrompt(deps: ChatDeps, sessionId: string, context: { snapsho
     return { name: tool.name, server: tool.mcp?.server ?? "", chars: JSON.stringify(definition).length, definition };
   });
   prompts.record(sessionId, prompt, definitions);
+  // Kept with the session: a replay can send it again, a diff can say what changed between turns.
+  await deps.promptHistory.keep(sessionId, context.turnId, prompt).catch((err: Error) => deps.log.warn({ err: err.message, sessionId }, "the turn's prompt was not kept"));
+  return prompt.text;
+}
+
+/** A prompt sent as it was kept (a replay's): kept for this turn too, so its diffs read the same way. */
+async function keptAgain(deps: ChatDeps, sessionId: string, turnId: number, prompt: KeptPrompt): Promise<string> {
+  await deps.promptHistory.keep(sessionId, turnId, prompt).catch((err: Error) => deps.log.warn({ err: err.message, sessionId }, "the turn's prompt was not kept"));
   return prompt.text;
 }
 

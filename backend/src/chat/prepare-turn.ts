@@ -8,6 +8,7 @@ import { assertSessionId, newSessionId } from "../sessions/session-id.js";
 import { type LoadedSkill, loadSlashCommand, parseSlashCommand } from "../skills/slash-command.js";
 import { busyConflict } from "../turns/turn-registry.js";
 import type { ChatDeps } from "./chat-deps.js";
+import type { TurnReplay } from "./replayed-tools.js";
 
 export interface TurnRequest {
   message: string;
@@ -28,6 +29,8 @@ export interface TurnRequest {
   unattended?: Unattended;
   /** A helper's turn: what the model is sent in place of `message` (which the session shows), and who sent it. Not taken from HTTP. */
   helper?: { modelMessage: string; by: "consolidation" };
+  /** A replay of a recorded turn: its tools answered from the record, its prompt sent again. Not taken from HTTP. */
+  replay?: TurnReplay;
 }
 
 /** A turn that passed its checks and holds its session, ready to run. */
@@ -48,6 +51,7 @@ export interface PreparedTurn {
   allowedTools: string[] | undefined;
   unattended: Unattended | undefined;
   by: "consolidation" | undefined;
+  replay: TurnReplay | undefined;
 }
 
 /** The model profiles a request names must exist: a 400 naming the one that does not (nothing is stored). */
@@ -100,5 +104,5 @@ export async function prepareTurn(deps: Pick<ChatDeps, "config" | "sessions" | "
   turns.claim(sessionId, busyConflict(sessionId));
   return {
     attachments, sessionId, created, message: request.message, loaded, tools: request.tools !== false, parentTurn, model: request.model, sessionModel: request.session_model,
-    allowedTools: request.allowed_tools, unattended: request.unattended, by: request.helper?.by };
+    allowedTools: request.allowed_tools, unattended: request.unattended, by: request.helper?.by, replay: request.replay };
 }

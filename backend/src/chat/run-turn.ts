@@ -81,7 +81,7 @@ export async function runTurn(deps: ChatDeps, turn: PreparedTurn, live: LiveTurn
   const outcome = await runAgentTurn({
     profiles: chain,
     messages: [request],
-    prepareStep: prepareFirstStep(deps, turn.sessionId, { ...context, profile: chain[0] }, mcp, recorder, emit, live.controller.signal, () => hooks.preCompact("auto")),
+    prepareStep: prepareFirstStep(deps, turn.sessionId, { ...context, profile: chain[0], ...(turn.replay?.prompt ? { fixedPrompt: turn.replay.prompt } : {}) }, mcp, recorder, emit, live.controller.signal, () => hooks.preCompact("auto")),
     activeSkill: turn.loaded?.skill ?? null,
     approve,
     tools,

@@ -14,6 +14,7 @@ import { coreTools } from "../tools/core-tools.js";
 import { scheduleTool } from "../tools/schedule.js";
 import type { ChatDeps } from "./chat-deps.js";
 import type { PreparedTurn } from "./prepare-turn.js";
+import { replayedToolbox } from "./replayed-tools.js";
 import type { TurnContext } from "./turn-context.js";
 import { type TurnHookRunner, turnHooks } from "./turn-hooks.js";
 
@@ -33,5 +34,7 @@ export function turnToolbox(deps: ChatDeps, turn: PreparedTurn, context: TurnCon
     : [];
   // A scheduled task may offer only some tools.
   const tools = turn.allowedTools ? all.filter((tool) => turn.allowedTools!.includes(tool.name)) : all;
+  // A replay with recorded results: its calls answered from the original turn's.
+  if (turn.replay?.tools === "recorded") return { ...replayedToolbox(tools, approve, turn.replay), mcp, hooks };
   return { tools, mcp, approve, hooks };
 }

@@ -56,16 +56,18 @@ export function summarize(id: string, entries: SessionEntry[], mtime: Date): Ses
   const generated = firstUser ? firstUser.content.replace(/\s+/g, " ").trim().slice(0, TITLE_CHARS) : "";
   let title: string | null = null;
   let pinned = false;
+  let replayOf: SessionSummary["replay_of"];
   const model = chosenModel(entries);
   let lastTs: string | null = null;
   for (const entry of entries) {
     if (entry.type === "meta") {
       if (entry.title !== undefined) title = entry.title;
       if (entry.pinned !== undefined) pinned = entry.pinned;
+      if (entry.replay_of !== undefined) replayOf = entry.replay_of;
     } else if (entry.type !== "header") lastTs = entry.ts;
   }
   const updated = lastTs && !Number.isNaN(Date.parse(lastTs)) ? new Date(lastTs) : mtime;
-  return { id, title: title || generated || "New session", updated_at: updated.toISOString(), message_count: entries.filter(isAnswer).length, pinned, ...(model ? { model } : {}) };
+  return { id, title: title || generated || "New session", updated_at: updated.toISOString(), message_count: entries.filter(isAnswer).length, pinned, ...(model ? { model } : {}), ...(replayOf ? { replay_of: replayOf } : {}) };
 }
 
 async function inBatches<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {

@@ -14,6 +14,7 @@ import { modelsApi } from "./model-profiles-api.js";
 import type { Operation } from "./operation.js";
 import { promptApi } from "./prompt-api.js";
 import { proposalsApi } from "./proposals-api.js";
+import { replayApi } from "./replay-api.js";
 import { sessionsApi } from "./sessions-api.js";
 import { skillsApi } from "./skills-api.js";
 import { tasksApi } from "./tasks-api.js";
@@ -37,6 +38,7 @@ export * from "./model-profiles-api.js";
 export * from "./operation.js";
 export * from "./prompt-api.js";
 export * from "./proposals-api.js";
+export * from "./replay-api.js";
 export * from "./sessions-api.js";
 export * from "./skills-api.js";
 export * from "./tasks-api.js";
@@ -54,6 +56,7 @@ export const api = {
   skills: skillsApi,
   prompt: promptApi,
   proposals: proposalsApi,
+  replay: replayApi,
   defaultsLanguage: defaultsLanguageApi,
   knowledge: knowledgeApi,
   agents: agentsApi,

@@ -4,6 +4,7 @@ import { sessionEntrySchema } from "../session-entries.js";
 import { exportedAttachmentSchema } from "./attachments-api.js";
 import { MAX_IMPORT_BYTES, MAX_SEARCH_CHARS, MAX_TITLE_CHARS } from "./limits.js";
 import { usageRowSchema, usageTotalsSchema } from "./model-profiles-api.js";
+import { replayOfSchema } from "./replay-api.js";
 import { errorReplies, operation, sessionParams } from "./operation.js";
 
 export const sessionSummarySchema = z
@@ -19,6 +20,8 @@ export const sessionSummarySchema = z
     model: z.string().optional(),
     /** A scheduled task's run made it (the heartbeat's: `heartbeat`): the list shows it under its task, apart from the chats. */
     task_id: z.string().optional(),
+    /** A replay of that turn: listed apart from the chats. */
+    replay_of: replayOfSchema.optional(),
   })
   .meta({ id: "SessionSummary" });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;

@@ -1,6 +1,6 @@
 "use client";
 import { CONSOLIDATION_TASK_ID, HEARTBEAT_TASK_ID, type SessionSearchHit, type SessionSummary } from "@mini-openclaw/protocol";
-import { Braces, CalendarClock, ChevronRight, Download, FileUp, Pencil, Pin, PinOff, Plus, ShieldAlert, Trash2 } from "lucide-react";
+import { Braces, CalendarClock, ChevronRight, Download, FileUp, Pencil, Pin, PinOff, Plus, Repeat, ShieldAlert, Trash2 } from "lucide-react";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ActionIcons, MoreMenu, type MoreMenuItem } from "@/components/ui/more-menu";
@@ -98,7 +98,7 @@ export function SessionsView({ sessions, current, waiting, ...actions }: Session
         <>
           {sessions.length === 0 && <div className="px-2 py-4 text-center text-xs text-zinc-500">{t("sessions.none")}</div>}
           {sessions
-            .filter((s) => s.task_id === undefined)
+            .filter((s) => s.task_id === undefined && s.replay_of === undefined)
             .map((s) => (
               <SessionRow key={s.id} session={s} active={s.id === current} waiting={waiting.has(s.id)} {...actions} />
             ))}
@@ -206,16 +206,19 @@ function SessionRow({ session: s, active, waiting, onOpen, onRename, onPin, onDe
 }
 
 /**
- * The sessions scheduled runs made, under their task (newest task first), apart from the chats: a task
- * that runs every minute does not bury them. A group opens by itself while it holds the open session or
- * one waiting for approval.
+ * The sessions scheduled runs made, under their task (newest task first), and the replays of turns,
+ * apart from the chats: a task that runs every minute does not bury them. A group opens by itself while
+ * it holds the open session or one waiting for approval.
  */
 function TaskRunGroups({ sessions, current, waiting, actions }: { sessions: SessionSummary[]; current: string | null; waiting: ReadonlySet<string>; actions: SessionActions }) {
   const { t } = useTranslation();
-  const names = useTaskNames();
+  const names = new Map([...useTaskNames(), [REPLAYS, t("sessions.replays")]]);
   const [opened, setOpened] = useState<ReadonlySet<string>>(new Set());
   const groups = new Map<string, SessionSummary[]>();
-  for (const s of sessions) if (s.task_id !== undefined) groups.set(s.task_id, [...(groups.get(s.task_id) ?? []), s]);
+  for (const s of sessions) {
+    const key = s.task_id ?? (s.replay_of ? REPLAYS : undefined);
+    if (key !== undefined) groups.set(key, [...(groups.get(key) ?? []), s]);
+  }
   if (groups.size === 0) return null;
   return (
     <div className="mt-3 space-y-1 border-t border-zinc-100 pt-2" data-testid="task-run-groups">
@@ -227,7 +230,7 @@ function TaskRunGroups({ sessions, current, waiting, actions }: { sessions: Sess
           <div key={taskId} data-testid="task-run-group" data-task={taskId}>
             <button type="button" aria-expanded={open} onClick={toggle} className="flex w-full items-center gap-1.5 rounded-md px-2 py-1 text-left text-[13px] text-zinc-700 hover:bg-zinc-50">
               <ChevronRight className={cn("size-3.5 shrink-0 text-zinc-500 transition-transform", open && "rotate-90")} />
-              <CalendarClock className="size-3.5 shrink-0 text-zinc-500" />
+              {taskId === REPLAYS ? <Repeat className="size-3.5 shrink-0 text-zinc-500" /> : <CalendarClock className="size-3.5 shrink-0 text-zinc-500" />}
               <span className="min-w-0 flex-1 truncate">{names.get(taskId) ?? t("sessions.deletedTask")}</span>
               <span className="shrink-0 text-[11px] text-zinc-500">{t("sessions.runs", { count: runs.length })}</span>
             </button>
@@ -244,6 +247,9 @@ function TaskRunGroups({ sessions, current, waiting, actions }: { sessions: Sess
     </div>
   );
 }
+
+/** The group the replays of turns are listed in (no task has this id). */
+const REPLAYS = "replays";
 
 /** Tasks' names by id (the heartbeat's and the consolidation's too), from the tasks the page has read. */
 function useTaskNames(): Map<string, string> {

@@ -3,7 +3,7 @@ import type { ChangeDiffReply } from "@mini-openclaw/protocol";
 import { Brain } from "lucide-react";
 import { useContext, useEffect, useState } from "react";
 import { api } from "@/lib/api";
-import { lineDiff, withContext } from "@/lib/line-diff";
+import { lineDiff, withContext } from "@mini-openclaw/protocol/line-diff";
 import { cn } from "@/lib/utils";
 import { ChangeContext } from "./changed-files";
 import { useTranslation } from "react-i18next";

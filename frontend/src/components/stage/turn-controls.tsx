@@ -1,6 +1,6 @@
 "use client";
 import type { BranchTurn } from "@mini-openclaw/protocol";
-import { BookmarkPlus, ChevronLeft, ChevronRight, GitBranch, History, Pencil, RotateCcw } from "lucide-react";
+import { BookmarkPlus, ChevronLeft, Repeat, ChevronRight, GitBranch, History, Pencil, RotateCcw } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ActionIcons, MoreMenu, type MoreMenuItem } from "@/components/ui/more-menu";
@@ -17,6 +17,8 @@ export interface TurnActions {
   rewind(turn: number): void;
   /** Ask the memory helper for a skill made from this turn's steps (a proposal to review). */
   saveAsSkill(turn: number): void;
+  /** Run this turn again (another profile, today's prompt, tools recorded or live), then compare (asks first). */
+  replay(turn: number): void;
 }
 
 const icon = "rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-700 disabled:opacity-40";
@@ -108,6 +110,7 @@ export function AnswerButtons({ branch, user, busy, actions }: { branch: BranchT
     { label: t("turn.regenerate"), tip: t("turn.regenerateTip"), icon: <RotateCcw />, disabled: busy, onSelect: () => actions.send(user, branch.parent), testId: "menu-regenerate", buttonTestId: "regenerate" },
     { label: t("turn.fork"), tip: t("turn.forkTip"), icon: <GitBranch />, disabled: busy, onSelect: () => actions.fork(branch.turn), testId: "menu-fork", buttonTestId: "fork-turn" },
     { label: t("rewind.title"), tip: t("turn.rewindTip"), icon: <History />, disabled: busy, onSelect: () => actions.rewind(branch.turn), testId: "menu-rewind", buttonTestId: "rewind-turn" },
+    { label: t("turn.replay"), tip: t("turn.replayTip"), icon: <Repeat />, disabled: busy, onSelect: () => actions.replay(branch.turn), testId: "menu-replay", buttonTestId: "replay-turn" },
     { label: t("turn.saveAsSkill"), tip: t("turn.saveAsSkillTip"), icon: <BookmarkPlus />, disabled: busy, onSelect: () => actions.saveAsSkill(branch.turn), testId: "menu-save-skill", buttonTestId: "save-as-skill" },
   ];
   return (

@@ -5,7 +5,7 @@ import { Pane, PaneHeader } from "@/components/ui/pane";
 import { useTranslation } from "react-i18next";
 
 /** The views that need room: they open as pages in the Stage, their lists stay in the Sidebar. */
-export const STAGE_PAGES = ["tasks", "knowledge", "settings", "proposals"] as const;
+export const STAGE_PAGES = ["tasks", "knowledge", "settings", "proposals", "compare"] as const;
 export type StagePageName = (typeof STAGE_PAGES)[number];
 
 export const isStagePage = (view: string): view is StagePageName => (STAGE_PAGES as readonly string[]).includes(view);

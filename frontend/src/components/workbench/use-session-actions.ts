@@ -20,6 +20,8 @@ export function useSessionActions(chat: Chat, refreshLists: () => void, showToas
   const [highlight, setHighlight] = useState<{ turn: number; query: string; nonce: number } | null>(null);
   /** The turn a Rewind was asked for (its dialog is open). */
   const [rewindTurn, setRewindTurn] = useState<number | null>(null);
+  /** The turn a Replay was asked for (its dialog is open). */
+  const [replayTurn, setReplayTurn] = useState<number | null>(null);
   const failed = useCallback((err: unknown) => showToast((err as Error).message, "warning"), [showToast]);
   const { send, switchBranch, saveEdit, open, reset, sessionId } = chat;
 
@@ -66,6 +68,7 @@ export function useSessionActions(chat: Chat, refreshLists: () => void, showToas
       save: (turn, text) => void saveEdit(turn, text).catch(failed),
       switchTo: (turn) => void switchBranch(turn).catch(failed),
       rewind: (turn) => setRewindTurn(turn),
+      replay: (turn) => setReplayTurn(turn),
       saveAsSkill: (turn) => {
         if (!sessionId) return;
         void api.saveAsSkill(sessionId, turn).then(() => showToast(i18n.t("proposals.saveAsSkillStarted", { turn })), failed);
@@ -82,5 +85,5 @@ export function useSessionActions(chat: Chat, refreshLists: () => void, showToas
     [send, switchBranch, saveEdit, open, sessionId, refreshLists, showToast, failed],
   );
 
-  return { sessionActions, latestSessionActions: latest, turnActions, highlight, rewindTurn, setRewindTurn, failed };
+  return { sessionActions, latestSessionActions: latest, turnActions, highlight, rewindTurn, setRewindTurn, replayTurn, setReplayTurn, failed };
 }

@@ -25,6 +25,8 @@ import { ChangeContext } from "../stage/changed-files";
 import { AttachmentContext } from "../stage/attachment-chips";
 import { type BrowserCardActions, BrowserCardContext } from "../stage/tool-views/browser";
 import { RewindDialog } from "../stage/rewind-dialog";
+import { ReplayDialog } from "../stage/replay-dialog";
+import { CompareView } from "../pages/compare-view";
 import { CommandPalette, type PaletteItem, ShortcutsDialog } from "./command-palette";
 import { type PaneToggles, WorkbenchPanes } from "./workbench-panes";
 import { useInspectorNavigation } from "./use-inspector-navigation";
@@ -153,7 +155,9 @@ export function Workbench() {
   // Another session shown (opened, new, a run's badge clicked): the Stage is the conversation again.
   useEffect(() => setPage(null), [shownSessionId]);
 
-  const { sessionActions, latestSessionActions, turnActions, highlight, rewindTurn, setRewindTurn, failed } = useSessionActions(chat, refreshLists, showToast);
+  const { sessionActions, latestSessionActions, turnActions, highlight, rewindTurn, setRewindTurn, replayTurn, setReplayTurn, failed } = useSessionActions(chat, refreshLists, showToast);
+  /** The runs the Compare page shows (`session:turn,…`). */
+  const [compareRuns, setCompareRuns] = useState<string | null>(null);
   /** A run's session, from the Tasks page: the page gives the Stage back even when that session is already shown. */
   const openRun = (id: string) => {
     setPage(null);
@@ -277,6 +281,7 @@ export function Workbench() {
               <StagePage page={page} title={t(`view.${page.name}`)} onClose={() => setPage(null)}>
                 {page.name === "tasks" && <TasksView sessions={sessions} onOpenSession={openRun} onOpenFile={openFile} />}
                 {page.name === "knowledge" && <KnowledgeView onOpenAt={openAt} onToast={showToast} />}
+                {page.name === "compare" && compareRuns && <CompareView runs={compareRuns} />}
                 {page.name === "proposals" && <ProposalsView onOpenFile={openFile} onOpenTurn={(id, turn) => { setPage(null); sessionActions.onOpen(id, { turn, query: "" }); }} />}
                 {page.name === "settings" && <SettingsPage sessionId={chat.sessionId} onOpenFile={openFile} onModelSaved={() => void queryClient.invalidateQueries({ queryKey: keys.health })} />}
               </StagePage>
@@ -294,6 +299,19 @@ export function Workbench() {
           </ChangeContext.Provider>
           </CitationContext.Provider>
           </div>
+          {chat.sessionId && (
+            <ReplayDialog
+              sessionId={chat.sessionId}
+              turn={replayTurn}
+              onClose={() => setReplayTurn(null)}
+              onStarted={(runs) => {
+                setReplayTurn(null);
+                setCompareRuns(runs);
+                showPage("compare");
+                refreshLists();
+              }}
+            />
+          )}
           {chat.sessionId && (
             <RewindDialog
               sessionId={chat.sessionId}

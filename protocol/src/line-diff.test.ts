@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lineDiff, withContext } from "./line-diff";
+import { lineDiff, withContext } from "./line-diff.js";
 
 describe("lineDiff", () => {
   it("marks removed and added lines and keeps the common ones", () => {

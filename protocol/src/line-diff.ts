@@ -1,4 +1,4 @@
-import { diffArrays } from "diff";
+import { diffArrays, diffWordsWithSpace } from "diff";
 
 /** One line of a line diff: kept, removed (only before) or added (only after). */
 export interface DiffLine {
@@ -33,3 +33,12 @@ export function withContext(lines: DiffLine[], context = 1): Array<DiffLine | nu
   });
   return out;
 }
+
+/** A word diff of two texts (jsdiff's), as runs: kept, only in the first, only in the second. Null past MAX_WORD_DIFF_CHARS a side. */
+export function wordDiff(before: string, after: string): DiffLine[] | null {
+  if (before.length > MAX_WORD_DIFF_CHARS || after.length > MAX_WORD_DIFF_CHARS) return null;
+  return diffWordsWithSpace(before, after).map((change): DiffLine => ({ kind: change.added ? "added" : change.removed ? "removed" : "same", text: change.value }));
+}
+
+/** Past this many characters a side, answers are not diffed word by word. */
+export const MAX_WORD_DIFF_CHARS = 50_000;
