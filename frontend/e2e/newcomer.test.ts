@@ -145,11 +145,11 @@ describe.skipIf(!chromiumAvailable)("what a newcomer tripped on", () => {
     expect(await page.getByRole("menuitem").allInnerTexts()).toEqual(["Rename", "Pin to the top", "Export as Markdown", "Export as JSON", "Delete"]);
     await page.keyboard.press("Escape");
     expect(await page.getByRole("menu").count()).toBe(0);
-    // The turn's Regenerate, Fork and Rewind: one "⋯" under the answer; Fork from it makes a new session.
+    // The turn's Regenerate, Fork, Rewind, Replay and Save as skill: one "⋯" under the answer; Fork from it makes a new session.
     const turnMore = page.getByTestId("turn-more").first();
     await expect.poll(() => turnMore.isVisible()).toBe(true);
     await turnMore.click();
-    expect(await page.getByRole("menuitem").allInnerTexts()).toEqual(["Regenerate this answer", "Fork into a new session", "Rewind to before this turn"]);
+    expect(await page.getByRole("menuitem").allInnerTexts()).toEqual(["Regenerate this answer", "Fork into a new session", "Rewind to before this turn", "Replay", "Save as skill"]);
     await page.getByTestId("menu-fork").click();
     await expect.poll(() => page.getByTestId("toast").last().innerText()).toContain("Forked into a new session");
     await expect.poll(() => page.getByTestId("session-item").count()).toBe(2);

@@ -1,6 +1,7 @@
 "use client";
 import { MoreHorizontal } from "lucide-react";
-import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
+import { createPortal } from "react-dom";
 import { useTranslation } from "react-i18next";
 import { cn } from "@/lib/utils";
 
@@ -32,10 +33,28 @@ export function MoreMenu({ items, label, className, testId, up = false }: { item
   const box = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const entries = useRef<Array<HTMLElement | null>>([]);
+  const menu = useRef<HTMLDivElement>(null);
+  /**
+   * Where the open menu stands, fixed to the window beside its button (and drawn at the body's end, out of
+   * the turn that contains its paint): it neither grows nor is cut off by the pane it is in. Above when
+   * asked and there is room under the pane's top; else below. Measured once open (hidden until then); a
+   * scroll closes it.
+   */
+  const [place, setPlace] = useState<{ right: number; top?: number; bottom?: number } | null>(null);
+  useLayoutEffect(() => {
+    if (!open || !button.current || !menu.current) return setPlace(null);
+    const rect = button.current.getBoundingClientRect();
+    const right = window.innerWidth - rect.right;
+    const room = rect.top - clipTop(button.current);
+    setPlace(up && room >= menu.current.offsetHeight + 8 ? { right, bottom: window.innerHeight - rect.top + 4 } : { right, top: rect.bottom + 4 });
+    const away = (e: Event) => !menu.current?.contains(e.target as Node) && setOpen(false);
+    window.addEventListener("scroll", away, true);
+    return () => window.removeEventListener("scroll", away, true);
+  }, [open, up]);
   useEffect(() => {
     if (!open) return;
     entries.current.find((e) => e && !e.hasAttribute("disabled"))?.focus();
-    const away = (e: PointerEvent) => !box.current?.contains(e.target as Node) && setOpen(false);
+    const away = (e: PointerEvent) => !box.current?.contains(e.target as Node) && !menu.current?.contains(e.target as Node) && setOpen(false);
     document.addEventListener("pointerdown", away);
     return () => document.removeEventListener("pointerdown", away);
   }, [open]);
@@ -66,8 +85,9 @@ export function MoreMenu({ items, label, className, testId, up = false }: { item
       >
         <MoreHorizontal className="size-4" />
       </button>
-      {open && (
-        <div id={menuId} role="menu" className={cn("absolute right-0 z-30 min-w-44", up ? "bottom-full mb-1" : "mt-1", "rounded-lg border border-zinc-200 bg-white p-1 text-[13px] shadow-lg")} data-testid="more-menu">
+      {open &&
+        createPortal(
+        <div ref={menu} id={menuId} role="menu" style={place ?? undefined} className={cn("fixed z-50 min-w-44 rounded-lg border border-zinc-200 bg-white p-1 text-[13px] shadow-lg", !place && "invisible")} data-testid="more-menu">
           {items.map((item, i) => {
             const content = (
               <>
@@ -98,8 +118,9 @@ export function MoreMenu({ items, label, className, testId, up = false }: { item
               </button>
             );
           })}
-        </div>
-      )}
+        </div>,
+          document.body,
+        )}
     </div>
   );
 }
@@ -118,4 +139,13 @@ export function ActionIcons({ items, className }: { items: MoreMenuItem[]; class
       </button>
     );
   });
+}
+
+/** Where the nearest ancestor that clips (scrolls or hides its overflow) begins, in the viewport. */
+function clipTop(element: HTMLElement): number {
+  for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+    const overflow = getComputedStyle(parent).overflowY;
+    if (overflow === "auto" || overflow === "scroll" || overflow === "hidden") return parent.getBoundingClientRect().top;
+  }
+  return 0;
 }
