@@ -39,7 +39,9 @@ async function withHooks(hooks: unknown, scripts: Record<string, string> = {}, e
 }
 const command = (name: string) => `"$CLAUDE_PROJECT_DIR"/hooks/${name}`;
 const on = (matcher: string | undefined, name: string, extra: Record<string, unknown> = {}) => [{ ...(matcher !== undefined ? { matcher } : {}), hooks: [{ type: "command", command: command(name), ...extra }] }];
-const RECORD = `#!/bin/sh\ncat >> "$CLAUDE_PROJECT_DIR/hooks/events.jsonl"\necho >> "$CLAUDE_PROJECT_DIR/hooks/events.jsonl"\n`;
+// The whole line in one append: hooks of different events run at once, and two writes each (the JSON, then
+// the line break) could interleave into one line holding two objects.
+const RECORD = `#!/bin/sh\nline=$(cat)\nprintf '%s\\n' "$line" >> "$CLAUDE_PROJECT_DIR/hooks/events.jsonl"\n`;
 const recorded = async (dataRoot: string) =>
   (await readFile(join(dataRoot, "hooks/events.jsonl"), "utf8"))
     .split("\n")
