@@ -22,7 +22,7 @@ const skillEntrySchema = z.object({
   description: z.string().max(1024),
   /** The instructions (the Markdown after the frontmatter). */
   body: z.string().max(100_000),
-  /** A skill that exists: its SKILL.md's folder (edits replace the whole file). */
+  /** Why it is worth keeping (a name that exists already makes it a change of that skill's whole file). */
   reason: z.string().max(2000).optional(),
   sources: z.array(z.unknown()).max(50).optional(),
 });

@@ -100,8 +100,9 @@ export class Proposals {
         continue;
       }
       const folder = target.target.slice(0, target.target.lastIndexOf("/"));
-      const current = (await isConfinedDir(this.deps.dataRoot, folder)) ? await this.read(target.target).catch(() => null) : null;
-      if (current === null && (await isConfinedDir(this.deps.dataRoot, folder))) {
+      const folderExists = await isConfinedDir(this.deps.dataRoot, folder);
+      const current = folderExists ? await this.read(target.target).catch(() => null) : null;
+      if (current === null && folderExists) {
         await save({ kind: "skill", target: target.target, summary, refused: `The folder ${folder}/ exists and is not a skill the helper can edit; choose another name.`, hunks: [hunk] });
         continue;
       }
